@@ -1,0 +1,78 @@
+import { Elysia } from 'elysia'
+import { openapi } from '@elysiajs/openapi'
+import { isAppError, RouteNotFoundError, ValidationError } from '../../core/errors.ts'
+import type { Principal } from '../../core/types.ts'
+import type { AppDeps } from './deps.ts'
+import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
+import { createRequestHandler, type RequestHandler } from './pipeline.ts'
+import { createRouteContext } from './route-context.ts'
+import { accountRoutes } from './routes/account.ts'
+import { captureRoutes } from './routes/captures.ts'
+import { folderRoutes } from './routes/folders.ts'
+import { savedItemRoutes } from './routes/saved-items.ts'
+import { openApiDocumentation } from './openapi-info.ts'
+
+interface ValidationIssue { path?: string; message?: string; schema?: { anyOf?: { const?: unknown }[] } }
+
+/** The values an enum-like schema (a union of literals, maybe with null) accepts. */
+function allowedConstants(schema: unknown): unknown[] {
+  const node = schema as { anyOf?: unknown[]; const?: unknown; type?: string }
+  if (node.const !== undefined) return [node.const]
+  if (node.type === 'null') return [null]
+  if (!node.anyOf) return []
+  const parts = node.anyOf.map(allowedConstants)
+  return parts.every((p) => p.length > 0) ? parts.flat() : []
+}
+
+/** A validation message that names the field and the rule, never echoing the input back. */
+function describeValidation(error: unknown): string {
+  const all = (error as { all?: ValidationIssue[] }).all ?? []
+  const first = all[0]
+  const where = (error as { type?: string }).type ?? 'body'
+  if (!first) return `${where}: does not match the schema`
+  const path = first.path ? first.path.replace(/^\//, '').replace(/\//g, '.') : ''
+  const field = `${where}${path ? `.${path}` : ''}`
+  if (first.message === 'Unexpected property') return `${field}: unknown property`
+  const allowed = first.schema ? allowedConstants(first.schema) : []
+  if (allowed.length) return `${field}: must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`
+  return `${field}: ${first.message ?? 'does not match the schema'}`
+}
+
+/** Builds the Elysia app (routes, validation, OpenAPI). Serve it through `createServer`, which adds the guard. */
+export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>) {
+  const context = createRouteContext(deps, principals)
+  // normalize: false makes `additionalProperties: false` reject extra fields (400) instead of silently dropping them.
+  return new Elysia({ normalize: false })
+    // Registered before every route: Elysia applies error hooks only to routes added after them.
+    .onError({ as: 'global' }, ({ code, error, path }) => {
+      if (isAppError(error)) return errorResponse(error)
+      if (code === 'VALIDATION') return errorResponse(new ValidationError(describeValidation(error)))
+      if (code === 'PARSE') return errorResponse(new ValidationError('body: not valid JSON'))
+      if (code === 'NOT_FOUND') return errorResponse(new RouteNotFoundError(`No route for ${path}`))
+      deps.log('error', { msg: 'unhandled error', error: error instanceof Error ? error.name : String(code) })
+      return jsonResponse(500, INTERNAL_ERROR_BODY)
+    })
+    .use(openapi({
+      path: '/docs',
+      specPath: '/openapi.json',
+      provider: 'scalar',
+      scalar: { cdn: '/docs/assets/scalar.js' },
+      documentation: openApiDocumentation(deps.config.baseUrl),
+    }))
+    .use(accountRoutes(context))
+    .use(captureRoutes(context))
+    .use(savedItemRoutes(context))
+    .use(folderRoutes(context))
+}
+
+export interface Server {
+  app: ReturnType<typeof createApp>
+  /** The whole service as a fetch handler: mount it in Bun.serve, Deno.serve or any Web-standard host. */
+  fetch: RequestHandler
+}
+
+export function createServer(deps: AppDeps): Server {
+  const principals = new WeakMap<Request, Principal>()
+  const app = createApp(deps, principals)
+  return { app, fetch: createRequestHandler(deps, app as unknown as Elysia, principals) }
+}

@@ -1,0 +1,39 @@
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../core/errors.ts'
+
+export const MAX_BODY_BYTES = 64 * 1024
+
+const tooLarge = (): PayloadTooLargeError => new PayloadTooLargeError(`Request body is over the ${MAX_BODY_BYTES / 1024} KiB limit`)
+
+/** Reads a request body, refusing (413) as soon as it passes the cap, whatever Content-Length claimed. */
+export async function readBodyCapped(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? '0')
+  if (declared > maxBytes) throw tooLarge()
+  if (!request.body) return new Uint8Array()
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  if (chunks.length === 1) return chunks[0]!
+  const body = new Uint8Array(total)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return body
+}
+
+export function requireJsonContentType(request: Request): void {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type)) return
+  throw new UnsupportedMediaTypeError(`Content-Type must be application/json, got ${type ? `"${type}"` : 'none'}`)
+}

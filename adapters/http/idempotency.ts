@@ -1,0 +1,61 @@
+import { IdempotencyKeyInFlightError, IdempotencyKeyReuseError } from '../../core/errors.ts'
+import { decideIdempotency, fingerprintRequest, IDEMPOTENCY_TTL_SECONDS, validateIdempotencyKey } from '../../core/limits/idempotency.ts'
+import type { Database } from '../storage/open-database.ts'
+import {
+  claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, takeOverIdempotencyKey,
+} from '../storage/idempotency.ts'
+
+/** Response headers that belong to the first response and are replayed with it. */
+const REPLAYED_HEADERS = ['content-type', 'link', 'location']
+
+/**
+ * Runs `run` at most once per (person, Idempotency-Key) (CONTRACT §6). A replay returns the first status,
+ * body and headers with `Idempotent-Replayed: true`; the record lives in the database, so it holds across
+ * restarts and across processes.
+ */
+export async function withIdempotency(
+  db: Database,
+  input: { userId: string; rawKey: string; method: string; pathWithQuery: string; body: Uint8Array; nowMs: number },
+  run: () => Promise<Response>,
+): Promise<Response> {
+  const key = validateIdempotencyKey(input.rawKey)
+  const fingerprint = await fingerprintRequest(input.method, input.pathWithQuery, input.body)
+  const expiresAtMs = input.nowMs + IDEMPOTENCY_TTL_SECONDS * 1000
+  const claim = { userId: input.userId, key, fingerprint, nowMs: input.nowMs, expiresAtMs }
+  let claimed = await claimIdempotencyKey(db, claim)
+  while (!claimed) {
+    const existing = await findIdempotencyRecord(db, input.userId, key)
+    if (!existing) {
+      claimed = await claimIdempotencyKey(db, claim) // the holder released it in between
+      continue
+    }
+    const decision = decideIdempotency(existing, fingerprint, input.nowMs)
+    if (decision === 'replay' && existing.response) {
+      const headers = new Headers(existing.response.headers)
+      headers.set('idempotent-replayed', 'true')
+      return new Response(existing.response.body || null, { status: existing.response.status, headers })
+    }
+    if (decision === 'reuse-conflict') throw new IdempotencyKeyReuseError('This Idempotency-Key was already used for a different request')
+    if (decision === 'in-flight' || decision === 'replay') throw new IdempotencyKeyInFlightError('A request with this Idempotency-Key is still being processed; retry shortly')
+    claimed = await takeOverIdempotencyKey(db, { ...claim, observedLockedAtMs: existing.lockedAtMs })
+  }
+  let response: Response
+  try {
+    response = await run()
+  } catch (error) {
+    await releaseIdempotencyKey(db, input.userId, key)
+    throw error
+  }
+  // A server error is not an answer worth keeping: the client is told to retry with the same key.
+  if (response.status >= 500) {
+    await releaseIdempotencyKey(db, input.userId, key)
+    return response
+  }
+  const body = await response.text()
+  const headers: [string, string][] = REPLAYED_HEADERS.flatMap((name) => {
+    const value = response.headers.get(name)
+    return value === null ? [] : [[name, value] as [string, string]]
+  })
+  await completeIdempotencyKey(db, input.userId, key, { status: response.status, headers, body })
+  return new Response(body || null, { status: response.status, headers: response.headers })
+}

@@ -1,0 +1,81 @@
+import { Elysia, t } from 'elysia'
+import { FolderNotFoundError } from '../../../core/errors.ts'
+import { decodeCursor, encodeCursor, parseLimit, parseSort } from '../../../core/items/list-order.ts'
+import { toTimestamp } from '../../../core/time.ts'
+import type { RouteContext } from '../route-context.ts'
+import { toSavedItemDto } from '../dto.ts'
+import {
+  commonAuthedErrors, commonWriteErrors, Errors, IdParams, ListQuery, ReadStateRequest, SavedItem, SavedItemList, SetFolderRequest,
+} from '../schemas.ts'
+import { changeSavedItem, deleteSavedItem, folderExists, listSavedItems, type ItemChange } from '../../storage/saved-items.ts'
+
+const tags = ['Saved items']
+const notFound = { 404: Errors.SavedItemNotFoundError }
+
+export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
+  const change = (request: Request, id: string, itemChange: ItemChange) =>
+    changeSavedItem(deps.db, principalOf(request).userId, id, itemChange, toTimestamp(deps.clock.now())).then(toSavedItemDto)
+  const stateChange = (path: string, summary: string, itemChange: ItemChange) => ({
+    path,
+    handler: ({ params, request }: { params: { id: string }; request: Request }) => change(request, params.id, itemChange),
+    options: {
+      params: IdParams,
+      response: { 200: SavedItem, ...commonAuthedErrors, ...commonWriteErrors, ...notFound },
+      detail: docs('saved-items:write', { summary, tags }),
+    },
+  })
+  const open = stateChange('/v1/saved-items/:id/open', 'Open an item: marks it read and records when it was opened', { kind: 'open' })
+  const read = stateChange('/v1/saved-items/:id/read', 'Mark an item read', { kind: 'read-state', isRead: true })
+  const unread = stateChange('/v1/saved-items/:id/unread', 'Mark an item unread', { kind: 'read-state', isRead: false })
+
+  return new Elysia()
+    .get('/v1/saved-items', async ({ query, request, set }) => {
+      const userId = principalOf(request).userId
+      const sort = parseSort(query.sort)
+      const limit = parseLimit(query.limit)
+      const after = query.cursor !== undefined ? decodeCursor(query.cursor, sort) : null
+      const folder = query.folder ?? null
+      if (folder !== null && folder !== 'none' && !(await folderExists(deps.db, userId, folder))) throw new FolderNotFoundError(folder)
+      const page = await listSavedItems(deps.db, userId, { sort, folder, limit, after })
+      if (page.nextCursorValues) {
+        const next = new URL('/v1/saved-items', deps.config.baseUrl)
+        next.searchParams.set('sort', sort)
+        if (folder !== null) next.searchParams.set('folder', folder)
+        next.searchParams.set('limit', String(limit))
+        next.searchParams.set('cursor', encodeCursor(sort, page.nextCursorValues))
+        set.headers.link = `<${next.href}>; rel="next"`
+      }
+      return { savedItems: page.items.map(toSavedItemDto) }
+    }, {
+      query: ListQuery,
+      response: { 200: SavedItemList, ...commonAuthedErrors, 400: Errors.ValidationError, 404: Errors.FolderNotFoundError },
+      detail: docs('saved-items:read', {
+        summary: 'List saved items',
+        description: 'Sorted by `sort` (newest by default; ties by id, newest first). `folder` filters by a folder id, or `none` for items in no folder. With `limit`, a `Link: <…>; rel="next"` header names the next page.',
+        tags,
+      }),
+    })
+    .post(open.path, open.handler, open.options)
+    .post(read.path, read.handler, read.options)
+    .post(unread.path, unread.handler, unread.options)
+    .post('/v1/saved-items/:id/read-state', ({ params, body, request }) => change(request, params.id, { kind: 'read-state', isRead: body.isRead }), {
+      params: IdParams,
+      body: ReadStateRequest,
+      response: { 200: SavedItem, ...commonAuthedErrors, ...commonWriteErrors, ...notFound },
+      detail: docs('saved-items:write', { summary: 'Set the read state of an item', tags }),
+    })
+    .put('/v1/saved-items/:id/folder', ({ params, body, request }) => change(request, params.id, { kind: 'folder', folderId: body.folderId }), {
+      params: IdParams,
+      body: SetFolderRequest,
+      response: { 200: SavedItem, ...commonAuthedErrors, ...commonWriteErrors, 404: t.Union([Errors.SavedItemNotFoundError, Errors.FolderNotFoundError]) },
+      detail: docs('saved-items:write', { summary: 'Put an item in a folder, or take it out with folderId null', tags }),
+    })
+    .delete('/v1/saved-items/:id', async ({ params, request, set }) => {
+      await deleteSavedItem(deps.db, principalOf(request).userId, params.id)
+      set.status = 204
+    }, {
+      params: IdParams,
+      response: { 204: t.Void({ description: 'Deleted, or there was no such item' }), ...commonAuthedErrors, ...commonWriteErrors },
+      detail: docs('saved-items:delete', { summary: 'Delete an item (idempotent: 204 whether or not it existed)', tags }),
+    })
+}

@@ -1,0 +1,45 @@
+import { and, asc, eq } from 'drizzle-orm'
+import { FolderNameConflictError, FolderNotFoundError } from '../../core/errors.ts'
+import type { Folder } from '../../core/types.ts'
+import type { Database } from './open-database.ts'
+import { folders } from './schema.ts'
+
+const isUniqueViolation = (error: unknown): boolean =>
+  /UNIQUE constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))
+
+const conflict = (name: string): FolderNameConflictError => new FolderNameConflictError(`A folder named "${name}" already exists`)
+
+export async function listFolders(db: Database, userId: string): Promise<Folder[]> {
+  return db.select({ id: folders.id, name: folders.name }).from(folders).where(eq(folders.userId, userId)).orderBy(asc(folders.nameKey), asc(folders.id))
+}
+
+export async function createFolder(db: Database, row: { id: string; userId: string; name: string; nameKey: string; now: string }): Promise<Folder> {
+  try {
+    await db.insert(folders).values({ id: row.id, userId: row.userId, name: row.name, nameKey: row.nameKey, createdAt: row.now, updatedAt: row.now })
+  } catch (error) {
+    // The unique index decides, so two concurrent creates of one name cannot both win.
+    if (isUniqueViolation(error)) throw conflict(row.name)
+    throw error
+  }
+  return { id: row.id, name: row.name }
+}
+
+export async function renameFolder(db: Database, userId: string, id: string, name: { name: string; key: string }, now: string): Promise<Folder> {
+  let updated: Folder[]
+  try {
+    updated = await db.update(folders).set({ name: name.name, nameKey: name.key, updatedAt: now })
+      .where(and(eq(folders.id, id), eq(folders.userId, userId)))
+      .returning({ id: folders.id, name: folders.name })
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(name.name)
+    throw error
+  }
+  const [folder] = updated
+  if (!folder) throw new FolderNotFoundError(id)
+  return folder
+}
+
+export async function deleteFolder(db: Database, userId: string, id: string): Promise<void> {
+  const deleted = await db.delete(folders).where(and(eq(folders.id, id), eq(folders.userId, userId))).returning({ id: folders.id })
+  if (deleted.length === 0) throw new FolderNotFoundError(id)
+}

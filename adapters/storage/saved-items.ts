@@ -1,0 +1,184 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { FolderNotFoundError, SavedItemNotFoundError } from '../../core/errors.ts'
+import type { PreparedCapture } from '../../core/items/capture.ts'
+import { SORT_KEYS, type CursorValues, type SortKey } from '../../core/items/list-order.ts'
+import type { CaptureChannel, EnrichmentStatus, ItemType, SavedItem, Sort, Tag } from '../../core/types.ts'
+import type { Database } from './open-database.ts'
+import { folders, savedItems } from './schema.ts'
+
+type Row = typeof savedItems.$inferSelect
+
+const itemColumns = {
+  item: savedItems,
+  folderName: folders.name,
+}
+
+function toSavedItem(row: Row, folderName: string | null): SavedItem {
+  return {
+    id: row.id,
+    userId: row.userId,
+    originalUrl: row.originalUrl,
+    normalizedUrl: row.normalizedUrl,
+    host: row.host,
+    title: row.title,
+    description: row.description,
+    siteName: row.siteName,
+    faviconUrl: row.faviconUrl,
+    faviconLightUrl: row.faviconLightUrl,
+    faviconDarkUrl: row.faviconDarkUrl,
+    imageUrl: row.imageUrl,
+    canonicalUrl: row.canonicalUrl,
+    previewSummary: row.previewSummary,
+    type: row.type as ItemType,
+    tags: row.tags as Tag[],
+    enrichmentStatus: row.enrichmentStatus as EnrichmentStatus,
+    sourceName: row.sourceName,
+    captureChannel: row.captureChannel as CaptureChannel | null,
+    folder: row.folderId && folderName !== null ? { id: row.folderId, name: folderName } : null,
+    isRead: row.isRead,
+    openedAt: row.openedAt,
+    lastSavedAt: row.lastSavedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  }
+}
+
+const isForeignKeyViolation = (error: unknown): boolean =>
+  /FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))
+
+export async function folderExists(db: Database, userId: string, folderId: string): Promise<boolean> {
+  const rows = await db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, folderId), eq(folders.userId, userId)))
+  return rows.length > 0
+}
+
+/**
+ * Saves a URL for a person in ONE statement: insert, or on (person, normalizedUrl) conflict merge into the
+ * stored row by RECAPTURE_RULES. SQLite serializes writers, so concurrent captures of one URL make one row.
+ */
+export async function upsertCapture(db: Database, capture: PreparedCapture): Promise<{ created: boolean; item: SavedItem }> {
+  const { row, explicitChannel } = capture
+  let stored: Row | undefined
+  try {
+    ;[stored] = await db.insert(savedItems).values(row).onConflictDoUpdate({
+      target: [savedItems.userId, savedItems.normalizedUrl],
+      set: {
+        lastSavedAt: sql`excluded.last_saved_at`,
+        updatedAt: sql`excluded.updated_at`,
+        isRead: false,
+        sourceName: sql`coalesce(excluded.source_name, ${savedItems.sourceName})`,
+        captureChannel: explicitChannel === null ? sql`${savedItems.captureChannel}` : sql`excluded.capture_channel`,
+        // Stored tags keep their order; given tags not yet present are appended.
+        tags: sql`(SELECT json_group_array(value) FROM (
+          SELECT value FROM json_each(${savedItems.tags})
+          UNION ALL
+          SELECT value FROM json_each(excluded.tags) WHERE value NOT IN (SELECT value FROM json_each(${savedItems.tags}))))`,
+        folderId: sql`coalesce(excluded.folder_id, ${savedItems.folderId})`,
+        enrichmentStatus: sql`CASE ${savedItems.enrichmentStatus} WHEN 'failed' THEN 'pending' ELSE ${savedItems.enrichmentStatus} END`,
+      },
+    }).returning()
+  } catch (error) {
+    // The folder was checked just before; this is the race where it was deleted in between.
+    if (row.folderId && isForeignKeyViolation(error)) throw new FolderNotFoundError(row.folderId)
+    throw error
+  }
+  if (!stored) throw new Error('upsert returned no row')
+  return { created: stored.id === row.id, item: await withFolder(db, stored) }
+}
+
+async function withFolder(db: Database, row: Row): Promise<SavedItem> {
+  if (!row.folderId) return toSavedItem(row, null)
+  const [folder] = await db.select({ name: folders.name }).from(folders).where(eq(folders.id, row.folderId))
+  return toSavedItem(row, folder?.name ?? null)
+}
+
+export async function findSavedItem(db: Database, userId: string, id: string): Promise<SavedItem | null> {
+  const [found] = await db.select(itemColumns).from(savedItems)
+    .leftJoin(folders, eq(folders.id, savedItems.folderId))
+    .where(and(eq(savedItems.id, id), eq(savedItems.userId, userId)))
+  return found ? toSavedItem(found.item, found.folderName) : null
+}
+
+export type ItemChange =
+  | { kind: 'read-state'; isRead: boolean }
+  | { kind: 'open' }
+  | { kind: 'folder'; folderId: string | null }
+
+/**
+ * Applies one state change. `updatedAt` moves only when a value actually changes (CONTRACT §2.3); opening
+ * always records the time, so it always counts as a change.
+ */
+export async function changeSavedItem(db: Database, userId: string, id: string, change: ItemChange, now: string): Promise<SavedItem> {
+  if (change.kind === 'folder' && change.folderId !== null) {
+    if (!(await findSavedItem(db, userId, id))) throw new SavedItemNotFoundError(id)
+    if (!(await folderExists(db, userId, change.folderId))) throw new FolderNotFoundError(change.folderId)
+  }
+  const set: Record<string, unknown> =
+    change.kind === 'open'
+      ? { isRead: true, openedAt: now, updatedAt: now }
+      : change.kind === 'read-state'
+        ? { isRead: change.isRead, updatedAt: sql`CASE WHEN ${savedItems.isRead} = ${change.isRead ? 1 : 0} THEN ${savedItems.updatedAt} ELSE ${now} END` }
+        : { folderId: change.folderId, updatedAt: sql`CASE WHEN ${savedItems.folderId} IS ${change.folderId} THEN ${savedItems.updatedAt} ELSE ${now} END` }
+  let updated: { id: string }[]
+  try {
+    updated = await db.update(savedItems).set(set).where(and(eq(savedItems.id, id), eq(savedItems.userId, userId))).returning({ id: savedItems.id })
+  } catch (error) {
+    if (change.kind === 'folder' && change.folderId && isForeignKeyViolation(error)) throw new FolderNotFoundError(change.folderId)
+    throw error
+  }
+  if (updated.length === 0) throw new SavedItemNotFoundError(id)
+  const item = await findSavedItem(db, userId, id)
+  if (!item) throw new SavedItemNotFoundError(id)
+  return item
+}
+
+export async function deleteSavedItem(db: Database, userId: string, id: string): Promise<void> {
+  await db.delete(savedItems).where(and(eq(savedItems.id, id), eq(savedItems.userId, userId)))
+}
+
+const keyExpressions: Record<SortKey['field'], SQL> = {
+  lastSavedAt: sql`${savedItems.lastSavedAt}`,
+  id: sql`${savedItems.id}`,
+  titleMissing: sql`(${savedItems.title} IS NULL)`,
+  titleKey: sql`coalesce(lower(${savedItems.title}), '')`,
+  isRead: sql`${savedItems.isRead}`,
+}
+
+/** Keyset condition "strictly after the cursor row" in the sort's total order. */
+function afterCursor(keys: readonly SortKey[], values: CursorValues): SQL {
+  const alternatives = keys.map((key, i) => {
+    const equalPrefix = keys.slice(0, i).map((k, j) => sql`${keyExpressions[k.field]} = ${values[j]}`)
+    const beyond = key.direction === 'asc' ? sql`${keyExpressions[key.field]} > ${values[i]}` : sql`${keyExpressions[key.field]} < ${values[i]}`
+    return sql`(${sql.join([...equalPrefix, beyond], sql` AND `)})`
+  })
+  return sql`(${sql.join(alternatives, sql` OR `)})`
+}
+
+export interface ListQuery {
+  sort: Sort
+  /** A folder id, 'none' for items in no folder, or null for all. */
+  folder: string | null
+  limit: number | null
+  after: CursorValues | null
+}
+
+export async function listSavedItems(db: Database, userId: string, query: ListQuery): Promise<{ items: SavedItem[]; nextCursorValues: CursorValues | null }> {
+  const keys = SORT_KEYS[query.sort]
+  const conditions: SQL[] = [sql`${savedItems.userId} = ${userId}`]
+  if (query.folder === 'none') conditions.push(sql`${savedItems.folderId} IS NULL`)
+  else if (query.folder !== null) conditions.push(sql`${savedItems.folderId} = ${query.folder}`)
+  if (query.after) conditions.push(afterCursor(keys, query.after))
+  const order = keys.map((k) => (k.direction === 'asc' ? sql`${keyExpressions[k.field]} ASC` : sql`${keyExpressions[k.field]} DESC`))
+  const rows = await db.select({ ...itemColumns, titleMissing: sql<number>`(${savedItems.title} IS NULL)`, titleKey: sql<string>`coalesce(lower(${savedItems.title}), '')` })
+    .from(savedItems)
+    .leftJoin(folders, eq(folders.id, savedItems.folderId))
+    .where(sql.join(conditions, sql` AND `))
+    .orderBy(...order)
+    .limit(query.limit === null ? -1 : query.limit + 1)
+  const hasMore = query.limit !== null && rows.length > query.limit
+  const page = hasMore ? rows.slice(0, query.limit!) : rows
+  const last = page[page.length - 1]
+  const nextCursorValues = hasMore && last
+    ? keys.map((k) => k.field === 'titleMissing' ? Number(last.titleMissing) : k.field === 'titleKey' ? last.titleKey : k.field === 'isRead' ? (last.item.isRead ? 1 : 0) : last.item[k.field])
+    : null
+  return { items: page.map((r) => toSavedItem(r.item, r.folderName)), nextCursorValues }
+}

@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+// Timestamps are RFC 3339 UTC strings with milliseconds: fixed width, so text order is time order.
+
+export const users = sqliteTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: text('created_at').notNull(),
+}, (t) => [uniqueIndex('users_email_uq').on(t.email)])
+
+export const apiKeys = sqliteTable('api_keys', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  keyHash: text('key_hash').notNull(),
+  prefix: text('prefix').notNull(),
+  label: text('label').notNull(),
+  scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+  connectClient: text('connect_client'),
+  deviceHint: text('device_hint'),
+  createdAt: text('created_at').notNull(),
+  lastUsedAt: text('last_used_at'),
+  revokedAt: text('revoked_at'),
+}, (t) => [uniqueIndex('api_keys_hash_uq').on(t.keyHash), index('api_keys_user_idx').on(t.userId)])
+
+export const folders = sqliteTable('folders', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  nameKey: text('name_key').notNull(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+}, (t) => [uniqueIndex('folders_user_name_uq').on(t.userId, t.nameKey)])
+
+export const savedItems = sqliteTable('saved_items', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  originalUrl: text('original_url').notNull(),
+  normalizedUrl: text('normalized_url').notNull(),
+  host: text('host').notNull(),
+  title: text('title'),
+  description: text('description'),
+  siteName: text('site_name'),
+  faviconUrl: text('favicon_url'),
+  faviconLightUrl: text('favicon_light_url'),
+  faviconDarkUrl: text('favicon_dark_url'),
+  imageUrl: text('image_url'),
+  canonicalUrl: text('canonical_url'),
+  previewSummary: text('preview_summary'),
+  type: text('type').notNull(),
+  tags: text('tags', { mode: 'json' }).$type<string[]>().notNull(),
+  enrichmentStatus: text('enrichment_status').notNull(),
+  sourceName: text('source_name'),
+  captureChannel: text('capture_channel'),
+  // Deleting a folder keeps its items (CONTRACT §2.3): the reference becomes null.
+  folderId: text('folder_id').references(() => folders.id, { onDelete: 'set null' }),
+  isRead: integer('is_read', { mode: 'boolean' }).notNull(),
+  openedAt: text('opened_at'),
+  lastSavedAt: text('last_saved_at').notNull(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+}, (t) => [
+  uniqueIndex('saved_items_user_url_uq').on(t.userId, t.normalizedUrl),
+  index('saved_items_user_saved_idx').on(t.userId, t.lastSavedAt, t.id),
+  index('saved_items_user_folder_saved_idx').on(t.userId, t.folderId, t.lastSavedAt, t.id),
+  index('saved_items_user_title_idx').on(t.userId, sql`lower(${t.title})`, t.id),
+])
+
+export const idempotencyKeys = sqliteTable('idempotency_keys', {
+  userId: text('user_id').notNull(),
+  key: text('key').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  state: text('state').$type<'in-flight' | 'done'>().notNull(),
+  lockedAtMs: integer('locked_at_ms').notNull(),
+  expiresAtMs: integer('expires_at_ms').notNull(),
+  status: integer('status'),
+  headers: text('headers', { mode: 'json' }).$type<[string, string][]>(),
+  body: text('body'),
+}, (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_expires_idx').on(t.expiresAtMs)])
+
+export const rateLimits = sqliteTable('rate_limits', {
+  bucket: text('bucket').primaryKey(),
+  windowStartMs: integer('window_start_ms').notNull(),
+  count: integer('count').notNull(),
+})

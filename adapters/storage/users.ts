@@ -1,0 +1,28 @@
+import { eq } from 'drizzle-orm'
+import type { Database } from './open-database.ts'
+import { users } from './schema.ts'
+
+export type UserRow = typeof users.$inferSelect
+
+/** Emails compare case-insensitively; they are stored trimmed and lowercased. */
+export const canonicalEmail = (email: string): string => email.trim().toLowerCase()
+
+export async function insertUser(db: Database, row: UserRow): Promise<'created' | 'email-taken'> {
+  try {
+    await db.insert(users).values({ ...row, email: canonicalEmail(row.email) })
+    return 'created'
+  } catch (error) {
+    if (/UNIQUE constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))) return 'email-taken'
+    throw error
+  }
+}
+
+export async function findUserByEmail(db: Database, email: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, canonicalEmail(email)))
+  return row ?? null
+}
+
+export async function findUserById(db: Database, id: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id))
+  return row ?? null
+}

@@ -1,0 +1,44 @@
+import { sha256 } from '@oslojs/crypto/sha2'
+import { encodeBase64urlNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
+import type { RandomSource } from '../types.ts'
+
+/** Every API key starts with this, so leaked keys are easy to recognise and scan for. @see CONTRACT §4 */
+export const API_KEY_PREFIX = 'rlk_'
+
+const API_KEY_PATTERN = /^rlk_[A-Za-z0-9_-]{43}$/
+const DISPLAY_PREFIX_LENGTH = 12
+
+/**
+ * A new API key: `rlk_` and 32 random bytes as 43 base64url characters (256 bits).
+ * @see CONTRACT §4
+ */
+export function generateApiKey(random: RandomSource): string {
+  return API_KEY_PREFIX + encodeBase64urlNoPadding(random.fill(new Uint8Array(32)))
+}
+
+/**
+ * Lowercase hex SHA-256 of the key: what the database stores and looks keys up by.
+ * An unsalted fast hash is enough because the key carries 256 random bits; there is nothing to
+ * brute-force, unlike a password.
+ * @see CONTRACT §4
+ */
+export function hashApiKey(key: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(key)))
+}
+
+/**
+ * Whether a bearer value has the shape of an API key (and so is not a JWT), without a lookup.
+ * @see CONTRACT §4
+ */
+export function looksLikeApiKey(value: string): boolean {
+  return API_KEY_PATTERN.test(value)
+}
+
+/**
+ * The first 12 characters (`rlk_` and 8 more) shown in settings so a person can tell keys apart;
+ * 48 bits of the secret are not enough to help an attacker.
+ * @see CONTRACT §5
+ */
+export function apiKeyDisplayPrefix(key: string): string {
+  return key.slice(0, DISPLAY_PREFIX_LENGTH)
+}

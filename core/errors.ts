@@ -1,0 +1,134 @@
+/**
+ * Tagged errors. `_tag` equals the wire `_tag` of spec §7.1 / CONTRACT §3; the HTTP adapter maps
+ * each tag to a status in one table. Guards check `_tag`, so errors survive crossing realms.
+ */
+
+export class InvalidUrlError extends Error {
+  readonly _tag = 'InvalidUrlError'
+  readonly url: string
+  constructor(url: string, message: string) {
+    super(message)
+    this.url = url
+  }
+}
+
+export class InvalidFolderNameError extends Error {
+  readonly _tag = 'InvalidFolderNameError'
+}
+
+export class ValidationError extends Error {
+  readonly _tag = 'ValidationError'
+}
+
+export class UnauthorizedError extends Error {
+  readonly _tag = 'Unauthorized'
+  /** Whether the caller sent a credential at all (adds `error="invalid_token"` to WWW-Authenticate). */
+  readonly credentialSent: boolean
+  constructor(message: string, credentialSent: boolean) {
+    super(message)
+    this.credentialSent = credentialSent
+  }
+}
+
+export class InsufficientScopeError extends Error {
+  readonly _tag = 'InsufficientScopeError'
+  readonly requiredScope: string
+  constructor(requiredScope: string) {
+    super(`This call needs the "${requiredScope}" scope, which the credential was not granted`)
+    this.requiredScope = requiredScope
+  }
+}
+
+export class SavedItemNotFoundError extends Error {
+  readonly _tag = 'SavedItemNotFoundError'
+  readonly savedItemId: string
+  constructor(savedItemId: string) {
+    super(`No saved item with id "${savedItemId}"`)
+    this.savedItemId = savedItemId
+  }
+}
+
+export class FolderNotFoundError extends Error {
+  readonly _tag = 'FolderNotFoundError'
+  readonly folderId: string
+  constructor(folderId: string) {
+    super(`No folder with id "${folderId}"`)
+    this.folderId = folderId
+  }
+}
+
+export class FolderNameConflictError extends Error {
+  readonly _tag = 'FolderNameConflictError'
+}
+
+export class RouteNotFoundError extends Error {
+  readonly _tag = 'RouteNotFoundError'
+}
+
+export class IdempotencyKeyReuseError extends Error {
+  readonly _tag = 'IdempotencyKeyReuseError'
+}
+
+export class IdempotencyKeyInFlightError extends Error {
+  readonly _tag = 'IdempotencyKeyInFlightError'
+}
+
+export class PayloadTooLargeError extends Error {
+  readonly _tag = 'PayloadTooLargeError'
+}
+
+export class UnsupportedMediaTypeError extends Error {
+  readonly _tag = 'UnsupportedMediaTypeError'
+}
+
+export class RateLimitExceededError extends Error {
+  readonly _tag = 'RateLimitExceeded'
+}
+
+export class ConnectError extends Error {
+  readonly _tag = 'ConnectError'
+  readonly code: string
+  constructor(code: string, message: string) {
+    super(message)
+    this.code = code
+  }
+}
+
+export type AppError =
+  | InvalidUrlError
+  | InvalidFolderNameError
+  | ValidationError
+  | UnauthorizedError
+  | InsufficientScopeError
+  | SavedItemNotFoundError
+  | FolderNotFoundError
+  | FolderNameConflictError
+  | RouteNotFoundError
+  | IdempotencyKeyReuseError
+  | IdempotencyKeyInFlightError
+  | PayloadTooLargeError
+  | UnsupportedMediaTypeError
+  | RateLimitExceededError
+  | ConnectError
+
+const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
+  'InvalidUrlError', 'InvalidFolderNameError', 'ValidationError', 'Unauthorized', 'InsufficientScopeError',
+  'SavedItemNotFoundError', 'FolderNotFoundError', 'FolderNameConflictError', 'RouteNotFoundError',
+  'IdempotencyKeyReuseError', 'IdempotencyKeyInFlightError', 'PayloadTooLargeError', 'UnsupportedMediaTypeError',
+  'RateLimitExceeded', 'ConnectError',
+])
+
+export function isAppError(value: unknown): value is AppError {
+  return typeof value === 'object' && value !== null && TAGS_OF_APP_ERRORS.has((value as { _tag?: unknown })._tag as string)
+}
+
+/** The wire body of an error: `_tag`, `message` and the type's own fields, nothing else. */
+export function toErrorBody(error: AppError): Record<string, string> {
+  const body: Record<string, string> = { _tag: error._tag, message: error.message }
+  if (error._tag === 'InvalidUrlError') body.url = error.url
+  if (error._tag === 'InsufficientScopeError') body.requiredScope = error.requiredScope
+  if (error._tag === 'SavedItemNotFoundError') body.savedItemId = error.savedItemId
+  if (error._tag === 'FolderNotFoundError') body.folderId = error.folderId
+  if (error._tag === 'ConnectError') body.code = error.code
+  return body
+}

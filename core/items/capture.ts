@@ -1,0 +1,87 @@
+import type { CaptureChannel, ConnectClient, ItemType, Tag } from '../types.ts'
+import { normalizeUrl } from '../url/normalize-url.ts'
+import { guessItemType } from '../url/guess-type.ts'
+import { toTimestamp } from '../time.ts'
+
+export interface CaptureInput {
+  url: string
+  sourceName?: string | null
+  captureChannel?: CaptureChannel | null
+  tags?: readonly Tag[] | null
+  folderId?: string | null
+}
+
+/** The row a first capture inserts; a recapture merges into the stored row instead (see `RECAPTURE_RULES`). */
+export interface NewSavedItemRow {
+  id: string
+  userId: string
+  originalUrl: string
+  normalizedUrl: string
+  host: string
+  type: ItemType
+  tags: Tag[]
+  enrichmentStatus: 'pending'
+  sourceName: string | null
+  captureChannel: CaptureChannel
+  folderId: string | null
+  isRead: false
+  lastSavedAt: string
+  createdAt: string
+  updatedAt: string
+}
+
+export interface PreparedCapture {
+  row: NewSavedItemRow
+  /** The channel the caller named, if any: a recapture only replaces the stored channel with this. */
+  explicitChannel: CaptureChannel | null
+}
+
+/**
+ * Validates and normalizes a capture into the row a first save would insert (CONTRACT §2.2).
+ * Throws InvalidUrlError for a URL that is not absolute http(s).
+ */
+export function prepareCapture(
+  input: CaptureInput,
+  context: { id: string; userId: string; now: Date; connectClient: ConnectClient | null },
+): PreparedCapture {
+  const url = normalizeUrl(input.url)
+  const now = toTimestamp(context.now)
+  const explicitChannel = input.captureChannel ?? null
+  return {
+    explicitChannel,
+    row: {
+      id: context.id,
+      userId: context.userId,
+      originalUrl: url.originalUrl,
+      normalizedUrl: url.normalizedUrl,
+      host: url.host,
+      type: guessItemType(url.normalizedUrl),
+      tags: [...new Set(input.tags ?? [])],
+      enrichmentStatus: 'pending',
+      sourceName: input.sourceName ?? null,
+      // A key issued through the connect flow speaks for its client; anything else is a plain API call.
+      captureChannel: explicitChannel ?? context.connectClient ?? 'api',
+      folderId: input.folderId ?? null,
+      isRead: false,
+      lastSavedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    },
+  }
+}
+
+/**
+ * What a recapture of a known URL does to the stored item (CONTRACT §2.2). The storage adapter applies
+ * these in one atomic upsert statement; this table is the single statement of the rules it implements.
+ */
+export const RECAPTURE_RULES = {
+  lastSavedAt: 'now',
+  updatedAt: 'now',
+  isRead: 'false: saving again puts the item back in the queue',
+  sourceName: 'replaced when given non-null, kept otherwise',
+  captureChannel: 'replaced when given non-null, kept otherwise',
+  tags: 'union of stored and given, stored order first',
+  folderId: 'set when given non-null, kept otherwise',
+  enrichmentStatus: 'failed goes back to pending; pending and enriched are kept',
+  originalUrl: 'kept: it is the URL as first captured',
+} as const

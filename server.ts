@@ -1,0 +1,44 @@
+import { systemClock, webRandom } from './core/time.ts'
+import { ConfigError, readConfig } from './adapters/config.ts'
+import { runCli } from './adapters/cli/run-cli.ts'
+import { createServer } from './adapters/http/app.ts'
+import { createLogger } from './adapters/runtime/logger.ts'
+import { openDatabase } from './adapters/storage/open-database.ts'
+import { startMaintenance } from './adapters/storage/maintenance.ts'
+
+// Composition root: `bun server.ts` serves; `bun server.ts <command>` runs the admin CLI.
+
+let config
+try {
+  config = readConfig(process.env)
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error
+  console.error(`error: ${error.message}`)
+  process.exit(2)
+}
+
+const args = process.argv.slice(2)
+if (args.length > 0) {
+  const cfg = config
+  const code = await runCli(args, { openDb: () => openDatabase(cfg.databaseUrl, cfg.databaseAuthToken), clock: systemClock, random: webRandom }, {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  })
+  process.exit(code)
+}
+
+const log = createLogger(config.logLevel)
+const db = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+const server = createServer({ db, config, clock: systemClock, random: webRandom, log })
+const stopMaintenance = startMaintenance(db, systemClock)
+const http = Bun.serve({ port: config.port, hostname: config.host, fetch: server.fetch, maxRequestBodySize: 1024 * 1024 })
+log('info', { msg: 'listening', url: `http://${http.hostname}:${http.port}`, baseUrl: config.baseUrl, database: config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'remote' })
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    stopMaintenance()
+    await http.stop()
+    db.$client.close()
+    process.exit(0)
+  })
+}

@@ -1,0 +1,116 @@
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
+import { uuidv7 } from '../../core/ids.ts'
+import type { Clock, RandomSource, Scope } from '../../core/types.ts'
+import { SCOPES } from '../../core/types.ts'
+import { readConfig, type Config } from '../../adapters/config.ts'
+import { createServer, type Server } from '../../adapters/http/app.ts'
+import type { Log } from '../../adapters/http/deps.ts'
+import { insertApiKey } from '../../adapters/storage/api-keys.ts'
+import { openDatabase, type Database } from '../../adapters/storage/open-database.ts'
+import { insertUser } from '../../adapters/storage/users.ts'
+import { checkResponseAgainstOpenApi } from './openapi-contract.ts'
+
+export const BASE = 'http://localhost:3000'
+
+/** A clock tests move by hand. */
+export class TestClock implements Clock {
+  current: number
+  constructor(start = Date.parse('2026-11-22T10:00:00.000Z')) {
+    this.current = start
+  }
+  now(): Date {
+    return new Date(this.current)
+  }
+  advance(ms: number): void {
+    this.current += ms
+  }
+}
+
+export const random: RandomSource = { fill: (bytes) => crypto.getRandomValues(bytes) }
+
+export interface Harness {
+  db: Database
+  server: Server
+  clock: TestClock
+  config: Config
+  logs: Record<string, unknown>[]
+  /** Sends a request through the whole pipeline and checks the answer against /openapi.json. */
+  call(method: string, path: string, options?: CallOptions): Promise<Reply>
+  user(email?: string): Promise<TestUser>
+}
+
+export interface CallOptions {
+  token?: string
+  body?: unknown
+  raw?: BodyInit
+  headers?: Record<string, string>
+  /** Skip the OpenAPI response check (for deliberately undocumented answers such as /openapi.json itself). */
+  unchecked?: boolean
+}
+
+export interface Reply {
+  status: number
+  headers: Headers
+  body: any
+  text: string
+}
+
+export interface TestUser {
+  id: string
+  email: string
+  key(scopes?: readonly Scope[], options?: { connectClient?: string }): Promise<string>
+}
+
+let counter = 0
+
+export async function createHarness(options: { env?: Record<string, string>; dbUrl?: string; clock?: TestClock } = {}): Promise<Harness> {
+  const config = readConfig({ BASE_URL: BASE, ...options.env })
+  const db = await openDatabase(options.dbUrl ?? 'file::memory:')
+  const clock = options.clock ?? new TestClock()
+  const logs: Record<string, unknown>[] = []
+  const log: Log = (level, fields) => logs.push({ level, ...fields })
+  const server = createServer({ db, config, clock, random, log })
+  const harness: Harness = {
+    db, server, clock, config, logs,
+    async call(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers }
+      if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`
+      let body: BodyInit | undefined = opts.raw
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body)
+        headers['content-type'] ??= 'application/json'
+      }
+      const response = await server.fetch(new Request(BASE + path, { method, headers, body }))
+      const text = await response.text()
+      let parsed: unknown = undefined
+      try { parsed = text ? JSON.parse(text) : undefined } catch { parsed = text }
+      const reply = { status: response.status, headers: response.headers, body: parsed, text }
+      if (!opts.unchecked) await checkResponseAgainstOpenApi(server, method, path, reply)
+      return reply
+    },
+    async user(email) {
+      const id = uuidv7(clock.now().getTime(), random)
+      const address = email ?? `person${++counter}-${id.slice(-6)}@example.com`
+      await insertUser(db, { id, email: address, passwordHash: 'unused', createdAt: clock.now().toISOString() })
+      return {
+        id,
+        email: address,
+        async key(scopes = SCOPES, keyOptions = {}) {
+          const key = generateApiKey(random)
+          await insertApiKey(db, {
+            id: uuidv7(clock.now().getTime(), random), userId: id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key),
+            label: 'test', scopes: [...scopes], connectClient: keyOptions.connectClient ?? null, createdAt: clock.now().toISOString(),
+          })
+          return key
+        },
+      }
+    },
+  }
+  return harness
+}
+
+/** Row count of a table, for "nothing was written" assertions. */
+export async function countRows(db: Database, table: string): Promise<number> {
+  const result = await db.$client.execute(`SELECT count(*) AS n FROM ${table}`)
+  return Number(result.rows[0]!.n)
+}
