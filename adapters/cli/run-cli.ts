@@ -41,6 +41,7 @@ function parseFlags(args: string[], allowed: readonly string[]): Record<string, 
     if (!match || !allowed.includes(match[1]!)) throw new UsageError(`unknown argument "${arg}"`)
     const value = match[2] ?? args[++i]
     if (value === undefined || (match[2] === undefined && value.startsWith('--'))) throw new UsageError(`--${match[1]} needs a value`)
+    if (flags[match[1]!] !== undefined) throw new UsageError(`--${match[1]} given twice`)
     flags[match[1]!] = value
   }
   for (const name of allowed) if (flags[name] === undefined) throw new UsageError(`missing --${name}`)

@@ -1,16 +1,17 @@
 import { Elysia } from 'elysia'
-import { openapi } from '@elysiajs/openapi'
 import { isAppError, RouteNotFoundError, ValidationError } from '../../core/errors.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
-import { createRequestHandler, type RequestHandler } from './pipeline.ts'
+import { createRequestHandler, describeFailure, type RequestHandler } from './pipeline.ts'
 import { createRouteContext } from './route-context.ts'
 import { accountRoutes } from './routes/account.ts'
 import { captureRoutes } from './routes/captures.ts'
 import { folderRoutes } from './routes/folders.ts'
 import { savedItemRoutes } from './routes/saved-items.ts'
 import { openApiDocumentation } from './openapi-info.ts'
+import { buildOpenApiDocument } from './openapi-document.ts'
+import { docsRoutes } from './routes/docs.ts'
 
 interface ValidationIssue { path?: string; message?: string; schema?: { anyOf?: { const?: unknown }[] } }
 
@@ -42,22 +43,23 @@ function describeValidation(error: unknown): string {
 export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>) {
   const context = createRouteContext(deps, principals)
   // normalize: false makes `additionalProperties: false` reject extra fields (400) instead of silently dropping them.
-  return new Elysia({ normalize: false })
+  const app = new Elysia({ normalize: false })
+  let document: unknown
+  return app
     // Registered before every route: Elysia applies error hooks only to routes added after them.
     .onError({ as: 'global' }, ({ code, error, path }) => {
       if (isAppError(error)) return errorResponse(error)
       if (code === 'VALIDATION') return errorResponse(new ValidationError(describeValidation(error)))
       if (code === 'PARSE') return errorResponse(new ValidationError('body: not valid JSON'))
       if (code === 'NOT_FOUND') return errorResponse(new RouteNotFoundError(`No route for ${path}`))
-      deps.log('error', { msg: 'unhandled error', error: error instanceof Error ? error.name : String(code) })
+      deps.log('error', { msg: 'unhandled error', error: error instanceof Error ? describeFailure(error) : String(code) })
       return jsonResponse(500, INTERNAL_ERROR_BODY)
     })
-    .use(openapi({
-      path: '/docs',
-      specPath: '/openapi.json',
-      provider: 'scalar',
-      scalar: { cdn: '/docs/assets/scalar.js' },
-      documentation: openApiDocumentation(deps.config.baseUrl),
+    .use(docsRoutes({
+      // Built on first request, when every route is registered.
+      document: () => (document ??= buildOpenApiDocument(app, deps.config.baseUrl)),
+      title: openApiDocumentation(deps.config.baseUrl).info.title,
+      baseUrl: deps.config.baseUrl,
     }))
     .use(accountRoutes(context))
     .use(captureRoutes(context))

@@ -24,7 +24,8 @@ export async function resolveBearer(db: Database, header: string | null, now: Da
   if (!looksLikeApiKey(token)) return { kind: 'invalid' }
   const key = await findActiveApiKey(db, hashApiKey(token))
   if (!key) return { kind: 'invalid' }
-  await touchApiKey(db, key.id, now)
+  // Skip the write when the recorded use is recent: an UPDATE takes the write lock even if it changes nothing.
+  if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) >= 60_000) await touchApiKey(db, key.id, now)
   return {
     kind: 'ok',
     principal: {

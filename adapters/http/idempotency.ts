@@ -52,10 +52,24 @@ export async function withIdempotency(
     return response
   }
   const body = await response.text()
+  // A body that failed schema validation never reached the operation: keep nothing, so the key stays
+  // free for the corrected request (as Stripe does).
+  if (response.status === 400 && isValidationErrorBody(body)) {
+    await releaseIdempotencyKey(db, input.userId, key)
+    return new Response(body, { status: response.status, headers: response.headers })
+  }
   const headers: [string, string][] = REPLAYED_HEADERS.flatMap((name) => {
     const value = response.headers.get(name)
     return value === null ? [] : [[name, value] as [string, string]]
   })
   await completeIdempotencyKey(db, input.userId, key, { status: response.status, headers, body })
   return new Response(body || null, { status: response.status, headers: response.headers })
+}
+
+function isValidationErrorBody(body: string): boolean {
+  try {
+    return (JSON.parse(body) as { _tag?: unknown })?._tag === 'ValidationError'
+  } catch {
+    return false
+  }
 }

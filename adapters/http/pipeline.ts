@@ -1,6 +1,6 @@
 import type { Elysia } from 'elysia'
 import { requireScope, matchEndpoint } from '../../core/auth/scopes.ts'
-import { isAppError, RateLimitExceededError, UnauthorizedError, type AppError } from '../../core/errors.ts'
+import { isAppError, RateLimitExceededError, RouteNotFoundError, UnauthorizedError, type AppError } from '../../core/errors.ts'
 import { decideRateLimit, rateLimitWindowStart, type RateLimitDecision } from '../../core/limits/rate-limit.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import type { Principal } from '../../core/types.ts'
@@ -44,6 +44,11 @@ interface Outcome {
 async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Principal>, request: Request): Promise<Outcome> {
   const url = new URL(request.url)
   const rule = matchEndpoint(request.method, url.pathname)
+  // Elysia tolerates a trailing `/`, but the endpoint table does not: without this, `/v1/folders/` would
+  // reach its route with no principal and answer 401 to a valid credential.
+  if (!rule && url.pathname.endsWith('/') && matchEndpoint(request.method, url.pathname.replace(/\/+$/, ''))) {
+    return { response: errorResponse(new RouteNotFoundError(`No route for ${url.pathname}`)), principal: null }
+  }
   if (!rule || rule.access === 'public') return { response: await app.handle(request), principal: null }
 
   const metadataUrl = resourceMetadataUrl(deps.config.baseUrl, url.pathname)
@@ -67,7 +72,11 @@ async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Pr
     const body = MUTATING.has(request.method) ? await readBodyCapped(request) : null
     if (rule.jsonBody) requireJsonContentType(request)
     const forward = (): Promise<Response> => {
-      const inner = new Request(request.url, { method: request.method, headers: request.headers, body: body && body.byteLength > 0 ? (body as Uint8Array<ArrayBuffer>) : null })
+      const headers = new Headers(request.headers)
+      // Media types are case-insensitive and `+json` types are JSON; Elysia parses only a literal
+      // `application/json`, so the type checked above is handed on in that form.
+      if (rule.jsonBody) headers.set('content-type', 'application/json')
+      const inner = new Request(request.url, { method: request.method, headers, body: body && body.byteLength > 0 ? (body as Uint8Array<ArrayBuffer>) : null })
       principals.set(inner, principal)
       return app.handle(inner)
     }
@@ -118,8 +127,12 @@ export function createRequestHandler(deps: AppDeps, app: Elysia, principals: Wea
   }
 }
 
-/** Error text for the log: drizzle appends bound parameters (user data) to its messages, so they are cut. */
-function describeFailure(failure: unknown): string {
+/**
+ * Error text for the log: drizzle appends bound parameters (user data) to its messages, so they are cut;
+ * the driver's own error (its `cause`, e.g. "no such table") is kept, as it names no values.
+ */
+export function describeFailure(failure: unknown): string {
   if (!(failure instanceof Error)) return 'non-error thrown'
-  return `${failure.name}: ${failure.message.split('\nparams:')[0]!.slice(0, 500)}`
+  const text = (error: Error): string => `${error.name}: ${error.message.split('\nparams:')[0]!.slice(0, 500)}`
+  return failure.cause instanceof Error ? `${text(failure)} (cause: ${text(failure.cause)})` : text(failure)
 }

@@ -51,8 +51,8 @@ export const CaptureRequest = t.Object({
   folderId: t.Optional(nullable(t.String({ maxLength: 100 }))),
 }, closed)
 
-export const CaptureResponseCreated = t.Object({ savedItem: SavedItem, captureResult: t.Literal('created') }, closed)
-export const CaptureResponseUpdated = t.Object({ savedItem: SavedItem, captureResult: t.Literal('updated') }, closed)
+export const CaptureResponseCreated = t.Object({ savedItem: SavedItem, captureResult: t.Literal('created') }, { ...closed, description: 'A new item was saved' })
+export const CaptureResponseUpdated = t.Object({ savedItem: SavedItem, captureResult: t.Literal('updated') }, { ...closed, description: 'The URL was already saved: the existing item, updated and back in the queue' })
 export const SavedItemList = t.Object({ savedItems: t.Array(SavedItem) }, closed)
 export const ListQuery = t.Object({
   sort: t.Optional(nullable(literals(SORTS, 'newest (default) | oldest | title | unread'))),

@@ -4,12 +4,20 @@ import type { RouteContext } from '../route-context.ts'
 import { commonAuthedErrors, Health, Me } from '../schemas.ts'
 import { findUserById } from '../../storage/users.ts'
 
-const health = () => ({ ok: true })
-
-export const accountRoutes = ({ deps, principalOf, docs }: RouteContext) =>
-  new Elysia()
-    .get('/health', health, { response: { 200: Health }, detail: docs('public', { summary: 'Health check', tags: ['Health'] }) })
-    .get('/v1/health', health, { response: { 200: Health }, detail: docs('public', { summary: 'Health check', tags: ['Health'] }) })
+export const accountRoutes = ({ deps, principalOf, docs }: RouteContext) => {
+  // Healthy means the database answers; a 503 lets load balancers and Docker see an outage.
+  const health = async ({ set }: { set: { status?: number | string } }) => {
+    const ok = await deps.db.$client.execute('SELECT 1').then(() => true, () => false)
+    if (!ok) set.status = 503
+    return { ok }
+  }
+  const healthOptions = {
+    response: { 200: Health, 503: Health },
+    detail: docs('public', { summary: 'Health check: 200 {"ok":true} while the database answers, else 503 {"ok":false}', tags: ['Health'] }),
+  }
+  return new Elysia()
+    .get('/health', health, healthOptions)
+    .get('/v1/health', health, healthOptions)
     .get('/v1/me', async ({ request }) => {
       const user = await findUserById(deps.db, principalOf(request).userId)
       if (!user) throw new UnauthorizedError('The account behind this credential no longer exists', true)
@@ -18,3 +26,4 @@ export const accountRoutes = ({ deps, principalOf, docs }: RouteContext) =>
       response: { 200: Me, ...commonAuthedErrors },
       detail: docs('account:read', { summary: 'The account the credential acts for', tags: ['Account'] }),
     })
+}

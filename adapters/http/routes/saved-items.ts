@@ -38,7 +38,7 @@ export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
       if (folder !== null && folder !== 'none' && !(await folderExists(deps.db, userId, folder))) throw new FolderNotFoundError(folder)
       const page = await listSavedItems(deps.db, userId, { sort, folder, limit, after })
       if (page.nextCursorValues) {
-        const next = new URL('/v1/saved-items', deps.config.baseUrl)
+        const next = new URL(`${deps.config.baseUrl}/v1/saved-items`)
         next.searchParams.set('sort', sort)
         if (folder !== null) next.searchParams.set('folder', folder)
         next.searchParams.set('limit', String(limit))

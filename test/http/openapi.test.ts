@@ -1,0 +1,387 @@
+import { beforeAll, describe, expect, test } from 'bun:test'
+import SwaggerParser from '@apidevtools/swagger-parser'
+import Ajv2020 from 'ajv/dist/2020.js'
+import { ENDPOINT_RULES } from '../../core/auth/scopes.ts'
+import { BASE, createHarness, type Harness } from '../helpers/harness.ts'
+
+// /openapi.json: valid OpenAPI 3.1 (checked by a real validator), and it says what the service does:
+// every route of the access table with its scope, its exact schemas, its errors and the headers the
+// guard adds. That the live answers match it is checked on every call by test/helpers/harness.ts.
+
+let h: Harness
+let doc: any
+
+beforeAll(async () => {
+  h = await createHarness()
+  const response = await h.server.fetch(new Request(`${BASE}/openapi.json`))
+  expect(response.status).toBe(200)
+  doc = await response.json()
+})
+
+const REST_RULES = ENDPOINT_RULES.filter((rule) => !rule.pattern.startsWith('/connect/'))
+const WRITE_RULES = REST_RULES.filter((rule) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(rule.method))
+const AUTHED_RULES = REST_RULES.filter((rule) => rule.access !== 'public')
+const toTemplate = (pattern: string) => pattern.replace(/:(\w+)/g, '{$1}')
+const name = (rule: { method: string; pattern: string }) => `${rule.method} ${rule.pattern}`
+
+function operation(rule: { method: string; pattern: string }): any {
+  const op = doc.paths?.[toTemplate(rule.pattern)]?.[rule.method.toLowerCase()]
+  if (!op) throw new Error(`${name(rule)} is not in /openapi.json`)
+  return op
+}
+
+/** The node with every local `$ref` replaced by what it points to. */
+function deref(node: any): any {
+  if (Array.isArray(node)) return node.map(deref)
+  if (!node || typeof node !== 'object') return node
+  if (typeof node.$ref === 'string') {
+    expect(node.$ref.startsWith('#/')).toBe(true)
+    return deref(node.$ref.slice(2).split('/').reduce((at: any, part: string) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc))
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(v)]))
+}
+
+function jsonSchemaOf(response: any): any {
+  const schema = response?.content?.['application/json']?.schema
+  expect(schema).toBeDefined()
+  return deref(schema)
+}
+
+/** The error `_tag`s a response schema admits (a single error body or a union of them). */
+function errorTags(schema: any): string[] {
+  const variants = schema.anyOf ?? schema.oneOf ?? [schema]
+  return variants.map((variant: any) => {
+    expect(variant.type).toBe('object')
+    expect(variant.additionalProperties).toBe(false)
+    expect(variant.required).toContain('_tag')
+    expect(variant.required).toContain('message')
+    expect(variant.properties.message).toEqual({ type: 'string' })
+    return variant.properties._tag.const
+  }).sort()
+}
+
+function walk(node: any, visit: (node: any, path: string) => void, path = '#'): void {
+  if (Array.isArray(node)) return node.forEach((item, i) => walk(item, visit, `${path}/${i}`))
+  if (!node || typeof node !== 'object') return
+  visit(node, path)
+  for (const [key, value] of Object.entries(node)) walk(value, visit, `${path}/${key}`)
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+
+describe('GET /openapi.json', () => {
+  test('is a valid OpenAPI 3.1 document with API version 1.0.0, served without a credential', async () => {
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeDefined()
+    expect(doc.openapi.startsWith('3.1')).toBe(true)
+    expect(doc.info.version).toBe('1.0.0')
+    expect(doc.info.title).toBe('Readlater API')
+    expect(doc.servers).toEqual([{ url: BASE }])
+  })
+
+  test('is JSON that any origin may read, and is revalidated rather than cached', async () => {
+    const response = await h.server.fetch(new Request(`${BASE}/openapi.json`))
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    expect(response.headers.get('cache-control')).toBe('no-cache')
+    expect(await response.json()).toEqual(doc)
+  })
+
+  test('declares the bearer scheme: a personal API key or an OAuth access token', () => {
+    expect(doc.components.securitySchemes).toEqual({ bearer: { type: 'http', scheme: 'bearer', description: expect.stringContaining('API key') } })
+    expect(doc.security).toEqual([{ bearer: [] }])
+  })
+
+  test('describes every REST route of the access table, and nothing else (no /docs, no /openapi.json)', () => {
+    const documented = Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)).sort()
+    const expected = ENDPOINT_RULES.map((rule) => `${rule.method} ${toTemplate(rule.pattern)}`)
+    const rest = REST_RULES.map((rule) => `${rule.method} ${toTemplate(rule.pattern)}`)
+    // The connect routes may be served by another module; when they are, they are documented too.
+    for (const operationName of rest) expect(documented).toContain(operationName)
+    // Anything else (web pages, /docs assets) must be hidden with `detail: { hide: true }`.
+    const unexpected = documented.filter((operationName) => !expected.includes(operationName))
+    expect(unexpected).toEqual([])
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith('/docs') || path.startsWith('/openapi'))).toEqual([])
+  })
+
+  test('gives every operation a distinct operationId, a summary and a tag the document declares', () => {
+    const declaredTags = doc.tags.map((tag: { name: string }) => tag.name)
+    const ids = REST_RULES.map((rule) => {
+      const op = operation(rule)
+      expect(op.summary.length).toBeGreaterThan(0)
+      expect(op.tags.length).toBeGreaterThan(0)
+      for (const tag of op.tags) expect(declaredTags).toContain(tag)
+      return op.operationId
+    })
+    expect(new Set(ids).size).toBe(REST_RULES.length)
+  })
+
+  test('each authenticated operation requires the bearer scheme with exactly the scope the guard checks', () => {
+    for (const rule of AUTHED_RULES) {
+      const op = operation(rule)
+      expect({ op: name(rule), security: op.security }).toEqual({ op: name(rule), security: [{ bearer: [rule.access] }] })
+      expect(op['x-required-scopes']).toEqual([rule.access])
+      expect(op.description).toContain(`\`${rule.access}\``)
+    }
+  })
+
+  test('the public health checks need no credential and answer { ok: boolean }', () => {
+    for (const rule of REST_RULES.filter((r) => r.access === 'public')) {
+      const op = operation(rule)
+      expect(op.security).toEqual([])
+      expect(jsonSchemaOf(op.responses['200'])).toEqual({ type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { type: 'boolean' } } })
+      expect(op.parameters).toBeUndefined()
+    }
+  })
+
+  test('each authenticated operation documents 401, 403, 429 and 500 with the typed error bodies', () => {
+    for (const rule of AUTHED_RULES) {
+      const { responses } = operation(rule)
+      expect({ op: name(rule), tags: errorTags(jsonSchemaOf(responses['401'])) }).toEqual({ op: name(rule), tags: ['Unauthorized'] })
+      expect(errorTags(jsonSchemaOf(responses['403']))).toEqual(['InsufficientScopeError'])
+      expect(jsonSchemaOf(responses['403']).properties.requiredScope).toEqual({ type: 'string' })
+      expect(errorTags(jsonSchemaOf(responses['429']))).toEqual(['RateLimitExceeded'])
+      expect(errorTags(jsonSchemaOf(responses['500']))).toEqual(['InternalError'])
+    }
+  })
+
+  test('401 and 403 document WWW-Authenticate; 429 documents RateLimit-* and Retry-After', () => {
+    for (const rule of AUTHED_RULES) {
+      const { responses } = operation(rule)
+      expect(Object.keys(deref(responses['401'].headers))).toEqual(['WWW-Authenticate'])
+      expect(Object.keys(deref(responses['403'].headers))).toContain('WWW-Authenticate')
+      const limited = deref(responses['429'].headers)
+      for (const header of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']) {
+        expect(limited[header].schema).toEqual({ type: 'integer', minimum: 0 })
+        expect(limited[header].description.length).toBeGreaterThan(0)
+      }
+    }
+  })
+
+  test('every answer to an authenticated call past the credential check documents the RateLimit-* headers', () => {
+    for (const rule of AUTHED_RULES) {
+      for (const [status, response] of Object.entries<any>(operation(rule).responses)) {
+        if (status === '401') continue
+        expect({ op: name(rule), status, headers: Object.keys(response.headers ?? {}) })
+          .toEqual({ op: name(rule), status, headers: expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) })
+      }
+    }
+  })
+
+  test('every write documents 400, 409, 413, 415 and 422 with the idempotency and body-limit errors', () => {
+    for (const rule of WRITE_RULES) {
+      const { responses } = operation(rule)
+      expect({ op: name(rule), has: errorTags(jsonSchemaOf(responses['400'])).includes('ValidationError') }).toEqual({ op: name(rule), has: true })
+      expect(errorTags(jsonSchemaOf(responses['409']))).toContain('IdempotencyKeyInFlightError')
+      expect(errorTags(jsonSchemaOf(responses['413']))).toEqual(['PayloadTooLargeError'])
+      expect(errorTags(jsonSchemaOf(responses['415']))).toEqual(['UnsupportedMediaTypeError'])
+      expect(errorTags(jsonSchemaOf(responses['422']))).toEqual(['IdempotencyKeyReuseError'])
+    }
+  })
+
+  test('every write documents the optional Idempotency-Key header (1–255 printable ASCII); reads do not', () => {
+    for (const rule of REST_RULES) {
+      const parameters = deref(operation(rule).parameters ?? [])
+      const key = parameters.find((p: any) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key')
+      if (rule.method === 'GET') {
+        expect(key).toBeUndefined()
+        continue
+      }
+      expect({ op: name(rule), key }).toEqual({
+        op: name(rule),
+        key: {
+          name: 'Idempotency-Key', in: 'header', required: false, description: expect.stringContaining('replays'),
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+        },
+      })
+      const validate = ajv.compile(key.schema)
+      expect([validate('order-42'), validate(''), validate('x'.repeat(256)), validate('naïve'), validate('x'.repeat(255))]).toEqual([true, false, false, false, true])
+      expect(Object.keys(deref(operation(rule).responses['200'] ?? operation(rule).responses['201'] ?? operation(rule).responses['204']).headers))
+        .toContain('Idempotent-Replayed')
+    }
+  })
+
+  test('path parameters are the documented {id} strings', () => {
+    for (const rule of REST_RULES.filter((r) => r.pattern.includes(':id'))) {
+      const path = deref(operation(rule).parameters).filter((p: any) => p.in === 'path')
+      expect(path).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }])
+    }
+  })
+
+  test('request bodies are JSON only and closed objects (additionalProperties: false)', () => {
+    const withBody = REST_RULES.filter((rule) => rule.jsonBody)
+    expect(withBody.length).toBeGreaterThan(0)
+    for (const rule of REST_RULES) {
+      const body = operation(rule).requestBody
+      if (!rule.jsonBody) {
+        expect({ op: name(rule), body }).toEqual({ op: name(rule), body: undefined })
+        continue
+      }
+      expect(body.required).toBe(true)
+      expect(Object.keys(body.content)).toEqual(['application/json'])
+      const schema = deref(body.content['application/json'].schema)
+      expect({ op: name(rule), type: schema.type, additionalProperties: schema.additionalProperties })
+        .toEqual({ op: name(rule), type: 'object', additionalProperties: false })
+    }
+  })
+
+  test('uses JSON Schema null types, never the OpenAPI 3.0 nullable keyword', () => {
+    const offenders: string[] = []
+    walk(doc, (node, path) => {
+      if ('nullable' in node) offenders.push(path)
+      // A nullable enum must list null, or it would reject the null it claims to allow.
+      if (Array.isArray(node.type) && node.type.includes('null') && Array.isArray(node.enum) && !node.enum.includes(null)) offenders.push(path)
+    })
+    expect(offenders).toEqual([])
+  })
+
+  test('every 204 answer documents no body', () => {
+    for (const rule of REST_RULES.filter((r) => r.method === 'DELETE')) {
+      const { responses } = operation(rule)
+      expect(Object.keys(responses)).toContain('204')
+      expect(responses['204'].content).toBeUndefined()
+      expect(responses['200']).toBeUndefined()
+    }
+  })
+})
+
+describe('the SavedItem schema (spec §2.1)', () => {
+  const FIELDS = [
+    'id', 'originalUrl', 'normalizedUrl', 'host', 'title', 'description', 'siteName', 'faviconUrl', 'faviconLightUrl', 'faviconDarkUrl',
+    'imageUrl', 'canonicalUrl', 'previewSummary', 'type', 'tags', 'enrichmentStatus', 'sourceName', 'captureChannel', 'folder', 'isRead',
+    'lastSavedAt', 'createdAt', 'updatedAt',
+  ]
+  const REQUIRED = ['id', 'originalUrl', 'normalizedUrl', 'host', 'type', 'tags', 'enrichmentStatus', 'folder', 'isRead', 'lastSavedAt', 'createdAt', 'updatedAt']
+  const item = {
+    id: '019a0000-0000-7000-8000-000000000001', originalUrl: 'https://example.org/a', normalizedUrl: 'https://example.org/a', host: 'example.org',
+    title: 'A', description: null, siteName: null, faviconUrl: null, faviconLightUrl: null, faviconDarkUrl: null, imageUrl: null,
+    canonicalUrl: null, previewSummary: null, type: 'website', tags: ['ai', 'front-end'], enrichmentStatus: 'pending', sourceName: null,
+    captureChannel: null, folder: null, isRead: false,
+    lastSavedAt: '2026-11-22T10:00:00.000Z', createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z',
+  }
+  let validate: ReturnType<typeof ajv.compile>
+
+  beforeAll(() => {
+    validate = ajv.compile(deref(doc.components.schemas.SavedItem))
+  })
+
+  test('is a named component with exactly the spec fields, the spec-required ones required, nothing else allowed', () => {
+    const schema = deref(doc.components.schemas.SavedItem)
+    expect(schema.type).toBe('object')
+    expect(schema.additionalProperties).toBe(false)
+    expect(Object.keys(schema.properties).sort()).toEqual([...FIELDS].sort())
+    expect([...schema.required].sort()).toEqual([...REQUIRED].sort())
+  })
+
+  test('is the body of every single-item answer and of the list', () => {
+    for (const pattern of ['/v1/saved-items/{id}/open', '/v1/saved-items/{id}/read', '/v1/saved-items/{id}/unread', '/v1/saved-items/{id}/read-state']) {
+      expect(doc.paths[pattern].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SavedItem' })
+    }
+    expect(doc.paths['/v1/saved-items/{id}/folder'].put.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SavedItem' })
+    const list = jsonSchemaOf(doc.paths['/v1/saved-items'].get.responses['200'])
+    expect(list).toEqual({
+      type: 'object', additionalProperties: false, required: ['savedItems'],
+      properties: { savedItems: { type: 'array', items: deref(doc.components.schemas.SavedItem) } },
+    })
+  })
+
+  test('accepts an item with every optional field null, or absent', () => {
+    expect(validate(item)).toBe(true)
+    const { title, description, siteName, faviconUrl, faviconLightUrl, faviconDarkUrl, imageUrl, canonicalUrl, previewSummary, sourceName, captureChannel, ...bare } = item
+    expect(validate(bare)).toBe(true)
+  })
+
+  test('accepts every enumerated value of type, tags, enrichmentStatus and captureChannel, and a folder', () => {
+    for (const type of ['article', 'video', 'website', 'repository']) expect(validate({ ...item, type })).toBe(true)
+    expect(validate({ ...item, tags: ['ai', 'tools', 'typescript', 'security', 'design', 'backend', 'front-end'] })).toBe(true)
+    for (const enrichmentStatus of ['pending', 'enriched', 'failed']) expect(validate({ ...item, enrichmentStatus })).toBe(true)
+    for (const captureChannel of ['chrome-extension', 'ios-app', 'ios-share-extension', 'raycast', 'web-companion', 'api']) {
+      expect(validate({ ...item, captureChannel })).toBe(true)
+    }
+    expect(validate({ ...item, folder: { id: 'f1', name: 'Reading' } })).toBe(true)
+  })
+
+  test('rejects an extra field, a missing required field, and values outside the enumerations', () => {
+    expect(validate({ ...item, userId: 'u1' })).toBe(false)
+    const { folder, ...noFolder } = item
+    expect(validate(noFolder)).toBe(false)
+    expect(validate({ ...item, type: 'podcast' })).toBe(false)
+    expect(validate({ ...item, tags: ['cooking'] })).toBe(false)
+    expect(validate({ ...item, enrichmentStatus: 'done' })).toBe(false)
+    expect(validate({ ...item, captureChannel: 'fax' })).toBe(false)
+    expect(validate({ ...item, folder: { id: 'f1', name: 'Reading', color: 'red' } })).toBe(false)
+    expect(validate({ ...item, isRead: 'no' })).toBe(false)
+  })
+})
+
+describe('the operations of spec §4', () => {
+  test('POST /v1/captures: 201 created and 200 updated, each with the saved item; 400 InvalidUrlError; 404 FolderNotFoundError', () => {
+    const { responses, requestBody } = doc.paths['/v1/captures'].post
+    const created = jsonSchemaOf(responses['201'])
+    const updated = jsonSchemaOf(responses['200'])
+    for (const [schema, result] of [[created, 'created'], [updated, 'updated']] as const) {
+      expect(schema.type).toBe('object')
+      expect(schema.additionalProperties).toBe(false)
+      expect([...schema.required].sort()).toEqual(['captureResult', 'savedItem'])
+      expect(schema.properties.captureResult).toEqual({ const: result, type: 'string' })
+      expect(schema.properties.savedItem).toEqual(deref(doc.components.schemas.SavedItem))
+    }
+    expect(errorTags(jsonSchemaOf(responses['400']))).toEqual(['InvalidUrlError', 'ValidationError'])
+    expect(jsonSchemaOf(responses['400']).anyOf.find((v: any) => v.properties._tag.const === 'InvalidUrlError').required).toContain('url')
+    expect(errorTags(jsonSchemaOf(responses['404']))).toEqual(['FolderNotFoundError'])
+    expect(jsonSchemaOf(responses['404']).required).toContain('folderId')
+
+    const body = deref(requestBody.content['application/json'].schema)
+    expect(Object.keys(body.properties).sort()).toEqual(['captureChannel', 'folderId', 'sourceName', 'tags', 'url'])
+    expect(body.required).toEqual(['url'])
+    const check = ajv.compile(body)
+    expect(check({ url: 'https://example.org', sourceName: null, captureChannel: null, tags: null, folderId: null })).toBe(true)
+    expect(check({ url: 'https://example.org', captureChannel: 'raycast', tags: ['ai'] })).toBe(true)
+    expect(check({ url: 'https://example.org', captureChannel: 'fax' })).toBe(false)
+    expect(check({ url: 'https://example.org', extra: 1 })).toBe(false)
+    expect(check({})).toBe(false)
+  })
+
+  test('GET /v1/saved-items: optional sort (four values) and folder query, 400 ValidationError, 404 FolderNotFoundError', () => {
+    const op = doc.paths['/v1/saved-items'].get
+    const query = Object.fromEntries(deref(op.parameters).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]))
+    expect(query.sort).toEqual({ name: 'sort', in: 'query', required: false, schema: { type: 'string', enum: ['newest', 'oldest', 'title', 'unread'] } })
+    expect(query.folder.required).toBe(false)
+    expect(query.folder.schema.type).toBe('string')
+    expect(errorTags(jsonSchemaOf(op.responses['400']))).toEqual(['ValidationError'])
+    expect(errorTags(jsonSchemaOf(op.responses['404']))).toEqual(['FolderNotFoundError'])
+    expect(Object.keys(deref(op.responses['200'].headers))).toContain('Link')
+  })
+
+  test('the item state changes answer 404 SavedItemNotFoundError; PUT …/folder also FolderNotFoundError', () => {
+    for (const pattern of ['/v1/saved-items/{id}/open', '/v1/saved-items/{id}/read', '/v1/saved-items/{id}/unread', '/v1/saved-items/{id}/read-state']) {
+      expect(errorTags(jsonSchemaOf(doc.paths[pattern].post.responses['404']))).toEqual(['SavedItemNotFoundError'])
+    }
+    expect(deref(doc.paths['/v1/saved-items/{id}/read-state'].post.requestBody.content['application/json'].schema))
+      .toEqual({ type: 'object', additionalProperties: false, required: ['isRead'], properties: { isRead: { type: 'boolean' } } })
+    const setFolder = doc.paths['/v1/saved-items/{id}/folder'].put
+    expect(errorTags(jsonSchemaOf(setFolder.responses['404']))).toEqual(['FolderNotFoundError', 'SavedItemNotFoundError'])
+    const body = ajv.compile(deref(setFolder.requestBody.content['application/json'].schema))
+    expect([body({ folderId: 'f1' }), body({ folderId: null }), body({}), body({ folderId: 1 })]).toEqual([true, true, false, false])
+  })
+
+  test('folders: list, create and rename answer the Folder schema with their name errors; delete answers 204 or 404', () => {
+    const folder = deref(doc.components.schemas.Folder)
+    expect(folder).toEqual({ type: 'object', additionalProperties: false, required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } })
+    expect(jsonSchemaOf(doc.paths['/v1/folders'].get.responses['200']))
+      .toEqual({ type: 'object', additionalProperties: false, required: ['folders'], properties: { folders: { type: 'array', items: folder } } })
+    for (const op of [doc.paths['/v1/folders'].post, doc.paths['/v1/folders/{id}'].patch]) {
+      expect(jsonSchemaOf(op.responses['200'])).toEqual(folder)
+      expect(errorTags(jsonSchemaOf(op.responses['400']))).toEqual(['InvalidFolderNameError', 'ValidationError'])
+      expect(errorTags(jsonSchemaOf(op.responses['409']))).toEqual(['FolderNameConflictError', 'IdempotencyKeyInFlightError'])
+      expect(deref(op.requestBody.content['application/json'].schema))
+        .toEqual({ type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string' } } })
+    }
+    expect(errorTags(jsonSchemaOf(doc.paths['/v1/folders/{id}'].patch.responses['404']))).toEqual(['FolderNotFoundError'])
+    expect(errorTags(jsonSchemaOf(doc.paths['/v1/folders/{id}'].delete.responses['404']))).toEqual(['FolderNotFoundError'])
+  })
+
+  test('GET /v1/me answers { id, email }', () => {
+    expect(jsonSchemaOf(doc.paths['/v1/me'].get.responses['200']))
+      .toEqual({ type: 'object', additionalProperties: false, required: ['id', 'email'], properties: { id: { type: 'string' }, email: { type: 'string' } } })
+  })
+})
