@@ -49,6 +49,11 @@ export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>
     // Registered before every route: Elysia applies error hooks only to routes added after them.
     .onError({ as: 'global' }, ({ code, error, path }) => {
       if (isAppError(error)) return errorResponse(error)
+      // A response that fails its own schema is our bug (say, a corrupt row), not the caller's.
+      if (code === 'VALIDATION' && (error as { type?: string }).type === 'response') {
+        deps.log('error', { msg: 'response failed its schema', error: describeValidation(error) })
+        return jsonResponse(500, INTERNAL_ERROR_BODY)
+      }
       if (code === 'VALIDATION') return errorResponse(new ValidationError(describeValidation(error)))
       if (code === 'PARSE') return errorResponse(new ValidationError('body: not valid JSON'))
       if (code === 'NOT_FOUND') return errorResponse(new RouteNotFoundError(`No route for ${path}`))

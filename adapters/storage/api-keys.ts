@@ -1,4 +1,5 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm'
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
+import { preparedPer } from './prepared.ts'
 import type { Database } from './open-database.ts'
 import { apiKeys } from './schema.ts'
 
@@ -9,8 +10,11 @@ export async function insertApiKey(db: Database, row: typeof apiKeys.$inferInser
 }
 
 /** Looks a key up by its SHA-256 hash; revoked keys are never returned. */
+const activeKeyByHash = preparedPer((db) =>
+  db.select().from(apiKeys).where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), isNull(apiKeys.revokedAt))).prepare())
+
 export async function findActiveApiKey(db: Database, keyHash: string): Promise<ApiKeyRow | null> {
-  const [row] = await db.select().from(apiKeys).where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+  const [row] = await activeKeyByHash(db).execute({ keyHash })
   return row ?? null
 }
 

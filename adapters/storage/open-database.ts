@@ -20,10 +20,17 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
     const path = url.slice('file:'.length)
     if (path && path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   }
-  // `timeout` sets busy_timeout on every pooled connection, so two processes on one file wait for each
-  // other's write locks instead of failing with SQLITE_BUSY.
-  const client = createClient({ url, authToken, timeout: 5000 })
-  if (isFile && url !== 'file::memory:' && url !== ':memory:') await client.execute('PRAGMA journal_mode=WAL')
+  // `timeout` sets busy_timeout, so two processes on one file wait for each other's write locks instead
+  // of failing with SQLITE_BUSY. The `file:` driver runs every statement synchronously, so a pool of
+  // connections buys no parallelism; one connection makes the per-connection pragmas below certain.
+  const client = createClient({ url, authToken, timeout: 5000, ...(isFile ? { concurrency: 1 } : {}) })
+  if (isFile && url !== 'file::memory:' && url !== ':memory:') {
+    await client.execute('PRAGMA journal_mode=WAL')
+    // In WAL mode NORMAL never corrupts the file; it only lets the last commits roll back on power loss
+    // (not on a process crash), and it saves an fsync on every commit: every authenticated request writes
+    // its rate-limit counter.
+    await client.execute('PRAGMA synchronous=NORMAL')
+  }
   const db = drizzle(client, { schema }) as Database
   await migrate(db, { migrationsFolder: MIGRATIONS })
   return db

@@ -5,6 +5,7 @@ import { SORT_KEYS, type CursorValues, type SortKey } from '../../core/items/lis
 import type { CaptureChannel, EnrichmentStatus, ItemType, SavedItem, Sort, Tag } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
 import { folders, savedItems } from './schema.ts'
+import { preparedPer } from './prepared.ts'
 
 type Row = typeof savedItems.$inferSelect
 
@@ -46,10 +47,45 @@ function toSavedItem(row: Row, folderName: string | null): SavedItem {
 const isForeignKeyViolation = (error: unknown): boolean =>
   /FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))
 
+const folderOfPerson = preparedPer((db) =>
+  db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, sql.placeholder('folderId')), eq(folders.userId, sql.placeholder('userId')))).prepare())
+
 export async function folderExists(db: Database, userId: string, folderId: string): Promise<boolean> {
-  const rows = await db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, folderId), eq(folders.userId, userId)))
-  return rows.length > 0
+  return (await folderOfPerson(db).execute({ folderId, userId })).length > 0
 }
+
+/**
+ * Saves a URL for a person in ONE statement: insert, or on (person, normalizedUrl) conflict merge into the
+ * stored row by RECAPTURE_RULES. SQLite serializes writers, so concurrent captures of one URL make one row.
+ */
+// Two statements, since whether a recapture replaces the stored channel depends on the request.
+const buildUpsert = (replaceChannel: boolean) => preparedPer((db) => {
+  const row = Object.fromEntries(UPSERT_COLUMNS.map((name) => [name, sql.placeholder(name)])) as unknown as typeof savedItems.$inferInsert
+  return db.insert(savedItems).values(row).onConflictDoUpdate({
+    target: [savedItems.userId, savedItems.normalizedUrl],
+    set: {
+      lastSavedAt: sql`excluded.last_saved_at`,
+      updatedAt: sql`excluded.updated_at`,
+      isRead: false,
+      sourceName: sql`coalesce(excluded.source_name, ${savedItems.sourceName})`,
+      captureChannel: replaceChannel ? sql`excluded.capture_channel` : sql`${savedItems.captureChannel}`,
+      // Stored tags keep their order; given tags not yet present are appended.
+      tags: sql`(SELECT json_group_array(value) FROM (
+        SELECT value FROM json_each(${savedItems.tags})
+        UNION ALL
+        SELECT value FROM json_each(excluded.tags) WHERE value NOT IN (SELECT value FROM json_each(${savedItems.tags}))))`,
+      folderId: sql`coalesce(excluded.folder_id, ${savedItems.folderId})`,
+      enrichmentStatus: sql`CASE ${savedItems.enrichmentStatus} WHEN 'failed' THEN 'pending' ELSE ${savedItems.enrichmentStatus} END`,
+    },
+  // Only the id comes back: libSQL pays per returned column, and the item is read with its folder next.
+  }).returning({ id: savedItems.id }).prepare()
+})
+const UPSERT_COLUMNS = [
+  'id', 'userId', 'originalUrl', 'normalizedUrl', 'host', 'type', 'tags', 'enrichmentStatus', 'sourceName', 'captureChannel',
+  'folderId', 'isRead', 'lastSavedAt', 'createdAt', 'updatedAt',
+] as const
+const upsertKeepingChannel = buildUpsert(false)
+const upsertReplacingChannel = buildUpsert(true)
 
 /**
  * Saves a URL for a person in ONE statement: insert, or on (person, normalizedUrl) conflict merge into the
@@ -57,44 +93,29 @@ export async function folderExists(db: Database, userId: string, folderId: strin
  */
 export async function upsertCapture(db: Database, capture: PreparedCapture): Promise<{ created: boolean; item: SavedItem }> {
   const { row, explicitChannel } = capture
-  let stored: Row | undefined
+  const statement = (explicitChannel === null ? upsertKeepingChannel : upsertReplacingChannel)(db)
+  let stored: { id: string } | undefined
   try {
-    ;[stored] = await db.insert(savedItems).values(row).onConflictDoUpdate({
-      target: [savedItems.userId, savedItems.normalizedUrl],
-      set: {
-        lastSavedAt: sql`excluded.last_saved_at`,
-        updatedAt: sql`excluded.updated_at`,
-        isRead: false,
-        sourceName: sql`coalesce(excluded.source_name, ${savedItems.sourceName})`,
-        captureChannel: explicitChannel === null ? sql`${savedItems.captureChannel}` : sql`excluded.capture_channel`,
-        // Stored tags keep their order; given tags not yet present are appended.
-        tags: sql`(SELECT json_group_array(value) FROM (
-          SELECT value FROM json_each(${savedItems.tags})
-          UNION ALL
-          SELECT value FROM json_each(excluded.tags) WHERE value NOT IN (SELECT value FROM json_each(${savedItems.tags}))))`,
-        folderId: sql`coalesce(excluded.folder_id, ${savedItems.folderId})`,
-        enrichmentStatus: sql`CASE ${savedItems.enrichmentStatus} WHEN 'failed' THEN 'pending' ELSE ${savedItems.enrichmentStatus} END`,
-      },
-    }).returning()
+    ;[stored] = await statement.all({ ...row })
   } catch (error) {
     // The folder was checked just before; this is the race where it was deleted in between.
     if (row.folderId && isForeignKeyViolation(error)) throw new FolderNotFoundError(row.folderId)
     throw error
   }
   if (!stored) throw new Error('upsert returned no row')
-  return { created: stored.id === row.id, item: await withFolder(db, stored) }
+  // Read after the atomic write: under concurrent recaptures this may already show a later save, never an older one.
+  const item = await findSavedItem(db, row.userId, stored.id)
+  if (!item) throw new SavedItemNotFoundError(stored.id) // deleted in between
+  return { created: stored.id === row.id, item }
 }
 
-async function withFolder(db: Database, row: Row): Promise<SavedItem> {
-  if (!row.folderId) return toSavedItem(row, null)
-  const [folder] = await db.select({ name: folders.name }).from(folders).where(eq(folders.id, row.folderId))
-  return toSavedItem(row, folder?.name ?? null)
-}
+const itemOfPerson = preparedPer((db) =>
+  db.select(itemColumns).from(savedItems)
+    .leftJoin(folders, eq(folders.id, savedItems.folderId))
+    .where(and(eq(savedItems.id, sql.placeholder('id')), eq(savedItems.userId, sql.placeholder('userId')))).prepare())
 
 export async function findSavedItem(db: Database, userId: string, id: string): Promise<SavedItem | null> {
-  const [found] = await db.select(itemColumns).from(savedItems)
-    .leftJoin(folders, eq(folders.id, savedItems.folderId))
-    .where(and(eq(savedItems.id, id), eq(savedItems.userId, userId)))
+  const [found] = await itemOfPerson(db).execute({ id, userId })
   return found ? toSavedItem(found.item, found.folderName) : null
 }
 

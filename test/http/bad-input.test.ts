@@ -348,6 +348,18 @@ describe('unexpected failures', () => {
     expect(reply.body).toEqual({ _tag: 'InternalError', message: expect.any(String) })
     expect(h.logs.some((l) => l.level === 'error' && l.status === 500)).toBe(true)
   })
+
+  test('a stored row that breaks the response schema answers 500 InternalError, not a 400 blaming the caller', async () => {
+    const h = await createHarness()
+    const token = await (await h.user()).key()
+    const created = await h.call('POST', '/v1/captures', { token, body: { url: 'https://example.com/corrupt' } })
+    await h.db.$client.execute({ sql: "UPDATE saved_items SET type = 'hologram' WHERE id = ?", args: [created.body.savedItem.id] })
+    const reply = await h.call('GET', '/v1/saved-items', { token })
+    expect(reply.status).toBe(500)
+    expect(reply.body).toEqual({ _tag: 'InternalError', message: expect.any(String) })
+    expect(reply.text).not.toContain('hologram')
+    expect(h.logs.some((l) => l.level === 'error' && l.msg === 'response failed its schema')).toBe(true)
+  })
 })
 
 test('BASE is where the harness sends requests', () => {

@@ -1,0 +1,99 @@
+/**
+ * A closed-loop HTTP load generator: `concurrency` workers each keep one request in flight (Bun's fetch
+ * reuses keep-alive connections), first for `warmupMs` (discarded), then for `durationMs` (measured).
+ */
+
+export interface LoadRequest {
+  url: string
+  init: RequestInit
+}
+
+export interface LoadOptions {
+  concurrency: number
+  warmupMs: number
+  durationMs: number
+  /** Builds the n-th request (n counts from 0 across warm-up and measurement). */
+  request(n: number): LoadRequest
+  /** Statuses that count as success, e.g. [201] for a capture of a new URL. */
+  expect: readonly number[]
+}
+
+export interface LoadResult {
+  /** Requests completed inside the measured window. */
+  requests: number
+  seconds: number
+  rps: number
+  p50Ms: number
+  p99Ms: number
+  /** Measured requests whose status was not expected, or that failed on the network. */
+  errors: number
+  /** Errors of the warm-up phase (not in `errors`, but reported). */
+  warmupErrors: number
+  statuses: Record<string, number>
+  firstError: string | null
+}
+
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return NaN
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  return sorted[rank]!
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const expect = new Set(options.expect)
+  const latencies: number[] = []
+  const statuses: Record<string, number> = {}
+  let errors = 0
+  let warmupErrors = 0
+  let firstError: string | null = null
+  let completedInWindow = 0
+  let n = 0
+
+  const start = performance.now()
+  const measureFrom = start + options.warmupMs
+  const measureUntil = measureFrom + options.durationMs
+
+  const worker = async (): Promise<void> => {
+    while (performance.now() < measureUntil) {
+      const { url, init } = options.request(n++)
+      const sent = performance.now()
+      let status: string
+      let detail = ''
+      try {
+        const response = await fetch(url, init)
+        const body = await response.arrayBuffer()
+        status = String(response.status)
+        if (!expect.has(response.status)) detail = `${init.method ?? 'GET'} ${url} → ${response.status}: ${new TextDecoder().decode(body.slice(0, 300))}`
+      } catch (error) {
+        status = 'network'
+        detail = `${init.method ?? 'GET'} ${url} → ${String(error)}`
+      }
+      const done = performance.now()
+      const ok = detail === ''
+      if (sent >= measureFrom) {
+        latencies.push(done - sent)
+        statuses[status] = (statuses[status] ?? 0) + 1
+        if (!ok) errors++
+      } else if (!ok) {
+        warmupErrors++
+      }
+      if (!ok) firstError ??= detail
+      if (done >= measureFrom && done <= measureUntil) completedInWindow++
+    }
+  }
+
+  await Promise.all(Array.from({ length: options.concurrency }, worker))
+  const sorted = Float64Array.from(latencies).sort()
+  const seconds = options.durationMs / 1000
+  return {
+    requests: completedInWindow,
+    seconds,
+    rps: completedInWindow / seconds,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    errors,
+    warmupErrors,
+    statuses,
+    firstError,
+  }
+}

@@ -1,0 +1,90 @@
+/** Child processes for the benchmark: spawned servers that are always killed, even when the run fails. */
+import type { Subprocess } from 'bun'
+import { fileURLToPath } from 'node:url'
+
+const children = new Set<Subprocess>()
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** A TCP port that was free a moment ago (the OS picks it). */
+export function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+  const port = probe.port
+  probe.stop(true)
+  if (!port) throw new Error('could not find a free port')
+  return port
+}
+
+/** Keeps the last few KiB of a child's output, so a failure can show it without the pipe ever filling. */
+function drain(stream: ReadableStream<Uint8Array>, sink: { text: string }): void {
+  const decoder = new TextDecoder()
+  void (async () => {
+    for await (const chunk of stream) sink.text = (sink.text + decoder.decode(chunk, { stream: true })).slice(-4096)
+  })().catch(() => {})
+}
+
+export interface Server {
+  name: string
+  url: string
+  process: Subprocess
+  output: { text: string }
+}
+
+export async function startServer(name: string, args: string[], env: Record<string, string>): Promise<Server> {
+  const port = freePort()
+  const child = Bun.spawn([process.execPath, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  children.add(child)
+  void child.exited.then(() => children.delete(child))
+  const output = { text: '' }
+  drain(child.stdout, output)
+  drain(child.stderr, output)
+  const server = { name, url: `http://127.0.0.1:${port}`, process: child, output }
+  await waitUntilUp(server)
+  return server
+}
+
+async function waitUntilUp(server: Server): Promise<void> {
+  const deadline = performance.now() + 20_000
+  while (performance.now() < deadline) {
+    if (server.process.exitCode !== null) throw new Error(`${server.name} exited with code ${server.process.exitCode}:\n${server.output.text}`)
+    try {
+      const response = await fetch(`${server.url}/health`)
+      await response.arrayBuffer()
+      if (response.ok) return
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(50)
+  }
+  throw new Error(`${server.name} did not answer /health within 20 s:\n${server.output.text}`)
+}
+
+/** Runs a command to completion; returns its stdout, or throws with its output on a non-zero exit. */
+export async function run(args: string[], env: Record<string, string>): Promise<string> {
+  const child = Bun.spawn([process.execPath, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+  children.add(child)
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  children.delete(child)
+  if (code !== 0) throw new Error(`\`bun ${args.join(' ')}\` exited with code ${code}:\n${stdout}${stderr}`)
+  return stdout
+}
+
+/** SIGTERM every child still running, then SIGKILL whatever has not exited 2 s later. */
+export async function stopAll(): Promise<void> {
+  const running = [...children]
+  for (const child of running) child.kill('SIGTERM')
+  await Promise.race([Promise.all(running.map((c) => c.exited)), Bun.sleep(2000)])
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  children.clear()
+}
+
+// Last resort: never leave a server behind, whatever ends this process.
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL')
+})

@@ -1,0 +1,279 @@
+/**
+ * `npm run bench`: throughput and latency of the hot paths on loopback, each beside a bare Bun.serve
+ * baseline measured in the same run (the ratio is what to compare across machines; raw numbers are noisy).
+ *
+ *   capture-new  POST /v1/captures, a different URL each request (insert)
+ *   recapture    POST /v1/captures of the same 8 URLs again (upsert of an existing row)
+ *   list         GET /v1/saved-items?limit=50 for a person with 10,000 items
+ *
+ * Our server (`bun server.ts`) and the baseline (bench/raw-server.ts) run as separate processes; this
+ * process is the load generator. Knobs: BENCH_CONCURRENCY (32), BENCH_DURATION_S (5), BENCH_WARMUP_S (1),
+ * BENCH_LIST_ITEMS (10000). Exits 1 if any measured request failed.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { count, eq } from 'drizzle-orm'
+import { prepareCapture } from '../core/items/capture.ts'
+import { uuidv7 } from '../core/ids.ts'
+import { webRandom } from '../core/time.ts'
+import { TAGS, type Tag } from '../core/types.ts'
+import { listSavedItems } from '../adapters/storage/saved-items.ts'
+import { openDatabase, type Database } from '../adapters/storage/open-database.ts'
+import { savedItems } from '../adapters/storage/schema.ts'
+import { percentile, runLoad, type LoadRequest, type LoadResult } from './load.ts'
+import { run, startServer, stopAll, type Server } from './processes.ts'
+
+const num = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] ?? fallback)
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`)
+  return value
+}
+const CONCURRENCY = Math.round(num('BENCH_CONCURRENCY', 32))
+const DURATION_MS = num('BENCH_DURATION_S', 5) * 1000
+const WARMUP_MS = num('BENCH_WARMUP_S', 1) * 1000
+const LIST_ITEMS = Math.round(num('BENCH_LIST_ITEMS', 10_000))
+const RECAPTURE_URLS = 8
+
+const workDir = mkdtempSync(join(tmpdir(), 'readlater-bench-'))
+const databaseUrl = `file:${join(workDir, 'bench.db')}`
+const serverEnv: Record<string, string> = {
+  DATABASE_URL: databaseUrl,
+  DATABASE_AUTH_TOKEN: '',
+  RATE_LIMIT_MAX: '100000000',
+  LOG_LEVEL: 'silent',
+  // Captures of made-up URLs must not queue outbound fetches that compete for the two cores.
+  ENRICHMENT: 'off',
+}
+
+const log = (line: string) => console.error(line)
+
+async function createUserWithKey(email: string, scopes: string[]): Promise<{ userId: string; key: string }> {
+  const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1)!.trim()
+  const userId = lastLine(await run(['server.ts', 'user', 'create', '--email', email, '--password', 'bench-password-123'], serverEnv))
+  const key = lastLine(await run(['server.ts', 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'], serverEnv))
+  if (!/^rlk_[A-Za-z0-9_-]{43}$/.test(key)) throw new Error(`key create printed "${key}" as its last line, not an API key`)
+  return { userId, key }
+}
+
+/** Inserts `total` items for one person straight through the storage layer, 500 rows a statement, one batch. */
+async function seedItems(db: Database, userId: string, total: number): Promise<void> {
+  const start = Date.now() - total * 60_000
+  const rows = Array.from({ length: total }, (_, i) => {
+    const now = new Date(start + i * 60_000)
+    const tags: Tag[] = i % 3 === 0 ? [TAGS[i % TAGS.length]!] : []
+    const url = `https://site${i % 97}.example.com/posts/${i}-some-article-slug?page=${i % 5}`
+    return prepareCapture({ url, tags, sourceName: 'bench' }, { id: uuidv7(now.getTime(), webRandom), userId, now, connectClient: null }).row
+  })
+  const statements = []
+  for (let i = 0; i < rows.length; i += 500) statements.push(db.insert(savedItems).values(rows.slice(i, i + 500)))
+  const [first, ...rest] = statements
+  if (first) await db.batch([first, ...rest])
+  const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(savedItems).where(eq(savedItems.userId, userId))
+  if (n !== total) throw new Error(`seeded ${n} items, expected ${total}`)
+}
+
+/** One request before measuring, to prove the scenario does what it claims (and to copy its reply for the baseline). */
+async function probe(request: LoadRequest, expectStatus: number, check: (body: any, response: Response) => string | null): Promise<{ status: number; body: string }> {
+  const response = await fetch(request.url, request.init)
+  const text = await response.text()
+  if (response.status !== expectStatus) throw new Error(`probe ${request.init.method ?? 'GET'} ${request.url}: expected ${expectStatus}, got ${response.status}: ${text.slice(0, 500)}`)
+  const problem = check(JSON.parse(text), response)
+  if (problem) throw new Error(`probe ${request.url}: ${problem}`)
+  return { status: response.status, body: text }
+}
+
+interface Scenario {
+  name: string
+  description: string
+  expect: number[]
+  ours(n: number): LoadRequest
+  raw(n: number): LoadRequest
+}
+
+interface ScenarioResult {
+  name: string
+  description: string
+  ours: LoadResult
+  raw: LoadResult
+  /** ours req/s ÷ raw req/s */
+  ratio: number
+}
+
+async function inProcessListTimes(db: Database, userId: string): Promise<{ storageLayerP50Ms: number; rawSqlP50Ms: number; iterations: number }> {
+  const iterations = 300
+  const time = async (fn: () => Promise<unknown>): Promise<number> => {
+    for (let i = 0; i < 20; i++) await fn()
+    const samples: number[] = []
+    for (let i = 0; i < iterations; i++) {
+      const t0 = performance.now()
+      await fn()
+      samples.push(performance.now() - t0)
+    }
+    return percentile(Float64Array.from(samples).sort(), 50)
+  }
+  const storageLayerP50Ms = await time(() => listSavedItems(db, userId, { sort: 'newest', folder: null, limit: 50, after: null }))
+  const rawSqlP50Ms = await time(() => db.$client.execute({
+    sql: 'SELECT * FROM saved_items WHERE user_id = ? ORDER BY last_saved_at DESC, id DESC LIMIT 51',
+    args: [userId],
+  }))
+  return { storageLayerP50Ms, rawSqlP50Ms, iterations }
+}
+
+const fmt = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '-')
+
+function printTable(results: ScenarioResult[]): void {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'raw req/s', 'raw p50', 'raw p99', 'ratio', 'errors']
+  const rows = results.map((r) => [
+    r.name, fmt(r.ours.rps, 0), fmt(r.ours.p50Ms, 2), fmt(r.ours.p99Ms, 2),
+    fmt(r.raw.rps, 0), fmt(r.raw.p50Ms, 2), fmt(r.raw.p99Ms, 2), fmt(r.ratio, 3),
+    r.ours.errors + r.raw.errors > 0 ? `${r.ours.errors + r.raw.errors} FAILED` : '0',
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  console.log(line(header))
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+  for (const row of rows) console.log(line(row))
+}
+
+async function main(): Promise<number> {
+  const started = performance.now()
+  log(`readlater bench: ${CONCURRENCY} in flight, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per run, bun ${Bun.version}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+  log(`database ${databaseUrl}`)
+
+  // Accounts and keys through the CLI, exactly as an operator would; then 10,000 items by direct SQL.
+  const capturer = await createUserWithKey('capture@bench.example', ['saved-items:capture'])
+  const reader = await createUserWithKey('reader@bench.example', ['saved-items:read'])
+  const db = await openDatabase(databaseUrl)
+  const seedStart = performance.now()
+  await seedItems(db, reader.userId, LIST_ITEMS)
+  log(`seeded ${LIST_ITEMS} items in ${((performance.now() - seedStart) / 1000).toFixed(2)} s`)
+
+  const ours = await startServer('readlater', ['server.ts'], serverEnv)
+
+  const runTag = Date.now().toString(36)
+  const captureInit = (key: string, url: string): RequestInit => ({
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url, tags: ['backend'], sourceName: 'bench' }),
+  })
+  const newUrl = (n: number) => `https://news.example.com/${runTag}/story-${n}?utm_source=bench&id=${n}`
+  const recaptureUrl = (n: number) => `https://blog.example.org/${runTag}/post-${n % RECAPTURE_URLS}`
+  const listInit: RequestInit = { headers: { authorization: `Bearer ${reader.key}` } }
+
+  // Probes: each scenario answers what it should, and its reply becomes the baseline's body.
+  const captureSample = await probe({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, newUrl(-1)) }, 201,
+    (b) => (b.captureResult === 'created' ? null : `captureResult ${b.captureResult}`))
+  let recaptureSample = { status: 0, body: '' }
+  for (let i = 0; i < RECAPTURE_URLS; i++) {
+    await probe({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, recaptureUrl(i)) }, 201, (b) => (b.captureResult === 'created' ? null : `captureResult ${b.captureResult}`))
+    recaptureSample = await probe({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, recaptureUrl(i)) }, 200,
+      (b) => (b.captureResult === 'updated' ? null : `captureResult ${b.captureResult}`))
+  }
+  const listSample = await probe({ url: `${ours.url}/v1/saved-items?limit=50`, init: listInit }, 200,
+    (b, r) => (b.savedItems?.length !== 50 ? `${b.savedItems?.length} items, expected 50` : r.headers.get('link')?.includes('rel="next"') ? null : 'no Link rel="next" header'))
+
+  const bodiesFile = join(workDir, 'raw-bodies.json')
+  writeFileSync(bodiesFile, JSON.stringify({ '/capture': captureSample, '/recapture': recaptureSample, '/list': listSample }))
+  const raw: Server = await startServer('raw Bun.serve', ['bench/raw-server.ts'], { BODIES_FILE: bodiesFile })
+  log(`servers up: readlater ${ours.url} (pid ${ours.process.pid}), raw ${raw.url} (pid ${raw.process.pid}); response bytes capture ${captureSample.body.length}, recapture ${recaptureSample.body.length}, list ${listSample.body.length}`)
+
+  const scenarios: Scenario[] = [
+    {
+      name: 'capture-new',
+      description: 'POST /v1/captures, a different URL each request (201 created)',
+      expect: [201],
+      ours: (n) => ({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, newUrl(n)) }),
+      raw: (n) => ({ url: `${raw.url}/capture`, init: captureInit(capturer.key, newUrl(n)) }),
+    },
+    {
+      name: 'recapture',
+      description: `POST /v1/captures of the same ${RECAPTURE_URLS} URLs again (200 updated)`,
+      expect: [200],
+      ours: (n) => ({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, recaptureUrl(n)) }),
+      raw: (n) => ({ url: `${raw.url}/recapture`, init: captureInit(capturer.key, recaptureUrl(n)) }),
+    },
+    {
+      name: 'list',
+      description: `GET /v1/saved-items?limit=50, person with ${LIST_ITEMS} items`,
+      expect: [200],
+      ours: () => ({ url: `${ours.url}/v1/saved-items?limit=50`, init: listInit }),
+      raw: () => ({ url: `${raw.url}/list?limit=50`, init: listInit }),
+    },
+  ]
+
+  const results: ScenarioResult[] = []
+  for (const scenario of scenarios) {
+    const load = { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS, expect: scenario.expect }
+    // Baseline first, then ours, back to back, so both see the same background load.
+    const rawResult = await runLoad({ ...load, request: scenario.raw })
+    const ourResult = await runLoad({ ...load, request: scenario.ours })
+    results.push({ name: scenario.name, description: scenario.description, ours: ourResult, raw: rawResult, ratio: ourResult.rps / rawResult.rps })
+    log(`${scenario.name}: ${ourResult.rps.toFixed(0)} req/s vs raw ${rawResult.rps.toFixed(0)} req/s`)
+  }
+
+  const inProcess = await inProcessListTimes(db, reader.userId)
+  db.$client.close()
+
+  console.log('')
+  printTable(results)
+  console.log('')
+  for (const r of results) console.log(`  ${r.name.padEnd(12)} ${r.description}`)
+  console.log(`  ratio = our req/s ÷ raw Bun.serve req/s (same response bytes, same run); ${CONCURRENCY} in flight, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up`)
+  console.log(`  list query in-process, no HTTP (p50 of ${inProcess.iterations} serial calls): storage layer ${inProcess.storageLayerP50Ms.toFixed(3)} ms, raw SQL ${inProcess.rawSqlP50Ms.toFixed(3)} ms`)
+
+  const failures = results.flatMap((r) => [
+    ...(r.ours.errors + r.ours.warmupErrors > 0 ? [`${r.name} (readlater): ${r.ours.errors} measured + ${r.ours.warmupErrors} warm-up failures; statuses ${JSON.stringify(r.ours.statuses)}; first: ${r.ours.firstError}`] : []),
+    ...(r.raw.errors + r.raw.warmupErrors > 0 ? [`${r.name} (raw): ${r.raw.errors} measured + ${r.raw.warmupErrors} warm-up failures; first: ${r.raw.firstError}`] : []),
+  ])
+
+  const resultsFile = join(tmpdir(), `readlater-bench-results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
+  writeFileSync(resultsFile, JSON.stringify({
+    date: new Date().toISOString(),
+    bun: Bun.version,
+    cores: cpus().length,
+    loadavg: loadavg(),
+    concurrency: CONCURRENCY,
+    warmupSeconds: WARMUP_MS / 1000,
+    durationSeconds: DURATION_MS / 1000,
+    listItems: LIST_ITEMS,
+    scenarios: results,
+    listQueryInProcess: inProcess,
+    failures,
+    wallSeconds: (performance.now() - started) / 1000,
+  }, null, 2))
+  console.log(`  results JSON: ${resultsFile}   (wall time ${((performance.now() - started) / 1000).toFixed(1)} s)`)
+
+  if (failures.length > 0) {
+    console.log('')
+    console.log('!!!!!!!!!! FAILED REQUESTS: these numbers are NOT valid !!!!!!!!!!')
+    for (const f of failures) console.log(`!!! ${f}`)
+    return 1
+  }
+  console.log('  every request succeeded')
+  return 0
+}
+
+const cleanUp = async () => {
+  await stopAll()
+  rmSync(workDir, { recursive: true, force: true })
+}
+let interrupted = false
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return
+    interrupted = true
+    console.error(`bench interrupted (${signal}): stopping servers`)
+    void cleanUp().finally(() => process.exit(130))
+  })
+}
+
+let code = 1
+try {
+  code = await main()
+} catch (error) {
+  console.error(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
+} finally {
+  await cleanUp()
+}
+process.exit(code)
