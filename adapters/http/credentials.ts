@@ -1,27 +1,41 @@
 import { hashApiKey, looksLikeApiKey } from '../../core/auth/api-keys.ts'
-import type { Principal } from '../../core/types.ts'
 import { isScope } from '../../core/auth/scopes.ts'
-import type { ConnectClient } from '../../core/types.ts'
+import { SCOPES, type ConnectClient, type Principal } from '../../core/types.ts'
 import type { Database } from '../storage/open-database.ts'
 import { findActiveApiKey, touchApiKey } from '../storage/api-keys.ts'
+import { verifyAccessToken } from '../oauth/access-tokens.ts'
+import { isValidCsrf, readWebSession } from '../web/session.ts'
+import type { AppDeps } from './deps.ts'
 
-export type BearerResult = { kind: 'none' } | { kind: 'invalid' } | { kind: 'ok'; principal: Principal }
+export type CredentialResult = { kind: 'none' } | { kind: 'invalid' } | { kind: 'ok'; principal: Principal }
 
-/** Reads `Authorization: Bearer <credential>` (scheme case-insensitive, RFC 7235). */
+/** Reads `Authorization: Bearer <credential>` (scheme case-insensitive, RFC 7235). '' when malformed. */
 export function bearerToken(header: string | null): string | null {
   if (!header) return null
   const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i.exec(header)
   return match ? match[1]! : ''
 }
 
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 /**
- * Resolves any credential to the person and the scopes it grants. Every lookup goes to the database, so a
- * revocation made by any process takes effect on the very next request.
+ * The one place a request's credential becomes a person and scopes: a personal API key, an OAuth access
+ * token for `audience`, or (without an Authorization header) the web session cookie. Every lookup goes to
+ * the database, so a revocation made by any process takes effect on the very next request.
  */
-export async function resolveBearer(db: Database, header: string | null, now: Date): Promise<BearerResult> {
-  const token = bearerToken(header)
-  if (token === null) return { kind: 'none' }
-  if (!looksLikeApiKey(token)) return { kind: 'invalid' }
+export async function resolveCredential(deps: AppDeps, request: Request, audience: string): Promise<CredentialResult> {
+  const token = bearerToken(request.headers.get('authorization'))
+  if (token === null) return resolveSession(deps, request, audience)
+  if (looksLikeApiKey(token)) return resolveApiKey(deps.db, token, deps.clock.now())
+  if (JWT_SHAPE.test(token)) {
+    const principal = await verifyAccessToken(deps, token, audience)
+    return principal ? { kind: 'ok', principal } : { kind: 'invalid' }
+  }
+  return { kind: 'invalid' }
+}
+
+export async function resolveApiKey(db: Database, token: string, now: Date): Promise<CredentialResult> {
   const key = await findActiveApiKey(db, hashApiKey(token))
   if (!key) return { kind: 'invalid' }
   // Skip the write when the recorded use is recent: an UPDATE takes the write lock even if it changes nothing.
@@ -35,6 +49,22 @@ export async function resolveBearer(db: Database, header: string | null, now: Da
       kind: 'api-key',
       connectClient: (key.connectClient as ConnectClient | null) ?? null,
     },
+  }
+}
+
+/**
+ * A signed-in browser may call the REST API with its session cookie, with every scope. Writes must echo
+ * the CSRF cookie in `x-csrf-token`, so another site cannot ride the cookie. Not for /mcp.
+ */
+async function resolveSession(deps: AppDeps, request: Request, audience: string): Promise<CredentialResult> {
+  if (audience !== deps.config.baseUrl) return { kind: 'none' }
+  const secure = deps.config.appUrl.startsWith('https:')
+  const session = await readWebSession(deps.db, request, deps.clock.now(), secure)
+  if (!session) return { kind: 'none' }
+  if (!SAFE_METHODS.has(request.method) && !isValidCsrf(request, request.headers.get('x-csrf-token'), secure)) return { kind: 'invalid' }
+  return {
+    kind: 'ok',
+    principal: { userId: session.userId, scopes: SCOPES, credentialId: `session:${session.tokenHash.slice(0, 32)}`, kind: 'session', connectClient: null },
   }
 }
 

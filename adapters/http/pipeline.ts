@@ -6,7 +6,8 @@ import { uuidv7 } from '../../core/ids.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { readBodyCapped, requireJsonContentType } from './body.ts'
-import { insufficientScopeChallenge, resolveBearer, resourceMetadataUrl, unauthorizedChallenge } from './credentials.ts'
+import { insufficientScopeChallenge, resolveCredential, resourceMetadataUrl, unauthorizedChallenge } from './credentials.ts'
+import { IP_LIMIT_WINDOW_SECONDS, matchIpLimited, type RefusalStyle } from '../../core/limits/ip-limits.ts'
 import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
 import { withIdempotency } from './idempotency.ts'
 import { hitRateLimit } from '../storage/rate-limits.ts'
@@ -41,7 +42,7 @@ interface Outcome {
  * endpoint table, so they run before body validation and a stranger learns nothing about schemas), the
  * body cap and content type, then Idempotency-Key. Routes read the principal from `principals`.
  */
-async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Principal>, request: Request): Promise<Outcome> {
+async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Principal>, request: Request, clientIp: string | null): Promise<Outcome> {
   const url = new URL(request.url)
   const rule = matchEndpoint(request.method, url.pathname)
   // Elysia tolerates a trailing `/`, but the endpoint table does not: without this, `/v1/folders/` would
@@ -49,43 +50,48 @@ async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Pr
   if (!rule && url.pathname.endsWith('/') && matchEndpoint(request.method, url.pathname.replace(/\/+$/, ''))) {
     return { response: errorResponse(new RouteNotFoundError(`No route for ${url.pathname}`)), principal: null }
   }
-  if (!rule || rule.access === 'public') return { response: await app.handle(request), principal: null }
+
+  const ipRule = matchIpLimited(request.method, url.pathname)
+  let ipHeaders: Record<string, string> = {}
+  if (ipRule) {
+    const limit = await checkRateLimit(deps, `ip:${ipRule.path}:${clientIp ?? 'unknown'}`, deps.config.ipRateLimitMax, IP_LIMIT_WINDOW_SECONDS)
+    ipHeaders = rateLimitHeaders(limit)
+    if (!limit.allowed) return { response: withHeaders(rateLimitRefusal(ipRule.style, limit), ipHeaders), principal: null }
+  }
+  if (!rule) return { response: withHeaders(await app.handle(request), ipHeaders), principal: null }
+  if (rule.access === 'public') {
+    try {
+      return { response: withHeaders(await forward(app, request, rule.jsonBody ? await readJsonBody(request) : null, rule.jsonBody ? 'application/json' : null, principals), ipHeaders), principal: null }
+    } catch (error) {
+      if (!isAppError(error)) throw error
+      return { response: withHeaders(errorResponse(error), ipHeaders), principal: null }
+    }
+  }
 
   const metadataUrl = resourceMetadataUrl(deps.config.baseUrl, url.pathname)
-  const bearer = await resolveBearer(deps.db, request.headers.get('authorization'), deps.clock.now())
-  if (bearer.kind !== 'ok') {
-    const sent = bearer.kind === 'invalid'
+  const credential = await resolveCredential(deps, request, audienceFor(deps.config.baseUrl, url.pathname))
+  if (credential.kind !== 'ok') {
+    const sent = credential.kind === 'invalid'
     const error = new UnauthorizedError(sent ? 'The credential is invalid, expired or revoked' : 'This call needs a credential: Authorization: Bearer <token>', sent)
     return { response: errorResponse(error, { 'www-authenticate': unauthorizedChallenge(metadataUrl, sent) }), principal: null }
   }
-  const principal = bearer.principal
+  const principal = credential.principal
   const limit = await checkRateLimit(deps, `cred:${principal.credentialId}`, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
   const limitHeaders = rateLimitHeaders(limit)
-  const respond = (response: Response): Outcome => {
-    for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value)
-    return { response, principal }
-  }
-  if (!limit.allowed) return respond(errorResponse(new RateLimitExceededError(`Rate limit of ${limit.limit} requests per ${deps.config.rateLimitWindowSeconds} s exceeded; retry in ${limit.resetSeconds} s`)))
+  const respond = (response: Response): Outcome => ({ response: withHeaders(response, limitHeaders), principal })
+  if (!limit.allowed) return respond(rateLimitRefusal('api', limit, deps.config.rateLimitWindowSeconds))
 
   try {
     if (rule.access !== 'any-credential') requireScope(principal.scopes, rule.access)
     const body = MUTATING.has(request.method) ? await readBodyCapped(request) : null
     if (rule.jsonBody) requireJsonContentType(request)
-    const forward = (): Promise<Response> => {
-      const headers = new Headers(request.headers)
-      // Media types are case-insensitive and `+json` types are JSON; Elysia parses only a literal
-      // `application/json`, so the type checked above is handed on in that form.
-      if (rule.jsonBody) headers.set('content-type', 'application/json')
-      const inner = new Request(request.url, { method: request.method, headers, body: body && body.byteLength > 0 ? (body as Uint8Array<ArrayBuffer>) : null })
-      principals.set(inner, principal)
-      return app.handle(inner)
-    }
+    const run = (): Promise<Response> => forward(app, request, body, rule.jsonBody ? 'application/json' : null, principals, principal)
     const idempotencyKey = request.headers.get('idempotency-key')
-    if (idempotencyKey === null || !MUTATING.has(request.method)) return respond(await forward())
+    if (idempotencyKey === null || !MUTATING.has(request.method)) return respond(await run())
     return respond(await withIdempotency(deps.db, {
       userId: principal.userId, rawKey: idempotencyKey, method: request.method, pathWithQuery: url.pathname + url.search,
       body: body ?? new Uint8Array(), nowMs: deps.clock.now().getTime(),
-    }, forward))
+    }, run))
   } catch (error) {
     if (!isAppError(error)) throw error
     const headers: Record<string, string> = error._tag === 'InsufficientScopeError'
@@ -95,17 +101,55 @@ async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Pr
   }
 }
 
-export type RequestHandler = (request: Request) => Promise<Response>
+async function readJsonBody(request: Request): Promise<Uint8Array> {
+  const body = await readBodyCapped(request)
+  requireJsonContentType(request)
+  return body
+}
+
+/** Hands the (already read) request on to Elysia, with the principal for the route to find. */
+function forward(app: Elysia, request: Request, body: Uint8Array | null, contentType: string | null, principals: WeakMap<Request, Principal>, principal?: Principal): Promise<Response> {
+  const headers = new Headers(request.headers)
+  // Media types are case-insensitive and `+json` types are JSON; Elysia parses only a literal
+  // `application/json`, so the type checked before is handed on in that form.
+  if (contentType) headers.set('content-type', contentType)
+  const inner = new Request(request.url, { method: request.method, headers, body: body && body.byteLength > 0 ? (body as Uint8Array<ArrayBuffer>) : null })
+  if (principal) principals.set(inner, principal)
+  return app.handle(inner)
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
+  return response
+}
+
+/** `/mcp` tokens are for the MCP endpoint only; everything else is the REST resource (CONTRACT §4). */
+export function audienceFor(baseUrl: string, path: string): string {
+  return path === '/mcp' || path.startsWith('/mcp/') ? `${baseUrl}/mcp` : baseUrl
+}
+
+function rateLimitRefusal(style: RefusalStyle, limit: RateLimitDecision, windowSeconds = IP_LIMIT_WINDOW_SECONDS): Response {
+  const message = `Rate limit of ${limit.limit} requests per ${windowSeconds} s exceeded; retry in ${limit.resetSeconds} s`
+  if (style === 'oauth') return jsonResponse(429, { error: 'rate_limit_exceeded', error_description: message }, { 'cache-control': 'no-store' })
+  if (style === 'html') {
+    return new Response(`<!doctype html><meta charset="utf-8"><title>Too many attempts</title><p>Too many attempts. ${message}.</p>`, {
+      status: 429, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+    })
+  }
+  return errorResponse(new RateLimitExceededError(message))
+}
+
+export type RequestHandler = (request: Request, clientIp?: string | null) => Promise<Response>
 
 /** Wraps the app with the guard, a request id and one structured log line per request (no credentials). */
 export function createRequestHandler(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Principal>): RequestHandler {
-  return async (request) => {
+  return async (request, clientIp = null) => {
     const started = performance.now()
     const requestId = uuidv7(Date.now(), deps.random)
     let outcome: Outcome
     let failure: unknown
     try {
-      outcome = await guard(deps, app, principals, request)
+      outcome = await guard(deps, app, principals, request, clientIp)
     } catch (error) {
       failure = error
       outcome = { response: jsonResponse(500, INTERNAL_ERROR_BODY), principal: null }

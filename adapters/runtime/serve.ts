@@ -4,18 +4,19 @@ export interface Listener {
   stop(): Promise<void>
 }
 
-type FetchHandler = (request: Request) => Promise<Response>
+type FetchHandler = (request: Request, clientIp?: string | null) => Promise<Response>
 
-declare const Deno: { serve(options: { port: number; hostname: string; onListen?: () => void }, handler: FetchHandler): { shutdown(): Promise<void>; addr: { hostname: string; port: number } } } | undefined
+declare const Deno: { serve(options: { port: number; hostname: string; onListen?: () => void }, handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>): { shutdown(): Promise<void>; addr: { hostname: string; port: number } } } | undefined
 
 /** Serves `fetch` with the runtime's native server: Bun.serve on Bun, Deno.serve on Deno. */
 export function serve(fetch: FetchHandler, options: { port: number; hostname: string; maxBodyBytes: number }): Listener {
   if (typeof Bun !== 'undefined') {
-    const server = Bun.serve({ port: options.port, hostname: options.hostname, fetch, maxRequestBodySize: options.maxBodyBytes })
+    // The socket's peer address; behind a reverse proxy that is the proxy (see README: client IP).
+    const server = Bun.serve({ port: options.port, hostname: options.hostname, fetch: (request, bun) => fetch(request, bun.requestIP(request)?.address ?? null), maxRequestBodySize: options.maxBodyBytes })
     return { url: `http://${server.hostname}:${server.port}`, stop: () => server.stop() }
   }
   if (typeof Deno !== 'undefined') {
-    const server = Deno.serve({ port: options.port, hostname: options.hostname, onListen: () => {} }, fetch)
+    const server = Deno.serve({ port: options.port, hostname: options.hostname, onListen: () => {} }, (request, info) => fetch(request, info.remoteAddr.hostname))
     return { url: `http://${server.addr.hostname}:${server.addr.port}`, stop: () => server.shutdown() }
   }
   throw new Error('Serving needs Bun or Deno; on Node, mount createServer(...).fetch with @elysiajs/node or srvx')

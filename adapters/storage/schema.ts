@@ -84,3 +84,73 @@ export const rateLimits = sqliteTable('rate_limits', {
   windowStartMs: integer('window_start_ms').notNull(),
   count: integer('count').notNull(),
 })
+
+// ── Accounts, OAuth and connect (issue 3). Every secret (session token, code, refresh token) is stored
+// only as its SHA-256 hex; the value itself exists only in the response that hands it out.
+
+export const webSessions = sqliteTable('web_sessions', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: text('created_at').notNull(),
+  expiresAt: text('expires_at').notNull(),
+}, (t) => [index('web_sessions_user_idx').on(t.userId)])
+
+export const oauthClients = sqliteTable('oauth_clients', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  redirectUris: text('redirect_uris', { mode: 'json' }).$type<string[]>().notNull(),
+  grantTypes: text('grant_types', { mode: 'json' }).$type<string[]>().notNull(),
+  scope: text('scope'),
+  metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  createdAt: text('created_at').notNull(),
+})
+
+/** One person's consent to one client: what codes, access and refresh tokens hang from. Revoking it ends them all. */
+export const oauthGrants = sqliteTable('oauth_grants', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  clientId: text('client_id').notNull().references(() => oauthClients.id, { onDelete: 'cascade' }),
+  scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+  resource: text('resource').notNull(),
+  createdAt: text('created_at').notNull(),
+  lastUsedAt: text('last_used_at'),
+  revokedAt: text('revoked_at'),
+}, (t) => [index('oauth_grants_user_idx').on(t.userId)])
+
+export const oauthCodes = sqliteTable('oauth_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  grantId: text('grant_id').notNull().references(() => oauthGrants.id, { onDelete: 'cascade' }),
+  clientId: text('client_id').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  codeChallenge: text('code_challenge').notNull(),
+  expiresAt: text('expires_at').notNull(),
+  usedAt: text('used_at'),
+})
+
+export const oauthRefreshTokens = sqliteTable('oauth_refresh_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  grantId: text('grant_id').notNull().references(() => oauthGrants.id, { onDelete: 'cascade' }),
+  createdAt: text('created_at').notNull(),
+  usedAt: text('used_at'),
+}, (t) => [index('oauth_refresh_grant_idx').on(t.grantId)])
+
+export const signingKeys = sqliteTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  alg: text('alg').notNull(),
+  privateJwk: text('private_jwk', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  publicJwk: text('public_jwk', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  createdAt: text('created_at').notNull(),
+})
+
+export const connectCodes = sqliteTable('connect_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  client: text('client').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  codeChallenge: text('code_challenge').notNull(),
+  scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+  label: text('label').notNull(),
+  deviceHint: text('device_hint'),
+  expiresAt: text('expires_at').notNull(),
+  usedAt: text('used_at'),
+})

@@ -1,6 +1,5 @@
-import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeBase64urlNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
 import type { RandomSource } from '../types.ts'
+import { generateSecret, hashSecret } from './secrets.ts'
 
 /** Every API key starts with this, so leaked keys are easy to recognise and scan for. @see CONTRACT §4 */
 export const API_KEY_PREFIX = 'rlk_'
@@ -13,7 +12,7 @@ const DISPLAY_PREFIX_LENGTH = 12
  * @see CONTRACT §4
  */
 export function generateApiKey(random: RandomSource): string {
-  return API_KEY_PREFIX + encodeBase64urlNoPadding(random.fill(new Uint8Array(32)))
+  return generateSecret(random, API_KEY_PREFIX)
 }
 
 /**
@@ -23,7 +22,7 @@ export function generateApiKey(random: RandomSource): string {
  * @see CONTRACT §4
  */
 export function hashApiKey(key: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(key)))
+  return hashSecret(key)
 }
 
 /**

@@ -44,6 +44,8 @@ export interface CallOptions {
   body?: unknown
   raw?: BodyInit
   headers?: Record<string, string>
+  /** Client IP the server sees (default 127.0.0.1). */
+  ip?: string
   /** Skip the OpenAPI response check (for deliberately undocumented answers such as /openapi.json itself). */
   unchecked?: boolean
 }
@@ -80,7 +82,7 @@ export async function createHarness(options: { env?: Record<string, string>; dbU
         body = JSON.stringify(opts.body)
         headers['content-type'] ??= 'application/json'
       }
-      const response = await server.fetch(new Request(BASE + path, { method, headers, body }))
+      const response = await server.fetch(new Request(BASE + path, { method, headers, body }), opts.ip ?? '127.0.0.1')
       const text = await response.text()
       let parsed: unknown = undefined
       try { parsed = text ? JSON.parse(text) : undefined } catch { parsed = text }

@@ -1,0 +1,45 @@
+import { html, raw, type SafeHtml } from './html.ts'
+import { STYLES } from './styles.ts'
+
+export interface PageOptions {
+  title: string
+  body: SafeHtml
+  /** The signed-in person's email, shown in the header with a sign-out form. */
+  signedInAs?: string | null
+  csrfToken?: string
+}
+
+/** The frame of every page: small CSS inline (no external requests), responsive, not frameable (headers). */
+export function layout(options: PageOptions): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · Readlater</title>
+<style>${raw(STYLES)}</style>
+</head>
+<body>
+<header class="top">
+  <a class="brand" href="/">Readlater</a>
+  ${options.signedInAs
+    ? html`<nav><a href="/">Queue</a> <a href="/settings">Settings</a>
+      <form method="post" action="/sign-out" class="inline"><input type="hidden" name="csrf" value="${options.csrfToken ?? ''}"><button type="submit" class="link">Sign out</button></form></nav>`
+    : html`<nav><a href="/sign-in">Sign in</a> <a href="/sign-up">Create account</a></nav>`}
+</header>
+<main>
+${options.body}
+</main>
+</body>
+</html>`.value
+}
+
+/** Security headers for every HTML page: no framing (consent must not be clickjacked), no inline script. */
+export const HTML_HEADERS: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+}

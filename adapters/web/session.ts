@@ -1,0 +1,79 @@
+import { and, eq, gt } from 'drizzle-orm'
+import { generateSecret, hashSecret } from '../../core/auth/secrets.ts'
+import { constantTimeEqual } from '@oslojs/crypto/subtle'
+import type { Clock, RandomSource } from '../../core/types.ts'
+import type { Database } from '../storage/open-database.ts'
+import { users, webSessions } from '../storage/schema.ts'
+
+export const SESSION_DAYS = 30
+
+/** `__Host-` pins the cookie to this exact origin (Secure, Path=/, no Domain): only possible on https. */
+export const sessionCookieName = (secure: boolean): string => (secure ? '__Host-rl_session' : 'rl_session')
+export const csrfCookieName = (secure: boolean): string => (secure ? '__Host-rl_csrf' : 'rl_csrf')
+
+export function readCookie(request: Request, name: string): string | null {
+  const header = request.headers.get('cookie')
+  if (!header) return null
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim())
+  }
+  return null
+}
+
+export function cookieHeader(name: string, value: string, options: { secure: boolean; maxAgeSeconds: number; httpOnly?: boolean }): string {
+  return [
+    `${name}=${encodeURIComponent(value)}`, 'Path=/', `Max-Age=${options.maxAgeSeconds}`, 'SameSite=Lax',
+    ...(options.httpOnly === false ? [] : ['HttpOnly']), ...(options.secure ? ['Secure'] : []),
+  ].join('; ')
+}
+
+export interface WebSession {
+  userId: string
+  email: string
+  tokenHash: string
+}
+
+/** Starts a session; returns the token for the cookie (the database keeps only its hash). */
+export async function createWebSession(db: Database, deps: { clock: Clock; random: RandomSource }, userId: string): Promise<string> {
+  const token = generateSecret(deps.random)
+  const now = deps.clock.now()
+  await db.insert(webSessions).values({
+    tokenHash: hashSecret(token), userId, createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
+  })
+  return token
+}
+
+export async function readWebSession(db: Database, request: Request, now: Date, secure: boolean): Promise<WebSession | null> {
+  const token = readCookie(request, sessionCookieName(secure))
+  if (!token) return null
+  const tokenHash = hashSecret(token)
+  const [row] = await db.select({ userId: webSessions.userId, email: users.email }).from(webSessions)
+    .innerJoin(users, eq(users.id, webSessions.userId))
+    .where(and(eq(webSessions.tokenHash, tokenHash), gt(webSessions.expiresAt, now.toISOString())))
+  return row ? { ...row, tokenHash } : null
+}
+
+export async function deleteWebSession(db: Database, tokenHash: string): Promise<void> {
+  await db.delete(webSessions).where(eq(webSessions.tokenHash, tokenHash))
+}
+
+/**
+ * CSRF by double submit: a random HttpOnly cookie, echoed in a hidden field of every form (or the
+ * `x-csrf-token` header). A cross-site page can neither read the cookie nor set it for our origin.
+ * Returns the token to embed and, when the cookie was missing, the Set-Cookie header to send.
+ */
+export function csrfTokenFor(request: Request, deps: { random: RandomSource }, secure: boolean): { token: string; setCookie: string | null } {
+  const existing = readCookie(request, csrfCookieName(secure))
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return { token: existing, setCookie: null }
+  const token = generateSecret(deps.random)
+  return { token, setCookie: cookieHeader(csrfCookieName(secure), token, { secure, maxAgeSeconds: SESSION_DAYS * 86_400 }) }
+}
+
+export function isValidCsrf(request: Request, submitted: string | null | undefined, secure: boolean): boolean {
+  const cookie = readCookie(request, csrfCookieName(secure))
+  if (!cookie || !submitted || cookie.length !== submitted.length) return false
+  const encoder = new TextEncoder()
+  return constantTimeEqual(encoder.encode(cookie), encoder.encode(submitted))
+}

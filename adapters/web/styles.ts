@@ -1,0 +1,36 @@
+// Small, dependency-free CSS: readable on a phone and a desktop, light and dark.
+export const STYLES = `
+:root{color-scheme:light dark;--fg:#1d1d1f;--muted:#6b6b70;--bg:#fbfbfd;--card:#fff;--line:#e2e2e7;--accent:#c2410c;--danger:#b91c1c}
+@media (prefers-color-scheme:dark){:root{--fg:#ececf1;--muted:#a0a0a8;--bg:#151518;--card:#1e1e22;--line:#33333a;--accent:#fb923c;--danger:#f87171}}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+header.top{display:flex;align-items:center;justify-content:space-between;gap:1rem;padding:.75rem 1rem;border-bottom:1px solid var(--line);flex-wrap:wrap}
+.brand{font-weight:700;color:var(--accent);text-decoration:none;font-size:1.1rem}
+nav{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
+nav a{color:var(--fg)}
+main{max-width:46rem;margin:0 auto;padding:1rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}
+h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+.card{background:var(--card);border:1px solid var(--line);border-radius:.6rem;padding:1rem;margin:.75rem 0}
+label{display:block;font-weight:600;margin:.75rem 0 .25rem}
+input[type=email],input[type=password],input[type=text],input[type=url],select{width:100%;padding:.55rem .65rem;border:1px solid var(--line);border-radius:.4rem;font:inherit;background:var(--bg);color:var(--fg)}
+fieldset{border:1px solid var(--line);border-radius:.4rem;margin:.75rem 0;padding:.5rem .75rem}
+fieldset label{font-weight:400;display:flex;gap:.5rem;align-items:center;margin:.2rem 0}
+button{font:inherit;padding:.5rem 1rem;border-radius:.4rem;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
+button.secondary{background:transparent;color:var(--fg);border-color:var(--line)}
+button.danger{background:transparent;color:var(--danger);border-color:var(--danger)}
+button.link{background:none;border:none;color:var(--fg);text-decoration:underline;padding:0}
+form.inline{display:inline}
+.actions{display:flex;gap:.75rem;margin-top:1rem;flex-wrap:wrap}
+.error{color:var(--danger);font-weight:600}
+.notice{border-left:4px solid var(--accent);padding:.5rem .75rem;background:var(--card)}
+.secret{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;word-break:break-all;padding:.5rem;border:1px dashed var(--accent);border-radius:.4rem;display:block}
+.muted{color:var(--muted);font-size:.9rem}
+table{width:100%;border-collapse:collapse}
+td,th{text-align:left;padding:.4rem .3rem;border-bottom:1px solid var(--line);vertical-align:top}
+ul.items{list-style:none;padding:0}
+ul.items li{padding:.6rem 0;border-bottom:1px solid var(--line)}
+ul.items li.read a.title{color:var(--muted)}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
+@media (max-width:600px){table,thead,tbody,tr,td,th{display:block}thead{display:none}td{border:none;padding:.15rem 0}tr{border-bottom:1px solid var(--line);padding:.5rem 0}}
+`
