@@ -12,6 +12,11 @@ import { savedItemRoutes } from './routes/saved-items.ts'
 import { openApiDocumentation } from './openapi-info.ts'
 import { buildOpenApiDocument } from './openapi-document.ts'
 import { docsRoutes } from './routes/docs.ts'
+import { connectRoutes } from './routes/connect.ts'
+import { webRoutes } from '../web/routes.ts'
+import { oauthRoutes } from './routes/oauth.ts'
+import { oauthAuthorizeRoutes } from './routes/oauth-authorize.ts'
+import { wellKnownRoutes } from './routes/well-known.ts'
 
 interface ValidationIssue { path?: string; message?: string; schema?: { anyOf?: { const?: unknown }[] } }
 
@@ -70,6 +75,11 @@ export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>
     .use(captureRoutes(context))
     .use(savedItemRoutes(context))
     .use(folderRoutes(context))
+    .use(connectRoutes(context))
+    .use(webRoutes(context))
+    .use(wellKnownRoutes(context))
+    .use(oauthRoutes(context))
+    .use(oauthAuthorizeRoutes(context))
 }
 
 export interface Server {

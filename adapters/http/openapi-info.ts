@@ -1,3 +1,5 @@
+import { SCOPE_DESCRIPTIONS } from '../../core/auth/scope-descriptions.ts'
+
 /** The top-level OpenAPI document parts that are not derived from the routes. */
 export function openApiDocumentation(baseUrl: string) {
   return {
@@ -13,6 +15,7 @@ export function openApiDocumentation(baseUrl: string) {
       { name: 'Saved items', description: 'The queue' },
       { name: 'Folders', description: 'Named groups of items' },
       { name: 'Account', description: 'Who the credential acts for' },
+      { name: 'Connect', description: 'Give a named client (chrome-extension, raycast) its own API key' },
       { name: 'Health', description: 'Liveness' },
     ],
     components: {
@@ -22,8 +25,20 @@ export function openApiDocumentation(baseUrl: string) {
           scheme: 'bearer',
           description: 'A personal API key (`rlk_…`) or an OAuth 2.1 access token. The scope each operation needs is listed in its description and in `x-required-scopes`.',
         },
+        oauth2: {
+          type: 'oauth2' as const,
+          description: `OAuth 2.1 authorization code flow for public clients. PKCE with \`S256\` is required on every authorization request; \`plain\` is refused. Discover the server at ${baseUrl}/.well-known/oauth-protected-resource, register dynamically (RFC 7591) at ${baseUrl}/api/auth/oauth2/register (no client secret), and send \`resource=${baseUrl}\` (RFC 8707). Ask for \`offline_access\` to get a refresh token, which rotates on every use. The access token is sent as \`Authorization: Bearer <token>\`.`,
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${baseUrl}/api/auth/oauth2/authorize`,
+              tokenUrl: `${baseUrl}/api/auth/oauth2/token`,
+              refreshUrl: `${baseUrl}/api/auth/oauth2/token`,
+              scopes: { ...SCOPE_DESCRIPTIONS },
+            },
+          },
+        },
       },
     },
-    security: [{ bearer: [] }],
+    security: [{ bearer: [] }, { oauth2: [] }],
   }
 }

@@ -10,6 +10,7 @@ import { insufficientScopeChallenge, resolveCredential, resourceMetadataUrl, una
 import { IP_LIMIT_WINDOW_SECONDS, matchIpLimited, type RefusalStyle } from '../../core/limits/ip-limits.ts'
 import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
 import { withIdempotency } from './idempotency.ts'
+import { HTML_HEADERS } from '../web/layout.ts'
 import { hitRateLimit } from '../storage/rate-limits.ts'
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -130,10 +131,11 @@ export function audienceFor(baseUrl: string, path: string): string {
 
 function rateLimitRefusal(style: RefusalStyle, limit: RateLimitDecision, windowSeconds = IP_LIMIT_WINDOW_SECONDS): Response {
   const message = `Rate limit of ${limit.limit} requests per ${windowSeconds} s exceeded; retry in ${limit.resetSeconds} s`
-  if (style === 'oauth') return jsonResponse(429, { error: 'rate_limit_exceeded', error_description: message }, { 'cache-control': 'no-store' })
+  // CORS too: browser-based OAuth clients must be able to read the 429 and its Retry-After.
+  if (style === 'oauth') return jsonResponse(429, { error: 'rate_limit_exceeded', error_description: message }, { 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset' })
   if (style === 'html') {
     return new Response(`<!doctype html><meta charset="utf-8"><title>Too many attempts</title><p>Too many attempts. ${message}.</p>`, {
-      status: 429, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+      status: 429, headers: HTML_HEADERS,
     })
   }
   return errorResponse(new RateLimitExceededError(message))

@@ -1,6 +1,8 @@
 import { t, type TSchema } from 'elysia'
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, SCOPES, SORTS, TAGS } from '../../core/types.ts'
+import { CONNECT_ERROR_CODES } from '../../core/connect/connect-errors.ts'
+import { CODE_CHALLENGE_PATTERN } from '../../core/connect/connect-request.ts'
 
 // One source of truth for request validation, response shaping and /openapi.json. Nullable values are
 // `anyOf [X, null]` (JSON Schema 2020-12 style), never OpenAPI 3.0's `nullable`.
@@ -68,6 +70,32 @@ export const Health = t.Object({ ok: t.Boolean() }, closed)
 export const Me = t.Object({ id: t.String(), email: t.String() }, closed)
 export const IdParams = t.Object({ id: t.String() })
 
+// Connect flow (spec §4.5). `client` and the scope values are plain strings, not enums: an unknown one is a
+// value problem answered with a ConnectError code (CONTRACT §4.1), not a ValidationError.
+const connectClientField = t.String({ description: '`chrome-extension` or `raycast`; another value is ConnectError `unknown_client`' })
+export const ConnectAuthorizeRequest = t.Object({
+  client: connectClientField,
+  redirectUri: t.String({ description: 'Where the client receives the code. chrome-extension: `https://<32 letters a–p>.chromiumapp.org/…` (chrome.identity.getRedirectURL()); raycast: `https://raycast.com/redirect…` or `raycast://…`. No fragment. Else ConnectError `invalid_redirect_uri`.' }),
+  codeChallenge: t.String({ pattern: CODE_CHALLENGE_PATTERN, description: 'BASE64URL(SHA-256(codeVerifier)) without padding (RFC 7636 S256): 43 characters' }),
+  codeChallengeMethod: t.Literal('S256', { description: 'Only S256 is supported' }),
+  scopes: t.Array(t.String(), { description: 'Scopes for the key, at least one, each held by the credential making this call; else ConnectError `invalid_scope` (`offline_access` included: keys do not refresh)' }),
+  label: t.String({ description: 'Names the key in settings: 1–100 characters after trimming surrounding whitespace, no control characters' }),
+  deviceHint: t.Optional(nullable(t.String({ description: 'Which device the key is for, shown in settings: at most 200 characters after trimming, no control characters' }))),
+}, closed)
+export const ConnectAuthorizeResponse = t.Object({
+  code: t.String({ description: 'One-time code for POST /connect/exchange: single use, valid for 5 minutes. A secret; hand it only to the client.' }),
+}, closed)
+export const ConnectExchangeRequest = t.Object({
+  client: connectClientField,
+  code: t.String({ description: 'The code from POST /connect/authorize' }),
+  codeVerifier: t.String({ description: 'The PKCE verifier whose S256 challenge was sent to authorize (43–128 characters of A–Z a–z 0–9 - . _ ~)' }),
+}, closed)
+export const ConnectExchangeResponse = t.Object({
+  apiKey: t.String({ description: 'A personal API key (`rlk_…`) tied to the client and device hint. Shown once: store it, send it as `Authorization: Bearer <apiKey>`.' }),
+  scopes: t.Array(Scope),
+  label: t.String(),
+}, closed)
+
 const errorBody = (tag: string, fields: Record<string, TSchema> = {}) =>
   t.Object({ _tag: t.Literal(tag), message: t.String(), ...fields }, closed)
 
@@ -86,7 +114,7 @@ export const Errors = {
   PayloadTooLargeError: errorBody('PayloadTooLargeError'),
   UnsupportedMediaTypeError: errorBody('UnsupportedMediaTypeError'),
   RateLimitExceeded: errorBody('RateLimitExceeded'),
-  ConnectError: errorBody('ConnectError', { code: t.String() }),
+  ConnectError: errorBody('ConnectError', { code: literals(CONNECT_ERROR_CODES) }),
   InternalError: errorBody('InternalError'),
 }
 

@@ -1,10 +1,112 @@
+import { compactVerify, jwtVerify, SignJWT, type JWSHeaderParameters, type JWTPayload } from 'jose'
+import { uuidv7 } from '../../core/ids.ts'
+import { oauthEndpoints } from '../../core/oauth/metadata.ts'
+import { apiScopes } from '../../core/oauth/oauth-scopes.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../http/deps.ts'
+import { findActiveGrant, touchGrant } from '../storage/oauth-grants.ts'
+import { loadSigningKeys, SIGNING_ALG, type SigningKeySet } from './signing-keys.ts'
+
+export const ACCESS_TOKEN_TTL_SECONDS = 3600
+// RFC 9068 §2.1: the media type that tells an access token from any other JWT we sign.
+const ACCESS_TOKEN_TYP = 'at+jwt'
+
+export interface AccessTokenClaims {
+  grantId: string
+  userId: string
+  clientId: string
+  /** Space-separated, as in the token response. */
+  scope: string
+  /** RFC 8707 resource: `{base}` or `{base}/mcp`. */
+  audience: string
+}
 
 /**
- * Verifies an OAuth access token (ES256 JWT) for `audience` and checks its grant in the database.
- * Returns null for anything not valid. (Issue 3: being written; until then no JWT is accepted.)
+ * A signed access token (RFC 9068 profile): `iss`, `sub`, `aud`, `client_id`, `scope`, `jti`, `iat`,
+ * `exp` one hour later, and `grant_id`, the consent it hangs from. @see CONTRACT §4
  */
-export async function verifyAccessToken(_deps: AppDeps, _token: string, _audience: string): Promise<Principal | null> {
-  return null
+export async function issueAccessToken(deps: AppDeps, claims: AccessTokenClaims): Promise<string> {
+  const keys = await loadSigningKeys(deps.db, deps.clock)
+  const now = deps.clock.now()
+  const iat = Math.floor(now.getTime() / 1000)
+  return new SignJWT({ client_id: claims.clientId, scope: claims.scope, grant_id: claims.grantId })
+    .setProtectedHeader({ alg: SIGNING_ALG, kid: keys.active.kid, typ: ACCESS_TOKEN_TYP })
+    .setIssuer(oauthEndpoints(deps.config.baseUrl).issuer)
+    .setSubject(claims.userId)
+    .setAudience(claims.audience)
+    .setJti(uuidv7(now.getTime(), deps.random))
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+    .sign(keys.active.privateKey)
+}
+
+function keyResolver(keys: SigningKeySet) {
+  return (header: JWSHeaderParameters): CryptoKey => {
+    const key = header.kid ? keys.verificationKey(header.kid) : null
+    if (!key) throw new Error('unknown signing key')
+    return key
+  }
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
+
+/**
+ * Verifies an OAuth access token for `audience` (signature with our keys, `typ`, `iss`, `exp`, `aud`
+ * exactly equal), then checks its grant in the database, so a revocation made by any process ends
+ * the token at once. The scopes are those of the token that the grant still holds. Null for anything
+ * not valid.
+ * @see CONTRACT §4
+ */
+export async function verifyAccessToken(deps: AppDeps, token: string, audience: string): Promise<Principal | null> {
+  let payload: JWTPayload
+  try {
+    const keys = await loadSigningKeys(deps.db, deps.clock)
+    ;({ payload } = await jwtVerify(token, keyResolver(keys), {
+      algorithms: [SIGNING_ALG],
+      typ: ACCESS_TOKEN_TYP,
+      issuer: oauthEndpoints(deps.config.baseUrl).issuer,
+      audience,
+      currentDate: deps.clock.now(),
+      requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+    }))
+  } catch {
+    return null
+  }
+  // jose accepts `aud` arrays that contain the audience; ours always hold exactly one resource.
+  if (payload.aud !== audience) return null
+  const userId = text(payload.sub)
+  const clientId = text(payload.client_id)
+  const grantId = text(payload.grant_id)
+  if (!userId || !clientId || !grantId || typeof payload.scope !== 'string') return null
+
+  const grant = await findActiveGrant(deps.db, grantId)
+  if (!grant || grant.userId !== userId || grant.clientId !== clientId || grant.resource !== audience) return null
+  await touchGrant(deps.db, grant, deps.clock.now())
+  const tokenScopes = payload.scope.split(' ')
+  return {
+    userId,
+    scopes: apiScopes(grant.scopes.filter((scope) => tokenScopes.includes(scope))),
+    credentialId: `grant:${grant.id}`,
+    kind: 'oauth',
+    connectClient: null,
+  }
+}
+
+/**
+ * The grant and client of an access token we signed, expired or not: what revocation (RFC 7009) needs.
+ * Null when the signature, `typ` or issuer is not ours.
+ */
+export async function readAccessTokenGrant(deps: AppDeps, token: string): Promise<{ grantId: string; clientId: string } | null> {
+  try {
+    const keys = await loadSigningKeys(deps.db, deps.clock)
+    const { payload, protectedHeader } = await compactVerify(token, keyResolver(keys), { algorithms: [SIGNING_ALG] })
+    if (protectedHeader.typ !== ACCESS_TOKEN_TYP) return null
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as JWTPayload
+    if (claims.iss !== oauthEndpoints(deps.config.baseUrl).issuer) return null
+    const grantId = text(claims.grant_id)
+    const clientId = text(claims.client_id)
+    return grantId && clientId ? { grantId, clientId } : null
+  } catch {
+    return null
+  }
 }

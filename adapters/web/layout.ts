@@ -7,6 +7,8 @@ export interface PageOptions {
   /** The signed-in person's email, shown in the header with a sign-out form. */
   signedInAs?: string | null
   csrfToken?: string
+  /** Hide the "Create account" link when SIGNUP=closed. */
+  signupOpen?: boolean
 }
 
 /** The frame of every page: small CSS inline (no external requests), responsive, not frameable (headers). */
@@ -25,7 +27,7 @@ export function layout(options: PageOptions): string {
   ${options.signedInAs
     ? html`<nav><a href="/">Queue</a> <a href="/settings">Settings</a>
       <form method="post" action="/sign-out" class="inline"><input type="hidden" name="csrf" value="${options.csrfToken ?? ''}"><button type="submit" class="link">Sign out</button></form></nav>`
-    : html`<nav><a href="/sign-in">Sign in</a> <a href="/sign-up">Create account</a></nav>`}
+    : html`<nav><a href="/sign-in">Sign in</a>${options.signupOpen === false ? '' : html` <a href="/sign-up">Create account</a>`}</nav>`}
 </header>
 <main>
 ${options.body}

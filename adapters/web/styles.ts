@@ -33,4 +33,29 @@ ul.items li{padding:.6rem 0;border-bottom:1px solid var(--line)}
 ul.items li.read a.title{color:var(--muted)}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 @media (max-width:600px){table,thead,tbody,tr,td,th{display:block}thead{display:none}td{border:none;padding:.15rem 0}tr{border-bottom:1px solid var(--line);padding:.5rem 0}}
+.narrow{max-width:28rem}
+.card>:first-child,form.card>label:first-of-type{margin-top:0}
+.card>:last-child{margin-bottom:0}
+.table-wrap{overflow-x:auto}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+a.button{display:inline-block;padding:.5rem 1rem;border-radius:.4rem;border:1px solid var(--accent);background:var(--accent);color:#fff;text-decoration:none}
+a.button.secondary{background:transparent;color:var(--fg);border-color:var(--line)}
+.row{display:flex;gap:.5rem;align-items:stretch}
+.row input,.row select{flex:1;min-width:0}
+.scope-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:.35rem 1rem}
+.check{display:grid;grid-template-columns:auto 1fr;column-gap:.5rem;align-items:baseline;align-content:start}
+fieldset .check label{display:inline;margin:0;font-weight:600;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9rem}
+.check .muted{grid-column:2;font-size:.8rem}
+ul.scopes{list-style:none;margin:0;padding:0}
+ul.scopes code{font-size:.8rem;white-space:nowrap}
+table.rows{font-size:.9rem}
+table.rows th{font-size:.8rem;color:var(--muted);font-weight:600}
+ul.items li{display:flex;gap:.75rem;align-items:center;justify-content:space-between}
+.item-main{min-width:0;flex:1}
+a.title{font-weight:600;overflow-wrap:anywhere;color:var(--fg);text-decoration:none}
+a.title:hover,a.title:focus{text-decoration:underline}
+ul.items li .item-main{position:relative;padding-left:1rem}
+ul.items li.unread .item-main::before{content:"";position:absolute;left:0;top:.5rem;width:.5rem;height:.5rem;border-radius:50%;background:var(--accent)}
+.filter{margin:1rem 0}
+@media (max-width:600px){td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted);font-size:.8rem}ul.scopes,ul.scopes li{display:inline}ul.scopes li+li::before{content:", "}ul.items li{flex-wrap:wrap}}
 `

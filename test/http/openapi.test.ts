@@ -86,9 +86,36 @@ describe('GET /openapi.json', () => {
     expect(await response.json()).toEqual(doc)
   })
 
-  test('declares the bearer scheme: a personal API key or an OAuth access token', () => {
-    expect(doc.components.securitySchemes).toEqual({ bearer: { type: 'http', scheme: 'bearer', description: expect.stringContaining('API key') } })
-    expect(doc.security).toEqual([{ bearer: [] }])
+  test('declares the bearer scheme (a personal API key or an OAuth access token) and the oauth2 scheme beside it', () => {
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearer', 'oauth2'])
+    expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', description: expect.stringContaining('API key') })
+    expect(doc.security).toEqual([{ bearer: [] }, { oauth2: [] }])
+  })
+
+  test('the oauth2 scheme is the authorization code flow of the server at /api/auth, PKCE S256, with the scopes of spec §5.5', () => {
+    const scheme = doc.components.securitySchemes.oauth2
+    expect(Object.keys(scheme).sort()).toEqual(['description', 'flows', 'type'])
+    expect(scheme.type).toBe('oauth2')
+    expect(scheme.description).toContain('PKCE')
+    expect(scheme.description).toContain('S256')
+    expect(scheme.flows).toEqual({
+      authorizationCode: {
+        authorizationUrl: `${BASE}/api/auth/oauth2/authorize`,
+        tokenUrl: `${BASE}/api/auth/oauth2/token`,
+        refreshUrl: `${BASE}/api/auth/oauth2/token`,
+        scopes: {
+          'saved-items:capture': 'save a URL to the queue',
+          'saved-items:read': 'list and read Saved Items',
+          'saved-items:write': 'update read state, Source, and folder assignment',
+          'saved-items:delete': 'delete Saved Items',
+          'folders:read': 'list Folders',
+          'folders:write': 'create and update Folders',
+          'folders:delete': 'delete Folders, keeping their Saved Items',
+          'account:read': 'read the identity of the authenticated account',
+          offline_access: 'receive a refresh token',
+        },
+      },
+    })
   })
 
   test('describes every REST route of the access table, and nothing else (no /docs, no /openapi.json)', () => {
@@ -115,10 +142,10 @@ describe('GET /openapi.json', () => {
     expect(new Set(ids).size).toBe(REST_RULES.length)
   })
 
-  test('each authenticated operation requires the bearer scheme with exactly the scope the guard checks', () => {
+  test('each authenticated operation accepts the bearer or the oauth2 scheme, each with exactly the scope the guard checks', () => {
     for (const rule of AUTHED_RULES) {
       const op = operation(rule)
-      expect({ op: name(rule), security: op.security }).toEqual({ op: name(rule), security: [{ bearer: [rule.access] }] })
+      expect({ op: name(rule), security: op.security }).toEqual({ op: name(rule), security: [{ bearer: [rule.access] }, { oauth2: [rule.access] }] })
       expect(op['x-required-scopes']).toEqual([rule.access])
       expect(op.description).toContain(`\`${rule.access}\``)
     }
@@ -383,5 +410,103 @@ describe('the operations of spec §4', () => {
   test('GET /v1/me answers { id, email }', () => {
     expect(jsonSchemaOf(doc.paths['/v1/me'].get.responses['200']))
       .toEqual({ type: 'object', additionalProperties: false, required: ['id', 'email'], properties: { id: { type: 'string' }, email: { type: 'string' } } })
+  })
+})
+
+describe('the connect operations of spec §4.5', () => {
+  const CODES = ['unknown_client', 'invalid_redirect_uri', 'invalid_scope', 'invalid_code', 'invalid_verifier', 'client_mismatch']
+
+  test('both are documented under the Connect tag with a summary and distinct operationIds', () => {
+    const authorize = doc.paths['/connect/authorize']?.post
+    const exchange = doc.paths['/connect/exchange']?.post
+    expect(authorize).toBeDefined()
+    expect(exchange).toBeDefined()
+    expect(doc.tags.map((tag: { name: string }) => tag.name)).toContain('Connect')
+    for (const op of [authorize, exchange]) {
+      expect(op.tags).toEqual(['Connect'])
+      expect(op.summary.length).toBeGreaterThan(0)
+    }
+    const ids = Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).map((op) => op.operationId))
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+
+  test('ConnectError is { _tag, message, code } with code one of the six of spec §7.1', () => {
+    expect(deref(doc.components.schemas.ConnectError)).toEqual({
+      type: 'object', additionalProperties: false, required: ['_tag', 'message', 'code'],
+      properties: { _tag: { const: 'ConnectError', type: 'string' }, message: { type: 'string' }, code: { type: 'string', enum: CODES } },
+    })
+  })
+
+  test('POST /connect/authorize: any credential by bearer or oauth2, the exact body, { code }, ConnectError or ValidationError, 401, 429', () => {
+    const op = doc.paths['/connect/authorize'].post
+    expect(op.security).toEqual([{ bearer: [] }, { oauth2: [] }])
+    expect(op['x-required-scopes']).toEqual([])
+    const body = deref(op.requestBody.content['application/json'].schema)
+    expect(op.requestBody.required).toBe(true)
+    expect(Object.keys(op.requestBody.content)).toEqual(['application/json'])
+    expect(body.type).toBe('object')
+    expect(body.additionalProperties).toBe(false)
+    expect(Object.keys(body.properties).sort()).toEqual(['client', 'codeChallenge', 'codeChallengeMethod', 'deviceHint', 'label', 'redirectUri', 'scopes'])
+    expect([...body.required].sort()).toEqual(['client', 'codeChallenge', 'codeChallengeMethod', 'label', 'redirectUri', 'scopes'])
+    // client and scope values are plain strings: an unknown one is a ConnectError, not a schema failure.
+    expect(body.properties.client.type).toBe('string')
+    expect(body.properties.client.enum).toBeUndefined()
+    expect(body.properties.scopes).toMatchObject({ type: 'array', items: { type: 'string' } })
+    expect(body.properties.codeChallengeMethod).toMatchObject({ const: 'S256' })
+    expect(body.properties.codeChallenge).toMatchObject({ type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' })
+    const check = ajv.compile(body)
+    const sample = {
+      client: 'raycast', redirectUri: 'raycast://oauth', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', codeChallengeMethod: 'S256',
+      scopes: ['saved-items:read'], label: 'Raycast',
+    }
+    expect([
+      check(sample), check({ ...sample, deviceHint: null }), check({ ...sample, deviceHint: 'Mac' }), check({ ...sample, client: 'anything' }),
+      check({ ...sample, codeChallengeMethod: 'plain' }), check({ ...sample, codeChallenge: 'short' }), check({ ...sample, extra: 1 }),
+      check({ ...sample, scopes: 'saved-items:read' }), check({ ...sample, label: undefined }),
+    ]).toEqual([true, true, true, true, false, false, false, false, false])
+
+    expect(jsonSchemaOf(op.responses['200'])).toEqual({ type: 'object', additionalProperties: false, required: ['code'], properties: { code: { type: 'string', description: expect.any(String) } } })
+    expect(errorTags(jsonSchemaOf(op.responses['400']))).toEqual(['ConnectError', 'ValidationError'])
+    expect(errorTags(jsonSchemaOf(op.responses['401']))).toEqual(['Unauthorized'])
+    expect(Object.keys(deref(op.responses['401'].headers))).toEqual(['WWW-Authenticate'])
+    expect(errorTags(jsonSchemaOf(op.responses['429']))).toEqual(['RateLimitExceeded'])
+    expect(Object.keys(op.responses['429'].headers)).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']))
+    expect(errorTags(jsonSchemaOf(op.responses['500']))).toEqual(['InternalError'])
+    // Any credential will do, so no scope can be missing.
+    expect(op.responses['403']).toBeUndefined()
+    for (const status of ['409', '413', '415', '422']) expect(op.responses[status]).toBeDefined()
+  })
+
+  test('POST /connect/exchange: no credential, the exact body, { apiKey, scopes, label }, ConnectError or ValidationError, 429 per IP', () => {
+    const op = doc.paths['/connect/exchange'].post
+    expect(op.security).toEqual([])
+    const body = deref(op.requestBody.content['application/json'].schema)
+    expect(body).toMatchObject({ type: 'object', additionalProperties: false })
+    expect(Object.keys(body.properties).sort()).toEqual(['client', 'code', 'codeVerifier'])
+    expect([...body.required].sort()).toEqual(['client', 'code', 'codeVerifier'])
+    for (const field of ['client', 'code', 'codeVerifier']) expect(body.properties[field].type).toBe('string')
+
+    const answer = jsonSchemaOf(op.responses['200'])
+    expect(answer.additionalProperties).toBe(false)
+    expect([...answer.required].sort()).toEqual(['apiKey', 'label', 'scopes'])
+    expect(answer.properties.label).toEqual({ type: 'string' })
+    expect(answer.properties.scopes).toEqual({ type: 'array', items: deref(doc.components.schemas.Scope) })
+    const check = ajv.compile(answer)
+    expect([
+      check({ apiKey: 'rlk_x', scopes: ['saved-items:read'], label: 'L' }), check({ apiKey: 'rlk_x', scopes: ['offline_access'], label: 'L' }),
+      check({ apiKey: 'rlk_x', scopes: [], label: 'L', extra: 1 }),
+    ]).toEqual([true, false, false])
+
+    expect(errorTags(jsonSchemaOf(op.responses['400']))).toEqual(['ConnectError', 'ValidationError'])
+    expect(errorTags(jsonSchemaOf(op.responses['429']))).toEqual(['RateLimitExceeded'])
+    expect(op.responses['401']).toBeUndefined()
+    expect(op.responses['403']).toBeUndefined()
+    // Limited per IP: every answer carries RateLimit-*, the 429 also Retry-After.
+    for (const response of Object.values<any>(op.responses)) {
+      expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']))
+    }
+    expect(Object.keys(op.responses['429'].headers)).toContain('Retry-After')
+    // Public: no Idempotency-Key (nothing to scope it to).
+    expect(op.parameters).toBeUndefined()
   })
 })

@@ -80,7 +80,7 @@ export const ROUTES: readonly RouteSpec[] = [
 
 export const routeName = (route: RouteSpec): string => `${route.method} ${route.pattern}`
 
-/** The ENDPOINT_RULES rows this table must cover: every authenticated one except /connect/* (not built yet). */
+/** The ENDPOINT_RULES rows this table must cover: every authenticated one except /connect/* (scope-free; covered by test/connect). */
 export function rulesToCover(): EndpointRule[] {
   return ENDPOINT_RULES.filter((rule) => rule.access !== 'public' && !rule.pattern.startsWith('/connect/'))
 }

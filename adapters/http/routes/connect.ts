@@ -1,0 +1,105 @@
+import { Elysia, t } from 'elysia'
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../../core/auth/api-keys.ts'
+import { isScope } from '../../../core/auth/scopes.ts'
+import { generateSecret, hashSecret } from '../../../core/auth/secrets.ts'
+import { checkExchange, checkExchangeClient } from '../../../core/connect/connect-exchange.ts'
+import { checkConnectAuthorize, connectCodeExpiry } from '../../../core/connect/connect-request.ts'
+import { uuidv7 } from '../../../core/ids.ts'
+import { toTimestamp } from '../../../core/time.ts'
+import type { RouteContext } from '../route-context.ts'
+import {
+  commonWriteErrors, ConnectAuthorizeRequest, ConnectAuthorizeResponse, ConnectExchangeRequest, ConnectExchangeResponse, Errors,
+} from '../schemas.ts'
+import { insertApiKey } from '../../storage/api-keys.ts'
+import { insertConnectCode, spendConnectCode } from '../../storage/connect-codes.ts'
+
+const tags = ['Connect']
+const connectErrors = { 400: t.Union([Errors.ValidationError, Errors.ConnectError]) }
+
+/**
+ * The client connection flow (spec §4.5, §5.6; CONTRACT §4.1): a signed-in caller asks for a one-time code
+ * bound to a PKCE challenge, and the client trades it, with the verifier, for its own API key. The guard in
+ * front has already checked the credential (authorize) or the per-IP limit (exchange), the body size and
+ * the JSON content type. Both answers carry a secret, so neither may be cached.
+ */
+export const connectRoutes = ({ deps, principalOf, docs }: RouteContext) =>
+  new Elysia()
+    .post('/connect/authorize', async ({ body, request, set }) => {
+      const principal = principalOf(request)
+      const grant = checkConnectAuthorize(body, principal.scopes)
+      const now = deps.clock.now()
+      const code = generateSecret(deps.random)
+      await insertConnectCode(deps.db, {
+        codeHash: hashSecret(code),
+        userId: principal.userId,
+        client: grant.client,
+        redirectUri: grant.redirectUri,
+        codeChallenge: grant.codeChallenge,
+        scopes: grant.scopes,
+        label: grant.label,
+        deviceHint: grant.deviceHint,
+        expiresAt: toTimestamp(connectCodeExpiry(now)),
+      })
+      set.headers['cache-control'] = 'no-store'
+      return { code }
+    }, {
+      body: ConnectAuthorizeRequest,
+      response: {
+        200: ConnectAuthorizeResponse,
+        401: Errors.Unauthorized,
+        429: Errors.RateLimitExceeded,
+        500: Errors.InternalError,
+        ...commonWriteErrors,
+        ...connectErrors,
+      },
+      detail: docs('any-credential', {
+        summary: 'Start connecting a client: get a one-time code for its API key',
+        description: [
+          'Called by an already signed-in caller (for example the web app, or an existing key) on behalf of a client that has no credential yet. The code is bound to the person, the client, the redirect URI, the PKCE challenge, the scopes, the label and the device hint; it is single use and valid for 5 minutes. Hand it to the client at `redirectUri`; the client exchanges it at POST /connect/exchange.',
+          'The scopes asked for must be held by the credential making this call: a client never gets more than its connector has. Value problems are ConnectError: `unknown_client`, `invalid_redirect_uri`, `invalid_scope` (unknown, empty, or not held). Shape problems are ValidationError: a missing, mistyped or extra field, a `codeChallengeMethod` other than `S256`, a malformed `codeChallenge`, a blank or overlong `label`, an overlong `deviceHint`. Answers carry `Cache-Control: no-store`.',
+        ].join('\n\n'),
+        tags,
+      }),
+    })
+    .post('/connect/exchange', async ({ body, set }) => {
+      const client = checkExchangeClient(body.client)
+      const now = deps.clock.now()
+      const spent = await spendConnectCode(deps.db, hashSecret(body.code), toTimestamp(now))
+      checkExchange(spent, client, body.codeVerifier)
+      const apiKey = generateApiKey(deps.random)
+      const id = uuidv7(now.getTime(), deps.random)
+      const scopes = spent.scopes.filter(isScope)
+      await insertApiKey(deps.db, {
+        id,
+        userId: spent.userId,
+        keyHash: hashApiKey(apiKey),
+        prefix: apiKeyDisplayPrefix(apiKey),
+        label: spent.label,
+        scopes,
+        connectClient: client,
+        deviceHint: spent.deviceHint,
+        createdAt: toTimestamp(now),
+      })
+      // Who connected what, for the operator; never the code, verifier or key.
+      deps.log('info', { msg: 'connect key issued', userId: spent.userId, client, apiKeyId: id })
+      set.headers['cache-control'] = 'no-store'
+      return { apiKey, scopes, label: spent.label }
+    }, {
+      body: ConnectExchangeRequest,
+      response: {
+        200: ConnectExchangeResponse,
+        ...connectErrors,
+        413: Errors.PayloadTooLargeError,
+        415: Errors.UnsupportedMediaTypeError,
+        429: Errors.RateLimitExceeded,
+        500: Errors.InternalError,
+      },
+      detail: docs('public', {
+        summary: 'Finish connecting a client: trade the code and PKCE verifier for an API key',
+        description: [
+          'Needs no credential; limited per client IP (`RateLimit-*` headers on every answer, 429 with `Retry-After` past the limit). The key returned is a personal API key tied to the client and device hint: it appears in settings with its label and can be revoked there, and captures made with it default to `captureChannel` = the client.',
+          'ConnectError codes: `unknown_client` (the code is left untouched); `invalid_code` (unknown, already used or expired); `client_mismatch` (issued to the other client); `invalid_verifier` (does not match the challenge). Any exchange that reaches a live code spends it, whatever the outcome, so a stolen code allows one guess at the verifier. Answers carry `Cache-Control: no-store`.',
+        ].join('\n\n'),
+        tags,
+      }),
+    })

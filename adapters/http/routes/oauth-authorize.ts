@@ -1,0 +1,104 @@
+import { Elysia } from 'elysia'
+import { generateSecret, hashSecret } from '../../../core/auth/secrets.ts'
+import { isAppError } from '../../../core/errors.ts'
+import { uuidv7 } from '../../../core/ids.ts'
+import { authorizationResponseLocation, checkAuthorizationRequest, type RegisteredClient } from '../../../core/oauth/authorization-request.ts'
+import { readConsentTicket, signConsentTicket } from '../../oauth/consent-ticket.ts'
+import { findClient, insertGrantWithCode, type ClientRow } from '../../storage/oauth.ts'
+import type { SafeHtml } from '../../web/html.ts'
+import { HTML_HEADERS, layout } from '../../web/layout.ts'
+import { consentPage } from '../../web/pages/consent.ts'
+import { messagePage } from '../../web/pages/message.ts'
+import { csrfTokenFor, isValidCsrf, readWebSession, type WebSession } from '../../web/session.ts'
+import { readForm } from '../../web/forms.ts'
+import { STATUS_BY_TAG } from '../errors.ts'
+import { describeFailure } from '../pipeline.ts'
+import type { RouteContext } from '../route-context.ts'
+
+export const AUTHORIZATION_CODE_TTL_SECONDS = 300
+
+const registered = (client: ClientRow): RegisteredClient => ({
+  id: client.id, name: client.name, redirectUris: client.redirectUris, grantTypes: client.grantTypes, scope: client.scope,
+})
+
+function redirect(location: string): Response {
+  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } })
+}
+
+/**
+ * The person-facing half of the authorization server: GET authorize (checks, sign-in, the consent page)
+ * and the consent form's POST, which creates the grant and its code. HTML, never JSON; an error that
+ * cannot be trusted to go back to the client is shown here instead (RFC 6749 §4.1.2.1).
+ * @see CONTRACT §4.2
+ */
+export const oauthAuthorizeRoutes = ({ deps }: RouteContext) => {
+  const { db, config } = deps
+  const secure = config.appUrl.startsWith('https:')
+
+  function page(status: number, title: string, body: SafeHtml, options: { session?: WebSession | null; csrf?: string; setCookie?: string | null } = {}): Response {
+    const headers = new Headers(HTML_HEADERS)
+    if (options.setCookie) headers.append('set-cookie', options.setCookie)
+    return new Response(layout({ title, body, signedInAs: options.session?.email ?? null, csrfToken: options.csrf }), { status, headers })
+  }
+  const problem = (status: number, heading: string, text: string): Response => page(status, heading, messagePage({ heading, text }))
+
+  const guarded = (handler: (request: Request) => Promise<Response>) => async ({ request }: { request: Request }): Promise<Response> => {
+    try {
+      return await handler(request)
+    } catch (error) {
+      if (isAppError(error)) return problem(STATUS_BY_TAG[error._tag], 'Request refused', error.message)
+      deps.log('error', { msg: 'authorization page failed', error: describeFailure(error) })
+      return problem(500, 'Something went wrong', 'The server could not handle this authorization request. Please try again.')
+    }
+  }
+
+  return new Elysia()
+    .get('/api/auth/oauth2/authorize', guarded(async (request) => {
+      const url = new URL(request.url)
+      const clientIds = url.searchParams.getAll('client_id')
+      const client = clientIds.length === 1 && clientIds[0] ? await findClient(db, clientIds[0]) : null
+      const check = checkAuthorizationRequest(url.searchParams, client && registered(client), config.baseUrl)
+      if (check.kind === 'error-page') return problem(400, 'This authorization request cannot be used', check.message)
+      if (check.kind === 'error-redirect') return redirect(check.location)
+
+      const session = await readWebSession(db, request, deps.clock.now(), secure)
+      if (!session) return redirect(`${config.appUrl}/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`)
+      const csrf = csrfTokenFor(request, deps, secure)
+      const ticket = await signConsentTicket(deps, session.userId, check.request)
+      const body = consentPage({
+        clientName: client!.name, scopes: check.request.scopes, redirectUri: check.request.redirectUri,
+        forMcp: check.request.resource !== config.baseUrl, ticket, csrf: csrf.token,
+      })
+      return page(200, 'Authorize access', body, { session, csrf: csrf.token, setCookie: csrf.setCookie })
+    }), { detail: { hide: true } })
+
+    .post('/api/auth/oauth2/consent', guarded(async (request) => {
+      const form = await readForm(request)
+      const session = await readWebSession(db, request, deps.clock.now(), secure)
+      if (!session) return problem(401, 'Signed out', 'You are no longer signed in. Go back to the application and start the connection again.')
+      if (!isValidCsrf(request, form.get('csrf'), secure)) {
+        return problem(403, 'Form expired', 'This form could not be verified (its security token is missing or stale). Go back to the application and start again.')
+      }
+      const authorization = await readConsentTicket(deps, form.get('ticket') ?? '', session.userId)
+      if (!authorization) return problem(400, 'Form expired', 'This consent form has expired or was changed. Go back to the application and start again.')
+      const client = await findClient(db, authorization.clientId)
+      if (!client) return problem(400, 'Unknown application', 'The application that asked for access is no longer registered.')
+
+      const decision = form.get('decision')
+      const respond = (params: Record<string, string | null>): Response =>
+        redirect(authorizationResponseLocation(authorization.redirectUri, config.baseUrl, { ...params, state: authorization.state }))
+      if (decision === 'deny') return respond({ error: 'access_denied', error_description: 'The person denied the request' })
+      if (decision !== 'allow') return problem(400, 'No decision', 'Choose "Allow" or "Deny".')
+
+      const now = deps.clock.now()
+      const grantId = uuidv7(now.getTime(), deps.random)
+      const code = generateSecret(deps.random)
+      await insertGrantWithCode(db, {
+        id: grantId, userId: session.userId, clientId: client.id, scopes: authorization.scopes, resource: authorization.resource, createdAt: now.toISOString(),
+      }, {
+        codeHash: hashSecret(code), grantId, clientId: client.id, redirectUri: authorization.redirectUri, codeChallenge: authorization.codeChallenge,
+        expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_SECONDS * 1000).toISOString(),
+      })
+      return respond({ code })
+    }), { detail: { hide: true }, parse: 'none' })
+}

@@ -1,0 +1,59 @@
+import { Elysia } from 'elysia'
+import { uuidv7 } from '../../../core/ids.ts'
+import { validateClientRegistration } from '../../../core/oauth/client-registration.ts'
+import { loadSigningKeys } from '../../oauth/signing-keys.ts'
+import { handleTokenRequest, revokeToken } from '../../oauth/token-endpoint.ts'
+import { insertClient } from '../../storage/oauth.ts'
+import { answerOAuth, CORS_HEADERS, oauthJson, preflight, readOAuthForm, readOAuthJson } from '../oauth-http.ts'
+import type { RouteContext } from '../route-context.ts'
+
+// The machine-facing endpoints of the authorization server at {base}/api/auth (spec §4.6, CONTRACT §4.2).
+// Not REST operations, so hidden from /openapi.json; the metadata documents describe them instead.
+
+export const oauthRoutes = ({ deps }: RouteContext) => {
+  const hidden = { detail: { hide: true } }
+  const raw = { ...hidden, parse: 'none' as const }
+
+  return new Elysia()
+    // RFC 7591: public clients only; the answer repeats what was registered and never holds a secret.
+    .post('/api/auth/oauth2/register', ({ request }) => answerOAuth(deps, async () => {
+      const registration = validateClientRegistration(await readOAuthJson(request))
+      const now = deps.clock.now()
+      const clientId = uuidv7(now.getTime(), deps.random)
+      const metadata = {
+        client_id: clientId,
+        client_id_issued_at: Math.floor(now.getTime() / 1000),
+        client_name: registration.clientName,
+        redirect_uris: registration.redirectUris,
+        grant_types: registration.grantTypes,
+        response_types: registration.responseTypes,
+        token_endpoint_auth_method: 'none',
+        ...(registration.scope ? { scope: registration.scope } : {}),
+      }
+      await insertClient(deps.db, {
+        id: clientId, name: registration.clientName, redirectUris: registration.redirectUris, grantTypes: registration.grantTypes,
+        scope: registration.scope, metadata, createdAt: now.toISOString(),
+      })
+      return oauthJson(201, metadata)
+    }), raw)
+    .options('/api/auth/oauth2/register', () => preflight('POST'), hidden)
+
+    .post('/api/auth/oauth2/token', ({ request }) => answerOAuth(deps, async () => {
+      return oauthJson(200, await handleTokenRequest(deps, await readOAuthForm(request)))
+    }), raw)
+    .options('/api/auth/oauth2/token', () => preflight('POST'), hidden)
+
+    .post('/api/auth/oauth2/revoke', ({ request }) => answerOAuth(deps, async () => {
+      await revokeToken(deps, await readOAuthForm(request))
+      return new Response(null, { status: 200, headers: { 'cache-control': 'no-store', ...CORS_HEADERS } })
+    }), raw)
+    .options('/api/auth/oauth2/revoke', () => preflight('POST'), hidden)
+
+    .get('/api/auth/jwks', () => answerOAuth(deps, async () => {
+      const keys = await loadSigningKeys(deps.db, deps.clock)
+      return new Response(JSON.stringify({ keys: keys.publicJwks }), {
+        headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300', ...CORS_HEADERS },
+      })
+    }), hidden)
+    .options('/api/auth/jwks', () => preflight('GET'), hidden)
+}

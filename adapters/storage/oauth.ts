@@ -1,0 +1,63 @@
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { Database } from './open-database.ts'
+import { oauthClients, oauthCodes, oauthGrants, oauthRefreshTokens } from './schema.ts'
+import { preparedPer } from './prepared.ts'
+import type { GrantRow } from './oauth-grants.ts'
+
+// OAuth clients, authorization codes and refresh tokens. Codes and refresh tokens are looked up by the
+// SHA-256 of their value and spent with one conditional UPDATE, so two concurrent redemptions (in one
+// process or two) can never both win.
+
+export type ClientRow = typeof oauthClients.$inferSelect
+export type CodeRow = typeof oauthCodes.$inferSelect
+export type RefreshTokenRow = typeof oauthRefreshTokens.$inferSelect
+
+export async function insertClient(db: Database, row: typeof oauthClients.$inferInsert): Promise<void> {
+  await db.insert(oauthClients).values(row)
+}
+
+const clientById = preparedPer((db) => db.select().from(oauthClients).where(eq(oauthClients.id, sql.placeholder('id'))).prepare())
+
+export async function findClient(db: Database, id: string): Promise<ClientRow | null> {
+  const [row] = await clientById(db).execute({ id })
+  return row ?? null
+}
+
+/** A grant whatever its state: token checks must tell "revoked" from "never existed". */
+export async function findGrant(db: Database, id: string): Promise<GrantRow | null> {
+  const [row] = await db.select().from(oauthGrants).where(eq(oauthGrants.id, id))
+  return row ?? null
+}
+
+/** Records consent and the first code under it at once, so no grant is left without its code. */
+export async function insertGrantWithCode(db: Database, grant: typeof oauthGrants.$inferInsert, code: typeof oauthCodes.$inferInsert): Promise<void> {
+  await db.batch([db.insert(oauthGrants).values(grant), db.insert(oauthCodes).values(code)])
+}
+
+export async function findCode(db: Database, codeHash: string): Promise<CodeRow | null> {
+  const [row] = await db.select().from(oauthCodes).where(eq(oauthCodes.codeHash, codeHash))
+  return row ?? null
+}
+
+/** Spends a code; false when it was already spent (a replay, or a concurrent redemption that won). */
+export async function spendCode(db: Database, codeHash: string, now: string): Promise<boolean> {
+  const rows = await db.update(oauthCodes).set({ usedAt: now })
+    .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt))).returning({ codeHash: oauthCodes.codeHash })
+  return rows.length > 0
+}
+
+export async function insertRefreshToken(db: Database, row: typeof oauthRefreshTokens.$inferInsert): Promise<void> {
+  await db.insert(oauthRefreshTokens).values(row)
+}
+
+export async function findRefreshToken(db: Database, tokenHash: string): Promise<RefreshTokenRow | null> {
+  const [row] = await db.select().from(oauthRefreshTokens).where(eq(oauthRefreshTokens.tokenHash, tokenHash))
+  return row ?? null
+}
+
+/** Spends a refresh token; false when it was already spent (reuse, or a concurrent rotation that won). */
+export async function spendRefreshToken(db: Database, tokenHash: string, now: string): Promise<boolean> {
+  const rows = await db.update(oauthRefreshTokens).set({ usedAt: now })
+    .where(and(eq(oauthRefreshTokens.tokenHash, tokenHash), isNull(oauthRefreshTokens.usedAt))).returning({ tokenHash: oauthRefreshTokens.tokenHash })
+  return rows.length > 0
+}

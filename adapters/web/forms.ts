@@ -1,0 +1,41 @@
+import { readBodyCapped } from '../http/body.ts'
+
+/** Reads an HTML form post (urlencoded, at most 64 KiB). Anything else parses to no fields. */
+export async function readForm(request: Request): Promise<URLSearchParams> {
+  const body = await readBodyCapped(request)
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type !== 'application/x-www-form-urlencoded') return new URLSearchParams()
+  return new URLSearchParams(new TextDecoder().decode(body))
+}
+
+/**
+ * Where to send a person after signing in: only a path on this site. `//evil.com` and `/\evil.com` are
+ * protocol-relative to browsers, and browsers drop tabs and newlines inside URLs (`/\t/evil.com` becomes
+ * `//evil.com`), so any of those, or anything that resolves to another origin, falls back to `/`.
+ * The value is otherwise returned untouched, so an OAuth authorize URL comes back byte for byte.
+ */
+export function safeNext(next: string | null | undefined, appUrl: string): string {
+  if (!next || next[0] !== '/' || next[1] === '/' || next[1] === '\\') return '/'
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007f]/.test(next)) return '/'
+  const origin = new URL(appUrl).origin
+  try {
+    if (new URL(next, origin).origin !== origin) return '/'
+  } catch {
+    return '/'
+  }
+  return next
+}
+
+/** `/sign-in?next=…`, keeping `/` readable in the query as browsers and people expect. */
+export function signInPath(next: string): string {
+  return next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next).replace(/%2F/g, '/')}`
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export function emailProblem(email: string): string | null {
+  if (email.length === 0) return 'Enter your email address.'
+  if (email.length > 254 || !EMAIL.test(email)) return 'That does not look like an email address.'
+  return null
+}

@@ -1,0 +1,93 @@
+import { SCOPE_DESCRIPTIONS } from '../../../core/auth/scope-descriptions.ts'
+import { SCOPES } from '../../../core/types.ts'
+import { html, type SafeHtml } from '../html.ts'
+import type { ApiKeyRow } from '../../storage/api-keys.ts'
+import type { ConnectedAgent } from '../../storage/oauth-grants.ts'
+import { csrfField, errorNotice, timeOf } from './parts.ts'
+
+export interface SettingsView {
+  csrf: string
+  email: string
+  keys: ApiKeyRow[]
+  agents: ConnectedAgent[]
+  /** A key just created: shown here once, in full, and stored nowhere in clear. */
+  newKey?: { key: string; label: string } | null
+  notice?: string | null
+  /** The create-key form as submitted, when it is shown again with an error. */
+  form?: { label: string; scopes: string[]; error: string } | null
+}
+
+const scopeList = (scopes: readonly string[]): SafeHtml =>
+  html`<ul class="scopes">${scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul>`
+
+function clientOf(key: ApiKeyRow): SafeHtml {
+  if (!key.connectClient && !key.deviceHint) return html`<span class="muted">personal</span>`
+  return html`${key.connectClient ?? ''}${key.connectClient && key.deviceHint ? ' · ' : ''}${key.deviceHint ?? ''}`
+}
+
+function keyTable(csrf: string, keys: ApiKeyRow[]): SafeHtml {
+  if (keys.length === 0) return html`<p class="muted">No API keys yet.</p>`
+  return html`<div class="table-wrap"><table class="rows">
+<thead><tr><th scope="col">Label</th><th scope="col">Scopes</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Client</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<tbody>
+${keys.map((key) => html`<tr>
+  <td data-label="Label">${key.label}</td>
+  <td data-label="Scopes">${scopeList(key.scopes)}</td>
+  <td data-label="Prefix"><code>${key.prefix}…</code></td>
+  <td data-label="Created">${timeOf(key.createdAt)}</td>
+  <td data-label="Last used">${timeOf(key.lastUsedAt)}</td>
+  <td data-label="Client">${clientOf(key)}</td>
+  <td><form method="post" action="/settings/api-keys/${key.id}/revoke">${csrfField(csrf)}<button type="submit" class="danger">Revoke</button></form></td>
+</tr>`)}
+</tbody>
+</table></div>`
+}
+
+function agentTable(csrf: string, agents: ConnectedAgent[]): SafeHtml {
+  if (agents.length === 0) return html`<p class="muted">No agents are connected. An AI agent or MCP client that you allow appears here.</p>`
+  return html`<div class="table-wrap"><table class="rows">
+<thead><tr><th scope="col">Client</th><th scope="col">Scopes</th><th scope="col">Granted</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<tbody>
+${agents.map((agent) => html`<tr>
+  <td data-label="Client">${agent.clientName}</td>
+  <td data-label="Scopes">${scopeList(agent.scopes)}</td>
+  <td data-label="Granted">${timeOf(agent.createdAt)}</td>
+  <td data-label="Last used">${timeOf(agent.lastUsedAt)}</td>
+  <td><form method="post" action="/settings/agents/${agent.grantId}/revoke">${csrfField(csrf)}<button type="submit" class="danger">Revoke</button></form></td>
+</tr>`)}
+</tbody>
+</table></div>`
+}
+
+/** Labels "API keys", "Label", one checkbox per scope string, "Create key", "Connected agents", "Revoke" (CONTRACT §5). */
+export function settingsPage(view: SettingsView): SafeHtml {
+  const checked = new Set(view.form?.scopes ?? [])
+  return html`<h1>Settings</h1>
+<p class="muted">Signed in as ${view.email}.</p>
+${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
+<section aria-labelledby="api-keys">
+<h2 id="api-keys">API keys</h2>
+${view.newKey ? html`<div class="card new-key" role="status">
+  <p><strong>New API key “${view.newKey.label}”.</strong> Copy it now: it is shown only this once.</p>
+  <code id="new-api-key" class="secret">${view.newKey.key}</code>
+</div>` : null}
+<form method="post" action="/settings/api-keys" class="card">
+  ${errorNotice(view.form?.error)}
+  ${csrfField(view.csrf)}
+  <label for="key-label">Label</label>
+  <input id="key-label" name="label" type="text" required maxlength="100" value="${view.form?.label ?? ''}" placeholder="e.g. laptop script">
+  <fieldset>
+    <legend>Scopes</legend>
+    <div class="scope-grid">
+    ${SCOPES.map((scope, i) => html`<div class="check"><input type="checkbox" id="scope-${i}" name="scope" value="${scope}" aria-describedby="scope-${i}-hint"${checked.has(scope) ? html` checked` : null}><label for="scope-${i}">${scope}</label><span id="scope-${i}-hint" class="muted">${SCOPE_DESCRIPTIONS[scope]}</span></div>`)}
+    </div>
+  </fieldset>
+  <div class="actions"><button type="submit">Create key</button></div>
+</form>
+${keyTable(view.csrf, view.keys)}
+</section>
+<section aria-labelledby="connected-agents">
+<h2 id="connected-agents">Connected agents</h2>
+${agentTable(view.csrf, view.agents)}
+</section>`
+}

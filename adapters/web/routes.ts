@@ -1,0 +1,290 @@
+import { Elysia } from 'elysia'
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
+import { isScope } from '../../core/auth/scopes.ts'
+import { isAppError } from '../../core/errors.ts'
+import { uuidv7 } from '../../core/ids.ts'
+import { prepareCapture } from '../../core/items/capture.ts'
+import { MAX_PAGE_SIZE } from '../../core/items/list-order.ts'
+import { toTimestamp } from '../../core/time.ts'
+import { hashPassword, passwordProblem, verifyPassword } from '../cli/passwords.ts'
+import { describeFailure } from '../http/pipeline.ts'
+import { STATUS_BY_TAG } from '../http/errors.ts'
+import type { RouteContext } from '../http/route-context.ts'
+import { insertApiKey, listApiKeys, revokeApiKey } from '../storage/api-keys.ts'
+import { listFolders } from '../storage/folders.ts'
+import { listActiveGrants, revokeGrant } from '../storage/oauth-grants.ts'
+import { changeSavedItem, listSavedItems, upsertCapture } from '../storage/saved-items.ts'
+import { findUserByEmail, insertUser } from '../storage/users.ts'
+import { emailProblem, readForm, safeNext, signInPath } from './forms.ts'
+import { type SafeHtml } from './html.ts'
+import { HTML_HEADERS, layout } from './layout.ts'
+import { landingPage } from './pages/landing.ts'
+import { messagePage } from './pages/message.ts'
+import { queuePage, type QueueView } from './pages/queue.ts'
+import { settingsPage, type SettingsView } from './pages/settings.ts'
+import { signInPage } from './pages/sign-in.ts'
+import { signOutPage } from './pages/sign-out.ts'
+import { signUpClosedPage, signUpPage } from './pages/sign-up.ts'
+import {
+  cookieHeader, createWebSession, csrfTokenFor, deleteWebSession, isValidCsrf, readWebSession, sessionCookieName, SESSION_DAYS,
+  type WebSession,
+} from './session.ts'
+
+/** One page request: who is signed in, the CSRF token for its forms, and cookies to set on the way out. */
+interface Visit {
+  request: Request
+  url: URL
+  session: WebSession | null
+  csrf: string
+  cookies: string[]
+}
+
+type Handler = (visit: Visit) => Promise<Response>
+type FormHandler = (visit: Visit, form: URLSearchParams) => Promise<Response>
+
+const WRONG_CREDENTIALS = 'Wrong email or password.'
+
+/**
+ * The server-rendered web app (CONTRACT §5). Pages are outside the API guard: they read the session
+ * cookie themselves and check the CSRF field on every POST before anything is written.
+ */
+export const webRoutes = ({ deps }: RouteContext) => {
+  const { db, config } = deps
+  const secure = config.appUrl.startsWith('https:')
+  const signupOpen = config.signup === 'open'
+  const now = (): string => toTimestamp(deps.clock.now())
+  const newId = (): string => uuidv7(deps.clock.now().getTime(), deps.random)
+  // Unknown emails are checked against this too, so both failures of sign-in take the same time.
+  let dummyHash: Promise<string> | undefined
+  const timingDummy = (): Promise<string> => (dummyHash ??= hashPassword(`timing-equaliser-${newId()}`))
+
+  async function visitOf(request: Request): Promise<Visit> {
+    const csrf = csrfTokenFor(request, deps, secure)
+    return {
+      request,
+      url: new URL(request.url),
+      session: await readWebSession(db, request, deps.clock.now(), secure),
+      csrf: csrf.token,
+      cookies: csrf.setCookie ? [csrf.setCookie] : [],
+    }
+  }
+
+  function page(visit: Visit, status: number, title: string, body: SafeHtml): Response {
+    const headers = new Headers(HTML_HEADERS)
+    for (const cookie of visit.cookies) headers.append('set-cookie', cookie)
+    const text = layout({ title, body, signedInAs: visit.session?.email ?? null, csrfToken: visit.csrf, signupOpen })
+    return new Response(text, { status, headers })
+  }
+
+  function redirect(visit: Visit, location: string): Response {
+    const headers = new Headers({ location, 'cache-control': 'no-store' })
+    for (const cookie of visit.cookies) headers.append('set-cookie', cookie)
+    return new Response(null, { status: 303, headers })
+  }
+
+  const message = (visit: Visit, status: number, heading: string, text: string, link?: { href: string; label: string }): Response =>
+    page(visit, status, heading, messagePage({ heading, text, link }))
+
+  const sessionCookie = (token: string, maxAgeSeconds: number): string =>
+    cookieHeader(sessionCookieName(secure), token, { secure, maxAgeSeconds })
+
+  /** Every failure becomes a page, never the API's JSON: a too-large form (413) or an unexpected error (500). */
+  function run(handler: Handler) {
+    return async ({ request }: { request: Request }): Promise<Response> => {
+      const visit = await visitOf(request)
+      try {
+        return await handler(visit)
+      } catch (error) {
+        if (isAppError(error)) return message(visit, STATUS_BY_TAG[error._tag], 'Request refused', error.message, { href: '/', label: 'Back' })
+        deps.log('error', { msg: 'web page failed', path: visit.url.pathname, error: describeFailure(error) })
+        return message(visit, 500, 'Something went wrong', 'The server could not handle this request. Please try again.', { href: '/', label: 'Back' })
+      }
+    }
+  }
+
+  /** A POST: the form is read (capped), and refused with 403 before anything else when its CSRF field is wrong. */
+  const posted = (handler: FormHandler) => run(async (visit) => {
+    const form = await readForm(visit.request)
+    if (!isValidCsrf(visit.request, form.get('csrf'), secure)) {
+      const path = visit.url.pathname
+      const back = path.startsWith('/settings') ? '/settings' : path.startsWith('/queue') ? '/' : path
+      return message(visit, 403, 'Form expired', 'This form could not be verified (its security token is missing or stale). Reload the page and try again.', { href: back, label: 'Reload the form' })
+    }
+    return handler(visit, form)
+  })
+
+  /** A signed-in person's page or action; others are sent to sign in and brought back. */
+  const signedIn = (handler: (visit: Visit & { session: WebSession }) => Promise<Response>): Handler => async (visit) =>
+    visit.session ? handler(visit as Visit & { session: WebSession }) : redirect(visit, signInPath(visit.request.method === 'GET' ? visit.url.pathname + visit.url.search : '/'))
+
+  const nextOf = (value: string | null | undefined): string => safeNext(value, config.appUrl)
+
+  // ── Accounts ────────────────────────────────────────────────────────────────────────────────────
+
+  async function startSession(visit: Visit, userId: string, next: string): Promise<Response> {
+    // A fresh token on every sign-in: a session id planted before sign-in is never promoted (fixation).
+    if (visit.session) await deleteWebSession(db, visit.session.tokenHash)
+    const token = await createWebSession(db, deps, userId)
+    visit.cookies.push(sessionCookie(token, SESSION_DAYS * 86_400))
+    return redirect(visit, next)
+  }
+
+  const showSignUp = async (visit: Visit): Promise<Response> => {
+    if (!signupOpen) return page(visit, 403, 'Sign-up is closed', signUpClosedPage())
+    const next = nextOf(visit.url.searchParams.get('next'))
+    if (visit.session) return redirect(visit, next)
+    return page(visit, 200, 'Create account', signUpPage({ csrf: visit.csrf, next }))
+  }
+
+  const signUp: FormHandler = async (visit, form) => {
+    if (!signupOpen) return page(visit, 403, 'Sign-up is closed', signUpClosedPage())
+    const email = (form.get('email') ?? '').trim()
+    const password = form.get('password') ?? ''
+    const next = nextOf(form.get('next'))
+    const again = (status: number, error: string): Response =>
+      page(visit, status, 'Create account', signUpPage({ csrf: visit.csrf, next, email, error }))
+    const problem = emailProblem(email) ?? passwordProblem(password)
+    if (problem) return again(422, problem.charAt(0).toUpperCase() + problem.slice(1).replace(/[^.]$/, '$&.'))
+    const id = newId()
+    const result = await insertUser(db, { id, email, passwordHash: await hashPassword(password), createdAt: now() })
+    if (result === 'email-taken') return again(422, 'An account with this email already exists. Sign in instead.')
+    deps.log('info', { msg: 'account created', userId: id, via: 'web' })
+    return startSession(visit, id, next)
+  }
+
+  const showSignIn = async (visit: Visit): Promise<Response> => {
+    const next = nextOf(visit.url.searchParams.get('next'))
+    if (visit.session) return redirect(visit, next)
+    return page(visit, 200, 'Sign in', signInPage({ csrf: visit.csrf, next, signupOpen }))
+  }
+
+  const signIn: FormHandler = async (visit, form) => {
+    const email = (form.get('email') ?? '').trim()
+    const password = form.get('password') ?? ''
+    const next = nextOf(form.get('next'))
+    const user = email ? await findUserByEmail(db, email) : null
+    // Same work and the same answer whether the email is unknown or the password wrong: no account probing.
+    const valid = user ? await verifyPassword(user.passwordHash, password) : (await verifyPassword(await timingDummy(), password), false)
+    if (!user || !valid) {
+      return page(visit, 401, 'Sign in', signInPage({ csrf: visit.csrf, next, email, error: WRONG_CREDENTIALS, signupOpen }))
+    }
+    return startSession(visit, user.id, next)
+  }
+
+  const showSignOut = async (visit: Visit): Promise<Response> =>
+    visit.session ? page(visit, 200, 'Sign out', signOutPage({ csrf: visit.csrf, email: visit.session.email })) : redirect(visit, '/sign-in')
+
+  const signOut: FormHandler = async (visit) => {
+    if (visit.session) await deleteWebSession(db, visit.session.tokenHash)
+    visit.cookies.push(sessionCookie('', 0))
+    return redirect(visit, '/sign-in')
+  }
+
+  // ── Settings ────────────────────────────────────────────────────────────────────────────────────
+
+  async function settings(visit: Visit & { session: WebSession }, status: number, extra: Partial<SettingsView> = {}): Promise<Response> {
+    const userId = visit.session.userId
+    const [keys, agents] = await Promise.all([listApiKeys(db, userId), listActiveGrants(db, userId)])
+    keys.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
+    return page(visit, status, 'Settings', settingsPage({ csrf: visit.csrf, email: visit.session.email, keys, agents, ...extra }))
+  }
+
+  const NOTICES: Record<string, string> = { 'key-revoked': 'API key revoked. It no longer works.', 'agent-revoked': 'Agent disconnected. Its tokens no longer work.' }
+
+  const showSettings = signedIn((visit) => settings(visit, 200, { notice: NOTICES[visit.url.searchParams.get('done') ?? ''] ?? null }))
+
+  const createKey = (visit: Visit, form: URLSearchParams) => signedIn(async (visit) => {
+    const label = (form.get('label') ?? '').trim()
+    const scopes = [...new Set(form.getAll('scope'))]
+    const error = label.length === 0 ? 'Give the key a label.'
+      : label.length > 100 ? 'The label must be at most 100 characters.'
+      : scopes.length === 0 ? 'Choose at least one scope.'
+      : !scopes.every(isScope) ? 'Choose scopes from the list.'
+      : null
+    if (error) return settings(visit, 422, { form: { label, scopes, error } })
+    const key = generateApiKey(deps.random)
+    await insertApiKey(db, {
+      id: newId(), userId: visit.session.userId, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key), label, scopes, createdAt: now(),
+    })
+    // Rendered in this response only: the database keeps the hash, and no flash or log ever holds the key.
+    return settings(visit, 201, { newKey: { key, label } })
+  })(visit)
+
+  const revokeKey = (visit: Visit, id: string) => signedIn(async (visit) => {
+    if (!(await revokeApiKey(db, visit.session.userId, id, now()))) return message(visit, 404, 'No such key', 'There is no active API key with that id.', { href: '/settings', label: 'Back to settings' })
+    return redirect(visit, '/settings?done=key-revoked')
+  })(visit)
+
+  const revokeAgent = (visit: Visit, grantId: string) => signedIn(async (visit) => {
+    if (!(await revokeGrant(db, grantId, now(), visit.session.userId))) return message(visit, 404, 'No such agent', 'There is no connected agent with that id.', { href: '/settings', label: 'Back to settings' })
+    return redirect(visit, '/settings?done=agent-revoked')
+  })(visit)
+
+  // ── Queue ───────────────────────────────────────────────────────────────────────────────────────
+
+  async function queue(visit: Visit & { session: WebSession }, status: number, extra: Partial<QueueView> = {}): Promise<Response> {
+    const userId = visit.session.userId
+    const folders = await listFolders(db, userId)
+    const wanted = visit.url.searchParams.get('folder') ?? ''
+    // An unknown folder id shows everything rather than an empty list that looks like data loss.
+    const folder = wanted === 'none' || folders.some((f) => f.id === wanted) ? wanted : ''
+    const { items, nextCursorValues } = await listSavedItems(db, userId, { sort: 'newest', folder: folder || null, limit: MAX_PAGE_SIZE, after: null })
+    return page(visit, status, 'Your queue', queuePage({ csrf: visit.csrf, items, folders, folder, truncated: nextCursorValues !== null, ...extra }))
+  }
+
+  const home = async (visit: Visit): Promise<Response> =>
+    visit.session
+      ? queue(visit as Visit & { session: WebSession }, 200, { notice: visit.url.searchParams.get('done') === 'saved' ? 'Saved.' : null })
+      : page(visit, 200, 'Readlater', landingPage({ signupOpen }))
+
+  const capture = (visit: Visit, form: URLSearchParams) => signedIn(async (visit) => {
+    const url = (form.get('url') ?? '').trim()
+    let prepared
+    try {
+      prepared = prepareCapture({ url, captureChannel: 'web-companion' }, { id: newId(), userId: visit.session.userId, now: deps.clock.now(), connectClient: null })
+    } catch (error) {
+      if (isAppError(error) && error._tag === 'InvalidUrlError') return queue(visit, 400, { capture: { url, error: 'Enter a full web address starting with http:// or https://.' } })
+      throw error
+    }
+    await upsertCapture(db, prepared)
+    return redirect(visit, '/?done=saved')
+  })(visit)
+
+  const setReadState = (visit: Visit, form: URLSearchParams, id: string) => signedIn(async (visit) => {
+    const isRead = form.get('isRead')
+    if (isRead !== 'true' && isRead !== 'false') return message(visit, 400, 'Request refused', 'isRead must be true or false.', { href: '/', label: 'Back' })
+    try {
+      await changeSavedItem(db, visit.session.userId, id, { kind: 'read-state', isRead: isRead === 'true' }, now())
+    } catch (error) {
+      if (isAppError(error) && error._tag === 'SavedItemNotFoundError') return message(visit, 404, 'No such item', 'That item is not in your queue.', { href: '/', label: 'Back to the queue' })
+      throw error
+    }
+    const folder = form.get('folder') ?? ''
+    return redirect(visit, folder ? `/?folder=${encodeURIComponent(folder)}` : '/')
+  })(visit)
+
+  const paramOf = (visit: Visit, index: number): string => {
+    try {
+      return decodeURIComponent(visit.url.pathname.split('/')[index] ?? '')
+    } catch {
+      return ''
+    }
+  }
+
+  const hidden = { detail: { hide: true } }
+  const form = { ...hidden, parse: 'none' as const }
+  return new Elysia()
+    .get('/', run(home), hidden)
+    .get('/sign-up', run(showSignUp), hidden)
+    .post('/sign-up', posted(signUp), form)
+    .get('/sign-in', run(showSignIn), hidden)
+    .post('/sign-in', posted(signIn), form)
+    .get('/sign-out', run(showSignOut), hidden)
+    .post('/sign-out', posted(signOut), form)
+    .get('/settings', run(showSettings), hidden)
+    .post('/settings/api-keys', posted(createKey), form)
+    .post('/settings/api-keys/:id/revoke', posted((visit) => revokeKey(visit, paramOf(visit, 3))), form)
+    .post('/settings/agents/:grantId/revoke', posted((visit) => revokeAgent(visit, paramOf(visit, 3))), form)
+    .post('/queue/capture', posted(capture), form)
+    .post('/queue/items/:id/read-state', posted((visit, form) => setReadState(visit, form, paramOf(visit, 3))), form)
+}

@@ -1,0 +1,36 @@
+import { CONNECT_CLIENTS, type ConnectClient } from '../types.ts'
+
+/**
+ * Where each connect client may be sent back to. The connect flow has no client registration, so these
+ * patterns are the whole trust decision: each pins the origin to one the client's vendor controls.
+ * - chrome-extension: `chrome.identity.getRedirectURL()` gives `https://<extension id>.chromiumapp.org/…`,
+ *   the id being 32 letters a–p; Chrome alone serves that host, to that extension.
+ * - raycast: Raycast's OAuth redirect proxy `https://raycast.com/redirect…` or its app scheme `raycast://…`.
+ * The `/` (or end) right after the host leaves no room for a port, `user@` or a look-alike host. Fragments
+ * are refused as RFC 6749 §3.1.2 requires of redirection endpoints, and so are whitespace and controls,
+ * which no real redirect URI carries and which parsers disagree about.
+ * @see CONTRACT §4.1
+ */
+const REDIRECT_URI_RULES: Record<ConnectClient, readonly RegExp[]> = {
+  'chrome-extension': [/^https:\/\/[a-p]{32}\.chromiumapp\.org\/[^#]*$/],
+  raycast: [/^https:\/\/raycast\.com\/redirect(?:[/?][^#]*)?$/, /^raycast:\/\/[^#]*$/],
+}
+
+/** Longer than any real redirect URI; keeps junk out of the database. */
+export const MAX_REDIRECT_URI_LENGTH = 2048
+
+const KNOWN_CLIENTS: ReadonlySet<string> = new Set(CONNECT_CLIENTS)
+const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u
+
+/** Whether `value` names one of the connect clients of spec §4.5. */
+export function isConnectClient(value: string): value is ConnectClient {
+  return KNOWN_CLIENTS.has(value)
+}
+
+/** Whether `redirectUri` is one `client` may be sent back to. @see CONTRACT §4.1 */
+export function isAllowedRedirectUri(client: ConnectClient, redirectUri: string): boolean {
+  if (redirectUri.length > MAX_REDIRECT_URI_LENGTH || WHITESPACE_OR_CONTROL.test(redirectUri)) return false
+  if (!REDIRECT_URI_RULES[client].some((rule) => rule.test(redirectUri))) return false
+  // The patterns above are the rule; a WHATWG parse only confirms the string is a URL at all.
+  return URL.canParse(redirectUri)
+}

@@ -1,0 +1,105 @@
+import { isScope, isSubsetOf } from '../auth/scopes.ts'
+import { ValidationError } from '../errors.ts'
+import type { ConnectClient, Scope } from '../types.ts'
+import { isAllowedRedirectUri, isConnectClient } from './connect-clients.ts'
+import { connectError } from './connect-errors.ts'
+import { isS256CodeChallenge } from '../oauth/pkce.ts'
+
+/** How long a connect code can be exchanged, from its issue: CONTRACT §4.1 "Codes: single use, 5 minutes". */
+export const CONNECT_CODE_TTL_MS = 5 * 60 * 1000
+
+/**
+ * The shape of an S256 challenge as a JSON Schema pattern, for the HTTP schema: BASE64URL(SHA-256) without
+ * padding is always 43 characters. Rejecting other shapes at authorize catches the usual client bugs (the
+ * verifier itself, a hex digest, padded or standard base64) before a code is spent on an exchange that
+ * could never succeed.
+ * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.2
+ */
+export const CODE_CHALLENGE_PATTERN = '^[A-Za-z0-9_-]{43}$'
+
+/** Longest label and device hint, in code points after trimming. @see CONTRACT §2 "Sizes" */
+export const MAX_CONNECT_LABEL_LENGTH = 100
+export const MAX_DEVICE_HINT_LENGTH = 200
+
+/** The body of POST /connect/authorize once its shape is checked (spec §4.5). */
+export interface ConnectAuthorizeInput {
+  client: string
+  redirectUri: string
+  codeChallenge: string
+  scopes: readonly string[]
+  label: string
+  deviceHint?: string | null
+}
+
+/** What a connect code is bound to: every value already checked. */
+export interface ConnectGrant {
+  client: ConnectClient
+  redirectUri: string
+  codeChallenge: string
+  scopes: Scope[]
+  label: string
+  deviceHint: string | null
+}
+
+/**
+ * Checks the values of an authorize request against the caller's own scopes and returns what the code
+ * will be bound to. Throws ConnectError for the conditions CONTRACT §4.1 names, in the order a client
+ * would fix them (client, then where to return, then what to ask for); a blank, overlong or
+ * control-character label or device hint is a ValidationError, as no ConnectError code describes it.
+ * Duplicate scopes are dropped, keeping the first occurrence's order.
+ * @see CONTRACT §4 (POST /connect/authorize) and §4.1
+ */
+export function checkConnectAuthorize(input: ConnectAuthorizeInput, callerScopes: readonly string[]): ConnectGrant {
+  if (!isConnectClient(input.client)) {
+    throw connectError('unknown_client', 'Unknown client: it must be "chrome-extension" or "raycast"')
+  }
+  if (!isAllowedRedirectUri(input.client, input.redirectUri)) {
+    throw connectError('invalid_redirect_uri', input.client === 'chrome-extension'
+      ? 'redirectUri must be https://<extension id>.chromiumapp.org/… (the value of chrome.identity.getRedirectURL())'
+      : 'redirectUri must be https://raycast.com/redirect… or raycast://…')
+  }
+  // The HTTP schema already enforces this; checked here too so the rule holds for every caller of the core.
+  if (!isS256CodeChallenge(input.codeChallenge)) {
+    throw new ValidationError('body.codeChallenge: must be the 43-character BASE64URL(SHA-256(codeVerifier)) of RFC 7636 S256')
+  }
+  const scopes = [...new Set(input.scopes)]
+  if (scopes.length === 0) throw connectError('invalid_scope', 'scopes must name at least one scope')
+  const unknown = scopes.filter((scope) => !isScope(scope))
+  // Unknown values are not echoed back: they are caller input of any length.
+  if (unknown.length > 0) throw connectError('invalid_scope', `scopes contains ${unknown.length === 1 ? 'a value that is' : `${unknown.length} values that are`} not a scope of this API (offline_access is for OAuth clients only)`)
+  if (!isSubsetOf(scopes, callerScopes)) {
+    const missing = scopes.filter((scope) => !callerScopes.includes(scope))
+    throw connectError('invalid_scope', `The credential making this call does not hold ${missing.join(', ')}; a connected client can get at most the caller's own scopes`)
+  }
+  return {
+    client: input.client,
+    redirectUri: input.redirectUri,
+    codeChallenge: input.codeChallenge,
+    scopes: scopes as Scope[],
+    label: checkText('label', input.label, MAX_CONNECT_LABEL_LENGTH) ?? blank('label'),
+    deviceHint: input.deviceHint == null ? null : checkText('deviceHint', input.deviceHint, MAX_DEVICE_HINT_LENGTH),
+  }
+}
+
+const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Cs}\u2028\u2029]/u
+
+/**
+ * Trimmed text, or null when only whitespace. Both are shown in settings, one per key row, so line breaks
+ * and other controls are refused rather than silently altered. Lengths count code points, as a person would.
+ */
+function checkText(field: string, raw: string, maxLength: number): string | null {
+  const value = raw.trim()
+  if (value === '') return null
+  if (FORBIDDEN_CHARACTER.test(value)) throw new ValidationError(`body.${field}: must not contain control characters or line breaks`)
+  if ([...value].length > maxLength) throw new ValidationError(`body.${field}: must be at most ${maxLength} characters`)
+  return value
+}
+
+function blank(field: string): never {
+  throw new ValidationError(`body.${field}: must not be empty or only whitespace`)
+}
+
+/** When a code issued at `issuedAt` stops being accepted (inclusive). */
+export function connectCodeExpiry(issuedAt: Date): Date {
+  return new Date(issuedAt.getTime() + CONNECT_CODE_TTL_MS)
+}

@@ -1,0 +1,79 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { isAllowedRedirectUri, isConnectClient, MAX_REDIRECT_URI_LENGTH } from '../../../core/connect/connect-clients.ts'
+
+const EXTENSION_ID = 'abcdefghijklmnopabcdefghijklmnop' // 32 letters a–p, the alphabet of Chrome extension ids
+
+test('isConnectClient() knows exactly chrome-extension and raycast', () => {
+  assert.equal(isConnectClient('chrome-extension'), true)
+  assert.equal(isConnectClient('raycast'), true)
+  for (const value of ['', 'Raycast', 'chrome', 'firefox-extension', 'api', 'raycast ', 'web-companion']) assert.equal(isConnectClient(value), false, value)
+})
+
+test('isAllowedRedirectUri() accepts what chrome.identity.getRedirectURL() returns', () => {
+  for (const uri of [
+    `https://${EXTENSION_ID}.chromiumapp.org/`,
+    `https://${EXTENSION_ID}.chromiumapp.org/callback`,
+    `https://${EXTENSION_ID}.chromiumapp.org/cb?x=1&y=2`,
+    `https://${'p'.repeat(32)}.chromiumapp.org/`,
+  ]) assert.equal(isAllowedRedirectUri('chrome-extension', uri), true, uri)
+})
+
+test('isAllowedRedirectUri() refuses chrome-extension URIs with another host, scheme, port, user or fragment', () => {
+  for (const uri of [
+    `https://${EXTENSION_ID}.chromiumapp.org`, // no path: the rule says …/…
+    `http://${EXTENSION_ID}.chromiumapp.org/`,
+    `https://${EXTENSION_ID.slice(1)}.chromiumapp.org/`, // 31 letters
+    `https://${EXTENSION_ID}a.chromiumapp.org/`, // 33 letters
+    `https://${'q'.repeat(32)}.chromiumapp.org/`, // q is outside a–p
+    `https://${EXTENSION_ID.toUpperCase()}.chromiumapp.org/`,
+    `https://${EXTENSION_ID}.chromiumapp.org:443/`,
+    `https://${EXTENSION_ID}.chromiumapp.org.evil.example/`,
+    `https://evil.example/${EXTENSION_ID}.chromiumapp.org/`,
+    `https://evil.example@${EXTENSION_ID}.chromiumapp.org/`,
+    `https://${EXTENSION_ID}.chromiumapp.org@evil.example/`,
+    `https://${EXTENSION_ID}.chromiumapp.org/#token`,
+    `https://${EXTENSION_ID}.chromiumapp.org/ cb`,
+    `https://${EXTENSION_ID}.chromiumapp.org/\ncb`,
+    ` https://${EXTENSION_ID}.chromiumapp.org/`,
+    `chrome-extension://${EXTENSION_ID}/cb.html`,
+    'https://raycast.com/redirect',
+    'javascript:alert(1)',
+    '',
+  ]) assert.equal(isAllowedRedirectUri('chrome-extension', uri), false, uri)
+})
+
+test('isAllowedRedirectUri() accepts the Raycast redirect proxy and the raycast: scheme', () => {
+  for (const uri of [
+    'https://raycast.com/redirect',
+    'https://raycast.com/redirect?packageName=Extension',
+    'https://raycast.com/redirect/extension',
+    'raycast://oauth?package_name=readlater',
+    'raycast://extensions/readlater/save',
+  ]) assert.equal(isAllowedRedirectUri('raycast', uri), true, uri)
+})
+
+test('isAllowedRedirectUri() refuses raycast URIs on another host or scheme, or with a fragment', () => {
+  for (const uri of [
+    'http://raycast.com/redirect',
+    'https://raycast.com/',
+    'https://raycast.com/other',
+    'https://raycast.com/redirector', // a different path that merely starts the same
+    'https://raycast.com.evil.example/redirect',
+    'https://www.raycast.com/redirect',
+    'https://raycast.com:8443/redirect',
+    'https://evil.example@raycast.com/redirect',
+    'https://raycast.com/redirect#frag',
+    'raycast://oauth#frag',
+    'RAYCAST://oauth',
+    'raycast:oauth',
+    `https://${EXTENSION_ID}.chromiumapp.org/`,
+    'data:text/html,hi',
+  ]) assert.equal(isAllowedRedirectUri('raycast', uri), false, uri)
+})
+
+test(`isAllowedRedirectUri() refuses URIs longer than ${MAX_REDIRECT_URI_LENGTH} characters`, () => {
+  const base = 'https://raycast.com/redirect?x='
+  assert.equal(isAllowedRedirectUri('raycast', base + 'a'.repeat(MAX_REDIRECT_URI_LENGTH - base.length)), true)
+  assert.equal(isAllowedRedirectUri('raycast', base + 'a'.repeat(MAX_REDIRECT_URI_LENGTH - base.length + 1)), false)
+})

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchBrowser, startLiveServer, type LiveServer } from '../helpers/browser.ts'
+import { insertAgent, userIdOf } from './fixtures.ts'
+
+// The web app in Debian's Chromium against the whole service on a real port, using only the
+// accessible names of CONTRACT §5 to find things.
+let live: LiveServer
+let browser: Browser
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  ;[live, browser] = await Promise.all([startLiveServer({ env: { IP_RATE_LIMIT_MAX: '1000' } }), launchBrowser()])
+})
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {})
+  await browser?.close()
+  await live?.stop()
+})
+
+async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport })
+  contexts.push(context)
+  return context.newPage()
+}
+
+async function signUp(page: Page, email: string, password = 'correct horse battery'): Promise<void> {
+  await page.goto(`${live.url}/sign-up`)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Create account', exact: true }).click()
+  await page.waitForURL(`${live.url}/`)
+}
+
+const api = (path: string, key: string): Promise<Response> => fetch(`${live.url}${path}`, { headers: { authorization: `Bearer ${key}` } })
+
+describe('in a real browser', () => {
+  test('sign up lands signed in; sign out; sign in again', async () => {
+    const page = await newPage()
+    await signUp(page, 'browser@example.com')
+    await expect(page.getByRole('heading', { name: 'Your queue' }).isVisible()).resolves.toBe(true)
+    const [session] = (await page.context().cookies()).filter((c) => c.name === 'rl_session')
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' })
+
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click()
+    await page.waitForURL(`${live.url}/sign-in`)
+    expect((await page.context().cookies()).some((c) => c.name === 'rl_session')).toBe(false)
+    await page.goto(`${live.url}/settings`)
+    expect(page.url()).toBe(`${live.url}/sign-in?next=/settings`)
+
+    await page.getByLabel('Email', { exact: true }).fill('browser@example.com')
+    await page.getByLabel('Password', { exact: true }).fill('wrong password')
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Wrong email or password.')
+
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery')
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.waitForURL(`${live.url}/settings`)
+    await expect(page.getByRole('heading', { name: 'API keys' }).isVisible()).resolves.toBe(true)
+  })
+
+  test('create a key with two chosen scopes, use it, revoke it: the next call is 401', async () => {
+    const page = await newPage()
+    await signUp(page, 'keys@example.com')
+    await page.goto(`${live.url}/settings`)
+    await page.getByLabel('Label', { exact: true }).fill('browser key')
+    await page.getByLabel('saved-items:read', { exact: true }).check()
+    await page.getByLabel('folders:read', { exact: true }).check()
+    await page.getByRole('button', { name: 'Create key', exact: true }).click()
+    const shown = page.locator('#new-api-key')
+    await shown.waitFor()
+    const key = (await shown.textContent())!
+    expect(key).toMatch(/^rlk_[A-Za-z0-9_-]{43}$/)
+
+    expect((await api('/v1/saved-items', key)).status).toBe(200)
+    expect((await api('/v1/folders', key)).status).toBe(200)
+    const denied = await api('/v1/me', key)
+    expect(denied.status).toBe(403)
+    expect(denied.headers.get('www-authenticate')).toContain('scope="account:read"')
+
+    // Shown once: a fresh load of settings lists the key by prefix only.
+    await page.goto(`${live.url}/settings`)
+    expect(await page.content()).not.toContain(key)
+    const row = page.getByRole('row').filter({ hasText: 'browser key' })
+    await expect(row.textContent()).resolves.toContain(key.slice(0, 12))
+    await expect(row.textContent()).resolves.toContain('saved-items:read')
+    await row.getByRole('button', { name: 'Revoke', exact: true }).click()
+    await page.waitForURL(`${live.url}/settings?done=key-revoked`)
+    await expect(page.getByRole('row').filter({ hasText: 'browser key' }).count()).resolves.toBe(0)
+
+    const after = await api('/v1/saved-items', key)
+    expect(after.status).toBe(401)
+    expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"')
+  })
+
+  test('a connected agent is listed with its client name and scopes, and "Revoke" ends its grant', async () => {
+    const page = await newPage()
+    await signUp(page, 'agents@example.com')
+    const { grantId } = await insertAgent(live.harness, await userIdOf(live.harness, 'agents@example.com'), 'Claude Desktop', ['saved-items:read', 'folders:read'])
+    await page.goto(`${live.url}/settings`)
+    const row = page.getByRole('row').filter({ hasText: 'Claude Desktop' })
+    const text = (await row.textContent())!
+    expect(text).toContain('saved-items:read')
+    expect(text).toContain('folders:read')
+    await row.getByRole('button', { name: 'Revoke', exact: true }).click()
+    await page.waitForURL(`${live.url}/settings?done=agent-revoked`)
+    await expect(page.getByRole('row').filter({ hasText: 'Claude Desktop' }).count()).resolves.toBe(0)
+    const stored = (await live.harness.db.$client.execute({ sql: 'SELECT revoked_at FROM oauth_grants WHERE id = ?', args: [grantId] })).rows[0]!
+    expect(stored.revoked_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+  })
+
+  test('capture from the queue page, toggle read; links open in a new tab without opener', async () => {
+    const page = await newPage()
+    await signUp(page, 'queue@example.com')
+    await page.getByLabel('URL', { exact: true }).fill('https://example.com/article?utm_source=x')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.waitForURL(`${live.url}/?done=saved`)
+    const link = page.getByRole('link', { name: 'https://example.com/article?utm_source=x' })
+    expect(await link.getAttribute('target')).toBe('_blank')
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer')
+    await page.getByRole('button', { name: 'Mark read', exact: true }).click()
+    await page.waitForURL(`${live.url}/`)
+    await expect(page.getByRole('button', { name: 'Mark unread', exact: true }).isVisible()).resolves.toBe(true)
+  })
+
+  test('settings and the queue at phone and desktop width: nothing wider than the screen (screenshots in /tmp)', async () => {
+    for (const [name, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 900 }]] as const) {
+      const page = await newPage(viewport)
+      await signUp(page, `shots-${name}@example.com`)
+      const userId = await userIdOf(live.harness, `shots-${name}@example.com`)
+      await insertAgent(live.harness, userId, 'Claude Desktop', ['saved-items:read', 'saved-items:capture', 'folders:read'])
+      await page.goto(`${live.url}/settings`)
+      await page.getByLabel('Label', { exact: true }).fill('Raycast on the laptop')
+      await page.getByLabel('saved-items:capture', { exact: true }).check()
+      await page.getByLabel('saved-items:read', { exact: true }).check()
+      await page.getByRole('button', { name: 'Create key', exact: true }).click()
+      await page.locator('#new-api-key').waitFor()
+      // Nothing may be wider than the screen: no sideways scrolling on a phone.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+      expect(overflow).toBe(0)
+      await page.screenshot({ path: `/tmp/settings-${name}.png`, fullPage: true })
+
+      await page.getByRole('link', { name: 'Queue', exact: true }).click()
+      for (const url of ['https://example.com/a/very/long/path/that/goes/on/and/on/and/on/for-a-while?with=query', 'https://github.com/owner/repo']) {
+        await page.getByLabel('URL', { exact: true }).fill(url)
+        await page.getByRole('button', { name: 'Save', exact: true }).click()
+        await page.waitForURL(`${live.url}/?done=saved`)
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0)
+      await page.screenshot({ path: `/tmp/queue-${name}.png`, fullPage: true })
+    }
+  })
+})

@@ -1,0 +1,32 @@
+import { uuidv7 } from '../../core/ids.ts'
+import { oauthClients } from '../../adapters/storage/schema.ts'
+import { insertGrant } from '../../adapters/storage/oauth-grants.ts'
+import { findUserByEmail } from '../../adapters/storage/users.ts'
+import { random, type Harness } from '../helpers/harness.ts'
+
+/** A registered OAuth client and one person's grant to it, as the OAuth flow would leave them. */
+export async function insertAgent(h: Harness, userId: string, clientName: string, scopes: string[]): Promise<{ clientId: string; grantId: string }> {
+  const now = h.clock.now().toISOString()
+  const clientId = uuidv7(h.clock.now().getTime(), random)
+  await h.db.insert(oauthClients).values({
+    id: clientId, name: clientName, redirectUris: ['http://127.0.0.1/cb'], grantTypes: ['authorization_code'], scope: scopes.join(' '),
+    metadata: { client_name: clientName }, createdAt: now,
+  })
+  const grantId = uuidv7(h.clock.now().getTime(), random)
+  await insertGrant(h.db, { id: grantId, userId, clientId, scopes, resource: h.config.baseUrl, createdAt: now })
+  return { clientId, grantId }
+}
+
+export async function userIdOf(h: Harness, email: string): Promise<string> {
+  const user = await findUserByEmail(h.db, email)
+  if (!user) throw new Error(`no user ${email}`)
+  return user.id
+}
+
+/** Every row of the tables the web pages write, for "nothing was written" checks. */
+export async function snapshot(h: Harness): Promise<string> {
+  const tables = ['users', 'web_sessions', 'api_keys', 'oauth_clients', 'oauth_grants', 'saved_items', 'folders']
+  const dump: Record<string, unknown> = {}
+  for (const table of tables) dump[table] = (await h.db.$client.execute(`SELECT * FROM ${table} ORDER BY rowid`)).rows
+  return JSON.stringify(dump)
+}
