@@ -6,6 +6,7 @@ import { createLogger } from './adapters/runtime/logger.ts'
 import { openDatabase } from './adapters/storage/open-database.ts'
 import { startMaintenance } from './adapters/storage/maintenance.ts'
 import { serve } from './adapters/runtime/serve.ts'
+import { loadSigningKeys } from './adapters/oauth/signing-keys.ts'
 
 // Composition root: `bun server.ts` serves; `bun server.ts <command>` runs the admin CLI.
 
@@ -30,8 +31,10 @@ if (args.length > 0) {
 
 const log = createLogger(config.logLevel)
 const db = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+// The token signing key is made on first start (and kept in the database for every later start and process).
+await loadSigningKeys(db, systemClock)
 const server = createServer({ db, config, clock: systemClock, random: webRandom, log })
-const stopMaintenance = startMaintenance(db, systemClock)
+const stopMaintenance = startMaintenance(db, systemClock, (error) => log('warn', { msg: 'maintenance failed', error: error instanceof Error ? error.name : 'unknown' }))
 // The transport limit sits above the API's own 64 KiB cap, so oversized bodies get the typed 413.
 const http = serve(server.fetch, { port: config.port, hostname: config.host, maxBodyBytes: 1024 * 1024 })
 log('info', { msg: 'listening', url: http.url, baseUrl: config.baseUrl, database: config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'remote' })

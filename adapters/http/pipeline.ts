@@ -151,7 +151,7 @@ export function createRequestHandler(deps: AppDeps, app: Elysia, principals: Wea
     let outcome: Outcome
     let failure: unknown
     try {
-      outcome = await guard(deps, app, principals, request, clientIp)
+      outcome = await guard(deps, app, principals, request, effectiveClientIp(request, clientIp, deps.config.trustProxy))
     } catch (error) {
       failure = error
       outcome = { response: jsonResponse(500, INTERNAL_ERROR_BODY), principal: null }
@@ -181,4 +181,14 @@ export function describeFailure(failure: unknown): string {
   if (!(failure instanceof Error)) return 'non-error thrown'
   const text = (error: Error): string => `${error.name}: ${error.message.split('\nparams:')[0]!.slice(0, 500)}`
   return failure.cause instanceof Error ? `${text(failure)} (cause: ${text(failure.cause)})` : text(failure)
+}
+
+/**
+ * The client address for per-IP limits: the socket peer, or behind a trusted reverse proxy the hop that
+ * proxy appended last to `X-Forwarded-For` (earlier hops are the client's to forge).
+ */
+export function effectiveClientIp(request: Request, socketIp: string | null, trustProxy: boolean): string | null {
+  if (!trustProxy) return socketIp
+  const hops = (request.headers.get('x-forwarded-for') ?? '').split(',').map((h) => h.trim()).filter(Boolean)
+  return hops[hops.length - 1] ?? socketIp
 }

@@ -1,21 +1,32 @@
+import { lt } from 'drizzle-orm'
 import type { Clock } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
 import { pruneIdempotencyKeys } from './idempotency.ts'
 import { pruneRateLimits } from './rate-limits.ts'
 import { pruneConnectCodes } from './connect-codes.ts'
+import { pruneOAuth } from './oauth.ts'
+import { webSessions } from './schema.ts'
 
 const EVERY_MS = 10 * 60 * 1000
 // Rate-limit windows are at most this long in any sane configuration; older counters are dead.
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000
 
-/** Periodically deletes expired idempotency records, dead rate-limit counters and expired connect codes. Returns a stop function. */
-export function startMaintenance(db: Database, clock: Clock): () => void {
-  const run = async () => {
-    const now = clock.now().getTime()
-    await pruneIdempotencyKeys(db, now).catch(() => {})
-    await pruneRateLimits(db, now - RATE_LIMIT_RETENTION_MS).catch(() => {})
-    await pruneConnectCodes(db, new Date(now).toISOString()).catch(() => {})
-  }
+/**
+ * Deletes rows nothing will read again: expired idempotency records, dead rate-limit counters, expired
+ * connect codes and web sessions, stale OAuth codes and the refresh tokens of revoked grants.
+ */
+export async function runMaintenance(db: Database, now: Date): Promise<void> {
+  const nowMs = now.getTime()
+  await pruneIdempotencyKeys(db, nowMs)
+  await pruneRateLimits(db, nowMs - RATE_LIMIT_RETENTION_MS)
+  await pruneConnectCodes(db, now.toISOString())
+  await db.delete(webSessions).where(lt(webSessions.expiresAt, now.toISOString()))
+  await pruneOAuth(db, now)
+}
+
+/** Runs maintenance now and every 10 minutes (any process may; the deletes are idempotent). Returns a stop function. */
+export function startMaintenance(db: Database, clock: Clock, onError: (error: unknown) => void = () => {}): () => void {
+  const run = () => runMaintenance(db, clock.now()).catch(onError)
   void run()
   const timer = setInterval(run, EVERY_MS)
   ;(timer as { unref?: () => void }).unref?.()

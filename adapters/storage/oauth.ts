@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
 import type { Database } from './open-database.ts'
 import { oauthClients, oauthCodes, oauthGrants, oauthRefreshTokens } from './schema.ts'
 import { preparedPer } from './prepared.ts'
@@ -60,4 +60,15 @@ export async function spendRefreshToken(db: Database, tokenHash: string, now: st
   const rows = await db.update(oauthRefreshTokens).set({ usedAt: now })
     .where(and(eq(oauthRefreshTokens.tokenHash, tokenHash), isNull(oauthRefreshTokens.usedAt))).returning({ tokenHash: oauthRefreshTokens.tokenHash })
   return rows.length > 0
+}
+
+/**
+ * Deletes what can no longer matter: codes a day past expiry (a replay that late is refused as unknown)
+ * and the refresh tokens of revoked grants. Spent refresh tokens of live grants stay: reuse detection
+ * needs them.
+ */
+export async function pruneOAuth(db: Database, now: Date): Promise<void> {
+  await db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, new Date(now.getTime() - 86_400_000).toISOString()))
+  await db.delete(oauthRefreshTokens).where(inArray(oauthRefreshTokens.grantId,
+    db.select({ id: oauthGrants.id }).from(oauthGrants).where(isNotNull(oauthGrants.revokedAt))))
 }
