@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { launchBrowser, startLiveServer, type LiveServer } from '../helpers/browser.ts'
 import { insertAgent, userIdOf } from './fixtures.ts'
+import { issueAccessToken } from '../../adapters/oauth/access-tokens.ts'
+import { random } from '../helpers/harness.ts'
 
 // The web app in Debian's Chromium against the whole service on a real port, using only the
 // accessible names of CONTRACT §5 to find things.
@@ -94,10 +96,16 @@ describe('in a real browser', () => {
     expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"')
   })
 
-  test('a connected agent is listed with its client name and scopes, and "Revoke" ends its grant', async () => {
+  test('a connected agent is listed with its client name and scopes, and "Revoke" ends its grant: its token then gets 401', async () => {
     const page = await newPage()
     await signUp(page, 'agents@example.com')
-    const { grantId } = await insertAgent(live.harness, await userIdOf(live.harness, 'agents@example.com'), 'Claude Desktop', ['saved-items:read', 'folders:read'])
+    const userId = await userIdOf(live.harness, 'agents@example.com')
+    const { grantId, clientId } = await insertAgent(live.harness, userId, 'Claude Desktop', ['saved-items:read', 'folders:read'])
+    const h = live.harness
+    const token = await issueAccessToken({ db: h.db, config: h.config, clock: h.clock, random, log: () => {} }, {
+      grantId, userId, clientId, scope: 'saved-items:read folders:read', audience: live.url,
+    })
+    expect((await api('/v1/saved-items', token)).status).toBe(200)
     await page.goto(`${live.url}/settings`)
     const row = page.getByRole('row').filter({ hasText: 'Claude Desktop' })
     const text = (await row.textContent())!
@@ -108,6 +116,9 @@ describe('in a real browser', () => {
     await expect(page.getByRole('row').filter({ hasText: 'Claude Desktop' }).count()).resolves.toBe(0)
     const stored = (await live.harness.db.$client.execute({ sql: 'SELECT revoked_at FROM oauth_grants WHERE id = ?', args: [grantId] })).rows[0]!
     expect(stored.revoked_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    const after = await api('/v1/saved-items', token)
+    expect(after.status).toBe(401)
+    expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"')
   })
 
   test('capture from the queue page, toggle read; links open in a new tab without opener', async () => {
