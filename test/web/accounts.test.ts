@@ -152,18 +152,20 @@ describe('sign-in', () => {
     await web.post('/sign-in', { email: 'warm@example.com', password: 'x' }) // builds the dummy hash once
     const median = async (email: string): Promise<number> => {
       const times: number[] = []
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 7; i++) {
         const started = performance.now()
         await web.post('/sign-in', { email, password: 'wrong password' })
         times.push(performance.now() - started)
       }
-      return times.sort((a, b) => a - b)[2]!
+      return times.sort((a, b) => a - b)[3]!
     }
     const known = await median('timed@example.com')
     const unknown = await median('nobody@example.com')
     expect(known).toBeGreaterThan(5)
-    expect(unknown).toBeGreaterThan(known * 0.5)
-    expect(unknown).toBeLessThan(known * 2)
+    // Loose bounds on purpose (the machine is shared): without the dummy hash an unknown email answers
+    // in well under a tenth of an argon2id verification, which these bounds still catch.
+    expect(unknown).toBeGreaterThan(known * 0.25)
+    expect(unknown).toBeLessThan(known * 4)
   })
 
   test.each(['//evil.com', 'https://evil.com', '/\\evil.com', '/\t/evil.com', 'javascript:alert(1)', 'evil.com', '\\\\evil.com', ''])(
