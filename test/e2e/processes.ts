@@ -59,10 +59,14 @@ export interface ServerProcess {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
-/** Starts `bun server.ts` and waits until /health answers. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export const DENO = resolve(ROOT, 'node_modules/.bin/deno')
+/** `server.ts` under Deno (type-checking is Bun's job in `npm test`; Deno only runs it). */
+export const DENO_SERVER = [DENO, 'run', '--allow-all', '--no-check', 'server.ts']
+
+/** Starts `bun server.ts` (or another command) and waits until /health answers. */
+export async function startServer(env: Record<string, string>, command: string[] = [BUN, 'server.ts']): Promise<ServerProcess> {
   const port = await freePort()
-  const proc = Bun.spawn([BUN, 'server.ts'], {
+  const proc = Bun.spawn(command, {
     cwd: ROOT,
     env: childEnv({ PORT: String(port), LOG_LEVEL: 'info', ...env }),
     stdout: 'pipe',
@@ -87,7 +91,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       await reading
     },
   }
-  const deadline = Date.now() + 15_000
+  const deadline = Date.now() + 25_000
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${stderr.join('\n')}`)
     try {
@@ -98,7 +102,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     }
     if (Date.now() > deadline) {
       await server.stop()
-      throw new Error(`server did not answer /health within 15 s: ${stderr.join('\n')}`)
+      throw new Error(`server did not answer /health within 25 s: ${stderr.join('\n')}`)
     }
     await sleep(50)
   }
