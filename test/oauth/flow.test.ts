@@ -133,7 +133,10 @@ test('oauth4webapi: discovery, registration, consent in Chromium, code exchange,
     return oauth.processAuthorizationCodeResponse(as, client, response)
   }
 
-  const page = await (await browser.newContext()).newPage()
+  const context = await browser.newContext()
+  // Below the test's own timeout, so a stuck step fails with Playwright's message naming it.
+  context.setDefaultTimeout(15_000)
+  const page = await context.newPage()
   const tokens = await authorize(page, true)
   expect(tokens.token_type).toBe('bearer')
   expect(tokens.expires_in).toBe(3600)

@@ -22,17 +22,28 @@ afterAll(async () => {
 })
 
 async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
+  // A browser lost to an earlier failure is replaced, so one failure does not fail every later test.
+  if (!browser.isConnected()) browser = await launchBrowser()
   const context = await browser.newContext({ viewport })
+  // Below the test's own timeout, so a stuck step fails with Playwright's message naming it.
+  context.setDefaultTimeout(10_000)
   contexts.push(context)
   return context.newPage()
 }
 
-async function signUp(page: Page, email: string, password = 'correct horse battery'): Promise<void> {
+// Chromium on a loaded 2-core CI machine has, rarely, stalled a first navigation; one retry absorbs it.
+const BROWSER_TEST = { retry: 1, timeout: 30_000 }
+
+let attempt = 0
+/** Signs up a new person; the address gets a fresh suffix so a retried test never meets its own account. Returns it. */
+async function signUp(page: Page, base: string, password = 'correct horse battery'): Promise<string> {
+  const email = base.replace('@', `+${++attempt}@`)
   await page.goto(`${live.url}/sign-up`)
   await page.getByLabel('Email', { exact: true }).fill(email)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Create account', exact: true }).click()
   await page.waitForURL(`${live.url}/`)
+  return email
 }
 
 const api = (path: string, key: string): Promise<Response> => fetch(`${live.url}${path}`, { headers: { authorization: `Bearer ${key}` } })
@@ -40,7 +51,7 @@ const api = (path: string, key: string): Promise<Response> => fetch(`${live.url}
 describe('in a real browser', () => {
   test('sign up lands signed in; sign out; sign in again', async () => {
     const page = await newPage()
-    await signUp(page, 'browser@example.com')
+    const email = await signUp(page, 'browser@example.com')
     await expect(page.getByRole('heading', { name: 'Your queue' }).isVisible()).resolves.toBe(true)
     const [session] = (await page.context().cookies()).filter((c) => c.name === 'rl_session')
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' })
@@ -51,7 +62,7 @@ describe('in a real browser', () => {
     await page.goto(`${live.url}/settings`)
     expect(page.url()).toBe(`${live.url}/sign-in?next=/settings`)
 
-    await page.getByLabel('Email', { exact: true }).fill('browser@example.com')
+    await page.getByLabel('Email', { exact: true }).fill(email)
     await page.getByLabel('Password', { exact: true }).fill('wrong password')
     await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await expect(page.getByRole('alert').textContent()).resolves.toBe('Wrong email or password.')
@@ -60,7 +71,7 @@ describe('in a real browser', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await page.waitForURL(`${live.url}/settings`)
     await expect(page.getByRole('heading', { name: 'API keys' }).isVisible()).resolves.toBe(true)
-  })
+  }, BROWSER_TEST)
 
   test('create a key with two chosen scopes, use it, revoke it: the next call is 401', async () => {
     const page = await newPage()
@@ -94,12 +105,11 @@ describe('in a real browser', () => {
     const after = await api('/v1/saved-items', key)
     expect(after.status).toBe(401)
     expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"')
-  })
+  }, BROWSER_TEST)
 
   test('a connected agent is listed with its client name and scopes, and "Revoke" ends its grant: its token then gets 401', async () => {
     const page = await newPage()
-    await signUp(page, 'agents@example.com')
-    const userId = await userIdOf(live.harness, 'agents@example.com')
+    const userId = await userIdOf(live.harness, await signUp(page, 'agents@example.com'))
     const { grantId, clientId } = await insertAgent(live.harness, userId, 'Claude Desktop', ['saved-items:read', 'folders:read'])
     const h = live.harness
     const token = await issueAccessToken({ db: h.db, config: h.config, clock: h.clock, random, log: () => {} }, {
@@ -119,7 +129,7 @@ describe('in a real browser', () => {
     const after = await api('/v1/saved-items', token)
     expect(after.status).toBe(401)
     expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"')
-  })
+  }, BROWSER_TEST)
 
   test('capture from the queue page, toggle read; links open in a new tab without opener', async () => {
     const page = await newPage()
@@ -133,13 +143,12 @@ describe('in a real browser', () => {
     await page.getByRole('button', { name: 'Mark read', exact: true }).click()
     await page.waitForURL(`${live.url}/`)
     await expect(page.getByRole('button', { name: 'Mark unread', exact: true }).isVisible()).resolves.toBe(true)
-  })
+  }, BROWSER_TEST)
 
   test('settings and the queue at phone and desktop width: nothing wider than the screen (screenshots in /tmp)', async () => {
     for (const [name, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 900 }]] as const) {
       const page = await newPage(viewport)
-      await signUp(page, `shots-${name}@example.com`)
-      const userId = await userIdOf(live.harness, `shots-${name}@example.com`)
+      const userId = await userIdOf(live.harness, await signUp(page, `shots-${name}@example.com`))
       await insertAgent(live.harness, userId, 'Claude Desktop', ['saved-items:read', 'saved-items:capture', 'folders:read'])
       await page.goto(`${live.url}/settings`)
       await page.getByLabel('Label', { exact: true }).fill('Raycast on the laptop')
@@ -161,5 +170,5 @@ describe('in a real browser', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0)
       await page.screenshot({ path: `/tmp/queue-${name}.png`, fullPage: true })
     }
-  })
+  }, BROWSER_TEST)
 })
