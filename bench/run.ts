@@ -19,7 +19,7 @@ import { uuidv7 } from '../core/ids.ts'
 import { webRandom } from '../core/time.ts'
 import { TAGS, type Tag } from '../core/types.ts'
 import { listSavedItems } from '../adapters/storage/saved-items.ts'
-import { openDatabase, type Database } from '../adapters/storage/open-database.ts'
+import { atomically, openDatabase, type Database } from '../adapters/storage/open-database.ts'
 import { savedItems } from '../adapters/storage/schema.ts'
 import { percentile, runLoad, type LoadRequest, type LoadResult } from './load.ts'
 import { run, startServer, stopAll, type Server } from './processes.ts'
@@ -68,7 +68,7 @@ async function seedItems(db: Database, userId: string, total: number): Promise<v
   const statements = []
   for (let i = 0; i < rows.length; i += 500) statements.push(db.insert(savedItems).values(rows.slice(i, i + 500)))
   const [first, ...rest] = statements
-  if (first) await db.batch([first, ...rest])
+  if (first) await atomically(db, [first, ...rest])
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(savedItems).where(eq(savedItems.userId, userId))
   if (n !== total) throw new Error(`seeded ${n} items, expected ${total}`)
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
-import type { Database } from './open-database.ts'
+import { atomically, type Database } from './open-database.ts'
 import { oauthClients, oauthCodes, oauthGrants, oauthRefreshTokens } from './schema.ts'
 import { preparedPer } from './prepared.ts'
 import type { GrantRow } from './oauth-grants.ts'
@@ -31,7 +31,7 @@ export async function findGrant(db: Database, id: string): Promise<GrantRow | nu
 
 /** Records consent and the first code under it at once, so no grant is left without its code. */
 export async function insertGrantWithCode(db: Database, grant: typeof oauthGrants.$inferInsert, code: typeof oauthCodes.$inferInsert): Promise<void> {
-  await db.batch([db.insert(oauthGrants).values(grant), db.insert(oauthCodes).values(code)])
+  await atomically(db, [db.insert(oauthGrants).values(grant), db.insert(oauthCodes).values(code)])
 }
 
 export async function findCode(db: Database, codeHash: string): Promise<CodeRow | null> {

@@ -165,7 +165,7 @@ const keyExpressions: Record<SortKey['field'], SQL> = {
 }
 
 /** Keyset condition "strictly after the cursor row" in the sort's total order. */
-function afterCursor(keys: readonly SortKey[], values: CursorValues): SQL {
+function afterCursor(keys: readonly SortKey[], values: readonly SQL[]): SQL {
   const alternatives = keys.map((key, i) => {
     const equalPrefix = keys.slice(0, i).map((k, j) => sql`${keyExpressions[k.field]} = ${values[j]}`)
     const beyond = key.direction === 'asc' ? sql`${keyExpressions[key.field]} > ${values[i]}` : sql`${keyExpressions[key.field]} < ${values[i]}`
@@ -182,19 +182,47 @@ export interface ListQuery {
   after: CursorValues | null
 }
 
-export async function listSavedItems(db: Database, userId: string, query: ListQuery): Promise<{ items: SavedItem[]; nextCursorValues: CursorValues | null }> {
-  const keys = SORT_KEYS[query.sort]
-  const conditions: SQL[] = [sql`${savedItems.userId} = ${userId}`]
-  if (query.folder === 'none') conditions.push(sql`${savedItems.folderId} IS NULL`)
-  else if (query.folder !== null) conditions.push(sql`${savedItems.folderId} = ${query.folder}`)
-  if (query.after) conditions.push(afterCursor(keys, query.after))
+type FolderFilter = 'all' | 'none' | 'one'
+
+/**
+ * One prepared statement per (sort, folder filter, first page or not): the person, folder, cursor values
+ * and page size are placeholders, so a page costs a bound execution, not a query build and a parse.
+ */
+const listStatements = new Map<string, ReturnType<typeof preparedPer<ReturnType<typeof buildList>>>>()
+
+function buildList(db: Database, sort: Sort, folder: FolderFilter, withCursor: boolean) {
+  const keys = SORT_KEYS[sort]
+  const conditions: SQL[] = [sql`${savedItems.userId} = ${sql.placeholder('userId')}`]
+  if (folder === 'none') conditions.push(sql`${savedItems.folderId} IS NULL`)
+  if (folder === 'one') conditions.push(sql`${savedItems.folderId} = ${sql.placeholder('folder')}`)
+  if (withCursor) conditions.push(afterCursor(keys, keys.map((_, i) => sql`${sql.placeholder(`c${i}`)}`)))
   const order = keys.map((k) => (k.direction === 'asc' ? sql`${keyExpressions[k.field]} ASC` : sql`${keyExpressions[k.field]} DESC`))
-  const rows = await db.select({ ...itemColumns, titleMissing: sql<number>`(${savedItems.title} IS NULL)`, titleKey: sql<string>`coalesce(lower(${savedItems.title}), '')` })
+  return db.select({ ...itemColumns, titleMissing: sql<number>`(${savedItems.title} IS NULL)`, titleKey: sql<string>`coalesce(lower(${savedItems.title}), '')` })
     .from(savedItems)
     .leftJoin(folders, eq(folders.id, savedItems.folderId))
     .where(sql.join(conditions, sql` AND `))
     .orderBy(...order)
-    .limit(query.limit === null ? -1 : query.limit + 1)
+    .limit(sql.placeholder('limit'))
+    .prepare()
+}
+
+function listStatement(db: Database, sort: Sort, folder: FolderFilter, withCursor: boolean) {
+  const key = `${sort}:${folder}:${withCursor}`
+  let statement = listStatements.get(key)
+  if (!statement) {
+    statement = preparedPer((database) => buildList(database, sort, folder, withCursor))
+    listStatements.set(key, statement)
+  }
+  return statement(db)
+}
+
+export async function listSavedItems(db: Database, userId: string, query: ListQuery): Promise<{ items: SavedItem[]; nextCursorValues: CursorValues | null }> {
+  const keys = SORT_KEYS[query.sort]
+  const folder: FolderFilter = query.folder === null ? 'all' : query.folder === 'none' ? 'none' : 'one'
+  const params: Record<string, unknown> = { userId, limit: query.limit === null ? -1 : query.limit + 1 }
+  if (folder === 'one') params.folder = query.folder
+  query.after?.forEach((value, i) => { params[`c${i}`] = value })
+  const rows = await listStatement(db, query.sort, folder, query.after !== null).all(params)
   const hasMore = query.limit !== null && rows.length > query.limit
   const page = hasMore ? rows.slice(0, query.limit!) : rows
   const last = page[page.length - 1]
