@@ -10,6 +10,8 @@ import { captureRoutes } from './routes/captures.ts'
 import { folderRoutes } from './routes/folders.ts'
 import { savedItemRoutes } from './routes/saved-items.ts'
 import { openApiDocumentation } from './openapi-info.ts'
+import { HTML_HEADERS, layout } from '../web/layout.ts'
+import { messagePage } from '../web/pages/message.ts'
 import { buildOpenApiDocument } from './openapi-document.ts'
 import { docsRoutes } from './routes/docs.ts'
 import { connectRoutes } from './routes/connect.ts'
@@ -28,6 +30,18 @@ function allowedConstants(schema: unknown): unknown[] {
   if (!node.anyOf) return []
   const parts = node.anyOf.map(allowedConstants)
   return parts.every((p) => p.length > 0) ? parts.flat() : []
+}
+
+const API_PREFIXES = ['/v1', '/api/', '/connect/', '/.well-known/', '/mcp', '/openapi.json', '/docs/assets/']
+
+function wantsPage(request: Request, path: string): boolean {
+  return request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html') &&
+    !API_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix))
+}
+
+function notFoundPage(): Response {
+  const body = messagePage({ heading: 'Page not found', text: 'There is nothing at this address.', link: { href: '/', label: 'Go to your queue' } })
+  return new Response(layout({ title: 'Not found', body }), { status: 404, headers: HTML_HEADERS })
 }
 
 /** A validation message that names the field and the rule, never echoing the input back. */
@@ -52,7 +66,7 @@ export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>
   let document: unknown
   return app
     // Registered before every route: Elysia applies error hooks only to routes added after them.
-    .onError({ as: 'global' }, ({ code, error, path }) => {
+    .onError({ as: 'global' }, ({ code, error, path, request }) => {
       if (isAppError(error)) return errorResponse(error)
       // A response that fails its own schema is our bug (say, a corrupt row), not the caller's.
       if (code === 'VALIDATION' && (error as { type?: string }).type === 'response') {
@@ -61,7 +75,11 @@ export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>
       }
       if (code === 'VALIDATION') return errorResponse(new ValidationError(describeValidation(error)))
       if (code === 'PARSE') return errorResponse(new ValidationError('body: not valid JSON'))
-      if (code === 'NOT_FOUND') return errorResponse(new RouteNotFoundError(`No route for ${path}`))
+      if (code === 'NOT_FOUND') {
+        // A person following a stale link gets a page; programs (and every API path) get the typed body.
+        if (wantsPage(request, path)) return notFoundPage()
+        return errorResponse(new RouteNotFoundError(`No route for ${path}`))
+      }
       deps.log('error', { msg: 'unhandled error', error: error instanceof Error ? describeFailure(error) : String(code) })
       return jsonResponse(500, INTERNAL_ERROR_BODY)
     })

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { emailProblem, safeNext, signInPath } from '../../adapters/web/forms.ts'
+import { createHarness } from '../helpers/harness.ts'
 
 const APP = 'https://read.example.com'
 
@@ -35,4 +36,21 @@ describe('emailProblem()', () => {
     '%p → %p', (email, problem) => {
       expect(emailProblem(email)).toBe(problem)
     })
+})
+
+describe('unknown addresses', () => {
+  test('a browser asking for an unknown page gets an HTML 404 page; programs and API paths keep the typed JSON', async () => {
+    const h = await createHarness()
+    const html = { accept: 'text/html,application/xhtml+xml' }
+    const page = await h.server.fetch(new Request('http://localhost:3000/no-such-page', { headers: html }))
+    expect(page.status).toBe(404)
+    expect(page.headers.get('content-type')).toContain('text/html')
+    expect(page.headers.get('x-frame-options')).toBe('DENY')
+    expect(await page.text()).toContain('Page not found')
+    const program = await h.server.fetch(new Request('http://localhost:3000/no-such-page'))
+    expect(program.status).toBe(404)
+    expect(await program.json()).toEqual({ _tag: 'RouteNotFoundError', message: 'No route for /no-such-page' })
+    const api = await h.server.fetch(new Request('http://localhost:3000/v1/nothing', { headers: html }))
+    expect(await api.json()).toEqual({ _tag: 'RouteNotFoundError', message: 'No route for /v1/nothing' })
+  })
 })
