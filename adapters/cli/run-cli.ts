@@ -7,6 +7,7 @@ import type { Database } from '../storage/open-database.ts'
 import { insertApiKey } from '../storage/api-keys.ts'
 import { findUserByEmail, insertUser } from '../storage/users.ts'
 import { hashPassword, passwordProblem } from './passwords.ts'
+import { emailProblem } from '../web/forms.ts'
 
 export interface CliIo {
   out(line: string): void
@@ -48,11 +49,10 @@ function parseFlags(args: string[], allowed: readonly string[]): Record<string, 
   return flags
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 async function userCreate(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
   const { email, password } = parseFlags(args, ['email', 'password']) as { email: string; password: string }
-  if (!EMAIL.test(email.trim()) || email.length > 254) throw new UsageError(`"${email}" is not an email address`)
+  if (emailProblem(email.trim())) throw new UsageError(`"${email}" is not an email address`)
   const problem = passwordProblem(password)
   if (problem) throw new UsageError(problem)
   const db = await deps.openDb()

@@ -38,8 +38,7 @@ export async function resolveCredential(deps: AppDeps, request: Request, audienc
 export async function resolveApiKey(db: Database, token: string, now: Date): Promise<CredentialResult> {
   const key = await findActiveApiKey(db, hashApiKey(token))
   if (!key) return { kind: 'invalid' }
-  // Skip the write when the recorded use is recent: an UPDATE takes the write lock even if it changes nothing.
-  if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) >= 60_000) await touchApiKey(db, key.id, now)
+  await touchApiKey(db, key, now)
   return {
     kind: 'ok',
     principal: {
@@ -68,9 +67,11 @@ async function resolveSession(deps: AppDeps, request: Request, audience: string)
   }
 }
 
+/** `/mcp` is its own protected resource (CONTRACT §4): its own audience and its own metadata document. */
+export const isMcpPath = (path: string): boolean => path === '/mcp' || path.startsWith('/mcp/')
+
 export function resourceMetadataUrl(baseUrl: string, path: string): string {
-  const mcp = path === '/mcp' || path.startsWith('/mcp/')
-  return `${baseUrl}/.well-known/oauth-protected-resource${mcp ? '/mcp' : ''}`
+  return `${baseUrl}/.well-known/oauth-protected-resource${isMcpPath(path) ? '/mcp' : ''}`
 }
 
 /** RFC 6750 §3 challenge; RFC 9728 §5.1 `resource_metadata` points clients at discovery. */

@@ -6,11 +6,13 @@ import { uuidv7 } from '../../core/ids.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { readBodyCapped, requireJsonContentType } from './body.ts'
-import { insufficientScopeChallenge, resolveCredential, resourceMetadataUrl, unauthorizedChallenge } from './credentials.ts'
+import { insufficientScopeChallenge, isMcpPath, resolveCredential, resourceMetadataUrl, unauthorizedChallenge } from './credentials.ts'
 import { IP_LIMIT_WINDOW_SECONDS, matchIpLimited, type RefusalStyle } from '../../core/limits/ip-limits.ts'
-import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
+import { describeFailure, errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
 import { withIdempotency } from './idempotency.ts'
-import { HTML_HEADERS } from '../web/layout.ts'
+import { HTML_HEADERS, layout } from '../web/layout.ts'
+import { messagePage } from '../web/pages/message.ts'
+import { oauthJson } from './oauth-http.ts'
 import { hitRateLimit } from '../storage/rate-limits.ts'
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -126,17 +128,15 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 
 /** `/mcp` tokens are for the MCP endpoint only; everything else is the REST resource (CONTRACT §4). */
 export function audienceFor(baseUrl: string, path: string): string {
-  return path === '/mcp' || path.startsWith('/mcp/') ? `${baseUrl}/mcp` : baseUrl
+  return isMcpPath(path) ? `${baseUrl}/mcp` : baseUrl
 }
 
 function rateLimitRefusal(style: RefusalStyle, limit: RateLimitDecision, windowSeconds = IP_LIMIT_WINDOW_SECONDS): Response {
   const message = `Rate limit of ${limit.limit} requests per ${windowSeconds} s exceeded; retry in ${limit.resetSeconds} s`
-  // CORS too: browser-based OAuth clients must be able to read the 429 and its Retry-After.
-  if (style === 'oauth') return jsonResponse(429, { error: 'rate_limit_exceeded', error_description: message }, { 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset' })
+  if (style === 'oauth') return oauthJson(429, { error: 'rate_limit_exceeded', error_description: message })
   if (style === 'html') {
-    return new Response(`<!doctype html><meta charset="utf-8"><title>Too many attempts</title><p>Too many attempts. ${message}.</p>`, {
-      status: 429, headers: HTML_HEADERS,
-    })
+    const body = messagePage({ heading: 'Too many attempts', text: `${message}.` })
+    return new Response(layout({ title: 'Too many attempts', body }), { status: 429, headers: HTML_HEADERS })
   }
   return errorResponse(new RateLimitExceededError(message))
 }
@@ -173,15 +173,6 @@ export function createRequestHandler(deps: AppDeps, app: Elysia, principals: Wea
   }
 }
 
-/**
- * Error text for the log: drizzle appends bound parameters (user data) to its messages, so they are cut;
- * the driver's own error (its `cause`, e.g. "no such table") is kept, as it names no values.
- */
-export function describeFailure(failure: unknown): string {
-  if (!(failure instanceof Error)) return 'non-error thrown'
-  const text = (error: Error): string => `${error.name}: ${error.message.split('\nparams:')[0]!.slice(0, 500)}`
-  return failure.cause instanceof Error ? `${text(failure)} (cause: ${text(failure.cause)})` : text(failure)
-}
 
 /**
  * The client address for per-IP limits: the socket peer, or behind a trusted reverse proxy the hop that

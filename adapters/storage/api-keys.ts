@@ -18,11 +18,16 @@ export async function findActiveApiKey(db: Database, keyHash: string): Promise<A
   return row ?? null
 }
 
-/** Records use at most once a minute per key, so a busy key does not turn every read into a write. */
-export async function touchApiKey(db: Database, id: string, now: Date): Promise<void> {
+/**
+ * Records use at most once a minute per key, so a busy key does not turn every read into a write. The row
+ * just read decides whether to write at all (an UPDATE takes the write lock even when it changes nothing);
+ * the WHERE keeps two processes from both writing.
+ */
+export async function touchApiKey(db: Database, key: ApiKeyRow, now: Date): Promise<void> {
+  if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < 60_000) return
   const threshold = new Date(now.getTime() - 60_000).toISOString()
   await db.update(apiKeys).set({ lastUsedAt: now.toISOString() })
-    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, threshold))))
+    .where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, threshold))))
 }
 
 export async function listApiKeys(db: Database, userId: string): Promise<ApiKeyRow[]> {

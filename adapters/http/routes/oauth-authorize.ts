@@ -12,7 +12,7 @@ import { messagePage } from '../../web/pages/message.ts'
 import { csrfTokenFor, isValidCsrf, readWebSession, type WebSession } from '../../web/session.ts'
 import { readForm } from '../../web/forms.ts'
 import { STATUS_BY_TAG } from '../errors.ts'
-import { describeFailure } from '../pipeline.ts'
+import { describeFailure } from '../errors.ts'
 import type { RouteContext } from '../route-context.ts'
 
 export const AUTHORIZATION_CODE_TTL_SECONDS = 300
