@@ -5,6 +5,8 @@
  *   capture-new  POST /v1/captures, a different URL each request (insert)
  *   recapture    POST /v1/captures of the same 8 URLs again (upsert of an existing row)
  *   list         GET /v1/saved-items?limit=50 for a person with 10,000 items
+ *   mcp-save     POST /mcp tools/call save_url, a different URL each request (the MCP twin of capture-new)
+ *   mcp-list     POST /mcp tools/call list_saved_items limit 50 for the same person (the twin of list)
  *
  * Our server (`bun server.ts`) and the baseline (bench/raw-server.ts) run as separate processes; this
  * process is the load generator. Knobs: BENCH_CONCURRENCY (32), BENCH_DURATION_S (5), BENCH_WARMUP_S (1),
@@ -160,6 +162,14 @@ async function main(): Promise<number> {
   const newUrl = (n: number) => `https://news.example.com/${runTag}/story-${n}?utm_source=bench&id=${n}`
   const recaptureUrl = (n: number) => `https://blog.example.org/${runTag}/post-${n % RECAPTURE_URLS}`
   const listInit: RequestInit = { headers: { authorization: `Bearer ${reader.key}` } }
+  // A stateless MCP client sends each tools/call as one POST with the protocol version header.
+  const mcpInit = (key: string, name: string, args: Record<string, unknown>): RequestInit => ({
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  })
 
   // Probes: each scenario answers what it should, and its reply becomes the baseline's body.
   const captureSample = await probe({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, newUrl(-1)) }, 201,
@@ -173,8 +183,15 @@ async function main(): Promise<number> {
   const listSample = await probe({ url: `${ours.url}/v1/saved-items?limit=50`, init: listInit }, 200,
     (b, r) => (b.savedItems?.length !== 50 ? `${b.savedItems?.length} items, expected 50` : r.headers.get('link')?.includes('rel="next"') ? null : 'no Link rel="next" header'))
 
+  const mcpSaveSample = await probe({ url: `${ours.url}/mcp`, init: mcpInit(capturer.key, 'save_url', { url: newUrl(-2) }) }, 200,
+    (b) => (b.result?.structuredContent?.captureResult === 'created' ? null : `not a created item: ${JSON.stringify(b).slice(0, 200)}`))
+  const mcpListSample = await probe({ url: `${ours.url}/mcp`, init: mcpInit(reader.key, 'list_saved_items', { limit: 50 }) }, 200,
+    (b) => (b.result?.structuredContent?.savedItems?.length === 50 && b.result.structuredContent.nextCursor ? null : `not a page of 50: ${JSON.stringify(b).slice(0, 200)}`))
+
   const bodiesFile = join(workDir, 'raw-bodies.json')
-  writeFileSync(bodiesFile, JSON.stringify({ '/capture': captureSample, '/recapture': recaptureSample, '/list': listSample }))
+  writeFileSync(bodiesFile, JSON.stringify({
+    '/capture': captureSample, '/recapture': recaptureSample, '/list': listSample, '/mcp-save': mcpSaveSample, '/mcp-list': mcpListSample,
+  }))
   const raw: Server = await startServer('raw Bun.serve', ['bench/raw-server.ts'], { BODIES_FILE: bodiesFile })
   log(`servers up: readlater ${ours.url} (pid ${ours.process.pid}), raw ${raw.url} (pid ${raw.process.pid}); response bytes capture ${captureSample.body.length}, recapture ${recaptureSample.body.length}, list ${listSample.body.length}`)
 
@@ -199,6 +216,20 @@ async function main(): Promise<number> {
       expect: [200],
       ours: () => ({ url: `${ours.url}/v1/saved-items?limit=50`, init: listInit }),
       raw: () => ({ url: `${raw.url}/list?limit=50`, init: listInit }),
+    },
+    {
+      name: 'mcp-save',
+      description: 'POST /mcp tools/call save_url, a different URL each request (a new MCP server per request)',
+      expect: [200],
+      ours: (n) => ({ url: `${ours.url}/mcp`, init: mcpInit(capturer.key, 'save_url', { url: newUrl(1_000_000_000 + n) }) }),
+      raw: (n) => ({ url: `${raw.url}/mcp-save`, init: mcpInit(capturer.key, 'save_url', { url: newUrl(1_000_000_000 + n) }) }),
+    },
+    {
+      name: 'mcp-list',
+      description: `POST /mcp tools/call list_saved_items limit 50, person with ${LIST_ITEMS} items`,
+      expect: [200],
+      ours: () => ({ url: `${ours.url}/mcp`, init: mcpInit(reader.key, 'list_saved_items', { limit: 50 }) }),
+      raw: () => ({ url: `${raw.url}/mcp-list`, init: mcpInit(reader.key, 'list_saved_items', { limit: 50 }) }),
     },
   ]
 

@@ -32,10 +32,16 @@ export class UnauthorizedError extends Error {
 
 export class InsufficientScopeError extends Error {
   readonly _tag = 'InsufficientScopeError'
+  /** The scope(s) the call lacks, space-separated. */
   readonly requiredScope: string
-  constructor(requiredScope: string) {
-    super(`This call needs the "${requiredScope}" scope, which the credential was not granted`)
+  /** The `scope` to name in the WWW-Authenticate challenge, when it is more than `requiredScope`. */
+  readonly challengeScope: string
+  constructor(requiredScope: string, challengeScope: string = requiredScope) {
+    super(requiredScope.includes(' ')
+      ? `This call needs the scopes "${requiredScope}", which the credential was not granted`
+      : `This call needs the "${requiredScope}" scope, which the credential was not granted`)
     this.requiredScope = requiredScope
+    this.challengeScope = challengeScope
   }
 }
 

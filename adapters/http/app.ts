@@ -19,6 +19,7 @@ import { webRoutes } from '../web/routes.ts'
 import { oauthRoutes } from './routes/oauth.ts'
 import { oauthAuthorizeRoutes } from './routes/oauth-authorize.ts'
 import { wellKnownRoutes } from './routes/well-known.ts'
+import { mcpRoutes } from '../mcp/endpoint.ts'
 
 interface ValidationIssue { path?: string; message?: string; schema?: { anyOf?: { const?: unknown }[] } }
 
@@ -98,6 +99,7 @@ export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>
     .use(wellKnownRoutes(context))
     .use(oauthRoutes(context))
     .use(oauthAuthorizeRoutes(context))
+    .use(mcpRoutes(context))
 }
 
 export interface Server {

@@ -75,10 +75,11 @@ export function resourceMetadataUrl(baseUrl: string, path: string): string {
 }
 
 /** RFC 6750 §3 challenge; RFC 9728 §5.1 `resource_metadata` points clients at discovery. */
-export function unauthorizedChallenge(metadataUrl: string, credentialSent: boolean): string {
+export function unauthorizedChallenge(metadataUrl: string, credentialSent: boolean, scopeHint: string | null = null): string {
+  const scope = scopeHint ? `, scope="${scopeHint}"` : ''
   return credentialSent
-    ? `Bearer error="invalid_token", error_description="The access token is invalid, expired or revoked", resource_metadata="${metadataUrl}"`
-    : `Bearer resource_metadata="${metadataUrl}"`
+    ? `Bearer error="invalid_token", error_description="The access token is invalid, expired or revoked", resource_metadata="${metadataUrl}"${scope}`
+    : `Bearer resource_metadata="${metadataUrl}"${scope}`
 }
 
 export function insufficientScopeChallenge(metadataUrl: string, scope: string): string {

@@ -1,12 +1,15 @@
 import { SCOPE_DESCRIPTIONS } from '../../core/auth/scope-descriptions.ts'
 
+/** The service's version, as the OpenAPI document and the MCP server announce it. */
+export const SERVICE_VERSION = '1.0.0'
+
 /** The top-level OpenAPI document parts that are not derived from the routes. */
 export function openApiDocumentation(baseUrl: string) {
   return {
     openapi: '3.1.0',
     info: {
       title: 'Readlater API',
-      version: '1.0.0',
+      version: SERVICE_VERSION,
       description: 'A personal read-later queue: capture URLs, list and triage saved items, organise them in folders. Every call except health needs `Authorization: Bearer <API key or OAuth access token>`. Writes accept an `Idempotency-Key` header; every authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
     },
     servers: [{ url: baseUrl }],

@@ -1,6 +1,8 @@
 import type { Elysia } from 'elysia'
 import { requireScope, matchEndpoint } from '../../core/auth/scopes.ts'
-import { isAppError, RateLimitExceededError, RouteNotFoundError, UnauthorizedError, type AppError } from '../../core/errors.ts'
+import { InsufficientScopeError, isAppError, RateLimitExceededError, RouteNotFoundError, UnauthorizedError } from '../../core/errors.ts'
+import { MCP_DEFAULT_SCOPE, scopesNeededFor, stepUpScope } from '../../core/mcp/tools.ts'
+import { MCP_CORS_HEADERS } from '../mcp/endpoint.ts'
 import { decideRateLimit, rateLimitWindowStart, type RateLimitDecision } from '../../core/limits/rate-limit.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import type { Principal } from '../../core/types.ts'
@@ -71,16 +73,19 @@ async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Pr
     }
   }
 
+  const mcp = isMcpPath(url.pathname)
   const metadataUrl = resourceMetadataUrl(deps.config.baseUrl, url.pathname)
   const credential = await resolveCredential(deps, request, audienceFor(deps.config.baseUrl, url.pathname))
   if (credential.kind !== 'ok') {
     const sent = credential.kind === 'invalid'
     const error = new UnauthorizedError(sent ? 'The credential is invalid, expired or revoked' : 'This call needs a credential: Authorization: Bearer <token>', sent)
-    return { response: errorResponse(error, { 'www-authenticate': unauthorizedChallenge(metadataUrl, sent) }), principal: null }
+    // On /mcp the challenge also hints which scopes to ask for: MCP clients use it for their first authorization.
+    const challenge = unauthorizedChallenge(metadataUrl, sent, mcp ? MCP_DEFAULT_SCOPE : null)
+    return { response: withHeaders(errorResponse(error, { 'www-authenticate': challenge }), mcp ? MCP_CORS_HEADERS : {}), principal: null }
   }
   const principal = credential.principal
   const limit = await checkRateLimit(deps, `cred:${principal.credentialId}`, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
-  const limitHeaders = rateLimitHeaders(limit)
+  const limitHeaders = mcp ? { ...rateLimitHeaders(limit), ...MCP_CORS_HEADERS } : rateLimitHeaders(limit)
   const respond = (response: Response): Outcome => ({ response: withHeaders(response, limitHeaders), principal })
   if (!limit.allowed) return respond(rateLimitRefusal('api', limit, deps.config.rateLimitWindowSeconds))
 
@@ -88,9 +93,11 @@ async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Pr
     if (rule.access !== 'any-credential') requireScope(principal.scopes, rule.access)
     const body = MUTATING.has(request.method) ? await readBodyCapped(request) : null
     if (rule.jsonBody) requireJsonContentType(request)
+    if (mcp && body) requireToolScopes(principal, body)
     const run = (): Promise<Response> => forward(app, request, body, rule.jsonBody ? 'application/json' : null, principals, principal)
     const idempotencyKey = request.headers.get('idempotency-key')
-    if (idempotencyKey === null || !MUTATING.has(request.method)) return respond(await run())
+    // JSON-RPC has its own request ids; an MCP POST is never replayed from the idempotency store.
+    if (idempotencyKey === null || !MUTATING.has(request.method) || mcp) return respond(await run())
     return respond(await withIdempotency(deps.db, {
       userId: principal.userId, rawKey: idempotencyKey, method: request.method, pathWithQuery: url.pathname + url.search,
       body: body ?? new Uint8Array(), nowMs: deps.clock.now().getTime(),
@@ -98,10 +105,26 @@ async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Pr
   } catch (error) {
     if (!isAppError(error)) throw error
     const headers: Record<string, string> = error._tag === 'InsufficientScopeError'
-      ? { 'www-authenticate': insufficientScopeChallenge(metadataUrl, (error as AppError & { requiredScope: string }).requiredScope) }
+      ? { 'www-authenticate': insufficientScopeChallenge(metadataUrl, error.challengeScope) }
       : {}
     return respond(errorResponse(error, headers))
   }
+}
+
+/**
+ * Refuses an MCP message whose tools/call needs a scope the token lacks, before the MCP server sees it:
+ * an HTTP 403 whose challenge names the granted scopes plus the missing ones, so the client can step up
+ * without losing what it had. A body that is not JSON is left to the MCP transport's parse error.
+ */
+function requireToolScopes(principal: Principal, body: Uint8Array): void {
+  let message: unknown
+  try {
+    message = JSON.parse(new TextDecoder().decode(body))
+  } catch {
+    return
+  }
+  const missing = scopesNeededFor(message).filter((scope) => !principal.scopes.includes(scope))
+  if (missing.length > 0) throw new InsufficientScopeError(missing.join(' '), stepUpScope(principal.scopes, missing))
 }
 
 async function readJsonBody(request: Request): Promise<Uint8Array> {

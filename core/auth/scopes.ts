@@ -51,7 +51,7 @@ export interface EndpointRule {
 }
 
 /**
- * The access table of the REST and connect endpoints, one row per method and path.
+ * The access table of the REST, connect and MCP endpoints, one row per method and path.
  * @see CONTRACT §4
  */
 export const ENDPOINT_RULES: readonly EndpointRule[] = [
@@ -72,6 +72,11 @@ export const ENDPOINT_RULES: readonly EndpointRule[] = [
   { method: 'GET', pattern: '/v1/me', access: 'account:read', jsonBody: false },
   { method: 'POST', pattern: '/connect/authorize', access: 'any-credential', jsonBody: true },
   { method: 'POST', pattern: '/connect/exchange', access: 'public', jsonBody: true },
+  // MCP: a valid token for `{base}/mcp` gets in; each tools/call is then checked against its tool's scope
+  // (core/mcp/tools.ts), still before dispatch.
+  { method: 'POST', pattern: '/mcp', access: 'any-credential', jsonBody: true },
+  { method: 'GET', pattern: '/mcp', access: 'any-credential', jsonBody: false },
+  { method: 'DELETE', pattern: '/mcp', access: 'any-credential', jsonBody: false },
 ]
 
 /**

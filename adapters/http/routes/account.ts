@@ -1,8 +1,7 @@
 import { Elysia } from 'elysia'
-import { UnauthorizedError } from '../../../core/errors.ts'
 import type { RouteContext } from '../route-context.ts'
 import { commonAuthedErrors, Health, Me } from '../schemas.ts'
-import { findUserById } from '../../storage/users.ts'
+import { whoAmI } from '../../operations/account.ts'
 
 export const accountRoutes = ({ deps, principalOf, docs }: RouteContext) => {
   // Healthy means the database answers; a 503 lets load balancers and Docker see an outage.
@@ -18,11 +17,7 @@ export const accountRoutes = ({ deps, principalOf, docs }: RouteContext) => {
   return new Elysia()
     .get('/health', health, healthOptions)
     .get('/v1/health', health, healthOptions)
-    .get('/v1/me', async ({ request }) => {
-      const user = await findUserById(deps.db, principalOf(request).userId)
-      if (!user) throw new UnauthorizedError('The account behind this credential no longer exists', true)
-      return { id: user.id, email: user.email }
-    }, {
+    .get('/v1/me', ({ request }) => whoAmI(deps, principalOf(request)), {
       response: { 200: Me, ...commonAuthedErrors },
       detail: docs('account:read', { summary: 'The account the credential acts for', tags: ['Account'] }),
     })

@@ -1,23 +1,13 @@
 import { Elysia, t } from 'elysia'
-import { FolderNotFoundError } from '../../../core/errors.ts'
-import { prepareCapture } from '../../../core/items/capture.ts'
-import { uuidv7 } from '../../../core/ids.ts'
 import type { RouteContext } from '../route-context.ts'
-import { toSavedItemDto } from '../dto.ts'
 import { CaptureRequest, CaptureResponseCreated, CaptureResponseUpdated, commonAuthedErrors, commonWriteErrors, Errors } from '../schemas.ts'
-import { folderExists, upsertCapture } from '../../storage/saved-items.ts'
+import { captureUrl } from '../../operations/saved-items.ts'
 
 export const captureRoutes = ({ deps, principalOf, docs }: RouteContext) =>
   new Elysia().post('/v1/captures', async ({ body, request, set }) => {
-    const principal = principalOf(request)
-    const now = deps.clock.now()
-    const prepared = prepareCapture(body, { id: uuidv7(now.getTime(), deps.random), userId: principal.userId, now, connectClient: principal.connectClient })
-    if (prepared.row.folderId && !(await folderExists(deps.db, principal.userId, prepared.row.folderId))) {
-      throw new FolderNotFoundError(prepared.row.folderId)
-    }
-    const { created, item } = await upsertCapture(deps.db, prepared)
+    const { created, savedItem } = await captureUrl(deps, principalOf(request), body)
     set.status = created ? 201 : 200
-    return { savedItem: toSavedItemDto(item), captureResult: created ? 'created' as const : 'updated' as const }
+    return { savedItem, captureResult: created ? 'created' as const : 'updated' as const }
   }, {
     body: CaptureRequest,
     response: {

@@ -1,38 +1,30 @@
 import { Elysia, t } from 'elysia'
-import { normalizeFolderName } from '../../../core/folders/folder-name.ts'
-import { uuidv7 } from '../../../core/ids.ts'
-import { toTimestamp } from '../../../core/time.ts'
 import type { RouteContext } from '../route-context.ts'
 import { commonAuthedErrors, commonWriteErrors, Errors, Folder, FolderList, FolderNameRequest, IdParams } from '../schemas.ts'
-import { createFolder, deleteFolder, listFolders, renameFolder } from '../../storage/folders.ts'
+import { folderCreate, folderDelete, folderList, folderRename } from '../../operations/folders.ts'
 
 const tags = ['Folders']
 const nameErrors = { 400: t.Union([Errors.ValidationError, Errors.InvalidFolderNameError]), 409: t.Union([Errors.FolderNameConflictError, Errors.IdempotencyKeyInFlightError]) }
 
 export const folderRoutes = ({ deps, principalOf, docs }: RouteContext) =>
   new Elysia()
-    .get('/v1/folders', async ({ request }) => ({ folders: await listFolders(deps.db, principalOf(request).userId) }), {
+    .get('/v1/folders', async ({ request }) => ({ folders: await folderList(deps, principalOf(request)) }), {
       response: { 200: FolderList, ...commonAuthedErrors },
       detail: docs('folders:read', { summary: 'List folders, sorted by name (case-insensitive)', tags }),
     })
-    .post('/v1/folders', ({ body, request }) => {
-      const now = deps.clock.now()
-      const name = normalizeFolderName(body.name)
-      return createFolder(deps.db, { id: uuidv7(now.getTime(), deps.random), userId: principalOf(request).userId, name: name.name, nameKey: name.key, now: toTimestamp(now) })
-    }, {
+    .post('/v1/folders', ({ body, request }) => folderCreate(deps, principalOf(request), body.name), {
       body: FolderNameRequest,
       response: { 200: Folder, ...commonAuthedErrors, ...commonWriteErrors, ...nameErrors },
       detail: docs('folders:write', { summary: 'Create a folder (names are unique per person, ignoring case)', tags }),
     })
-    .patch('/v1/folders/:id', ({ params, body, request }) =>
-      renameFolder(deps.db, principalOf(request).userId, params.id, normalizeFolderName(body.name), toTimestamp(deps.clock.now())), {
+    .patch('/v1/folders/:id', ({ params, body, request }) => folderRename(deps, principalOf(request), params.id, body.name), {
       params: IdParams,
       body: FolderNameRequest,
       response: { 200: Folder, ...commonAuthedErrors, ...commonWriteErrors, ...nameErrors, 404: Errors.FolderNotFoundError },
       detail: docs('folders:write', { summary: 'Rename a folder', tags }),
     })
     .delete('/v1/folders/:id', async ({ params, request, set }) => {
-      await deleteFolder(deps.db, principalOf(request).userId, params.id)
+      await folderDelete(deps, principalOf(request), params.id)
       set.status = 204
     }, {
       params: IdParams,

@@ -1,20 +1,17 @@
 import { Elysia, t } from 'elysia'
-import { FolderNotFoundError } from '../../../core/errors.ts'
-import { decodeCursor, encodeCursor, parseLimit, parseSort } from '../../../core/items/list-order.ts'
-import { toTimestamp } from '../../../core/time.ts'
+import { parseLimit, parseSort } from '../../../core/items/list-order.ts'
 import type { RouteContext } from '../route-context.ts'
-import { toSavedItemDto } from '../dto.ts'
 import {
   commonAuthedErrors, commonWriteErrors, Errors, IdParams, ListQuery, ReadStateRequest, SavedItem, SavedItemList, SetFolderRequest,
 } from '../schemas.ts'
-import { changeSavedItem, deleteSavedItem, folderExists, listSavedItems, type ItemChange } from '../../storage/saved-items.ts'
+import type { ItemChange } from '../../storage/saved-items.ts'
+import { changeItem, deleteItem, listItems } from '../../operations/saved-items.ts'
 
 const tags = ['Saved items']
 const notFound = { 404: Errors.SavedItemNotFoundError }
 
 export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
-  const change = (request: Request, id: string, itemChange: ItemChange) =>
-    changeSavedItem(deps.db, principalOf(request).userId, id, itemChange, toTimestamp(deps.clock.now())).then(toSavedItemDto)
+  const change = (request: Request, id: string, itemChange: ItemChange) => changeItem(deps, principalOf(request), id, itemChange)
   const stateChange = (path: string, summary: string, itemChange: ItemChange) => ({
     path,
     handler: ({ params, request }: { params: { id: string }; request: Request }) => change(request, params.id, itemChange),
@@ -30,22 +27,19 @@ export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
 
   return new Elysia()
     .get('/v1/saved-items', async ({ query, request, set }) => {
-      const userId = principalOf(request).userId
       const sort = parseSort(query.sort)
       const limit = parseLimit(query.limit)
-      const after = query.cursor !== undefined ? decodeCursor(query.cursor, sort) : null
       const folder = query.folder ?? null
-      if (folder !== null && folder !== 'none' && !(await folderExists(deps.db, userId, folder))) throw new FolderNotFoundError(folder)
-      const page = await listSavedItems(deps.db, userId, { sort, folder, limit, after })
-      if (page.nextCursorValues) {
+      const page = await listItems(deps, principalOf(request), { sort, folder, limit, cursor: query.cursor ?? null })
+      if (page.nextCursor) {
         const next = new URL(`${deps.config.baseUrl}/v1/saved-items`)
         next.searchParams.set('sort', sort)
         if (folder !== null) next.searchParams.set('folder', folder)
         next.searchParams.set('limit', String(limit))
-        next.searchParams.set('cursor', encodeCursor(sort, page.nextCursorValues))
+        next.searchParams.set('cursor', page.nextCursor)
         set.headers.link = `<${next.href}>; rel="next"`
       }
-      return { savedItems: page.items.map(toSavedItemDto) }
+      return { savedItems: page.savedItems }
     }, {
       query: ListQuery,
       response: { 200: SavedItemList, ...commonAuthedErrors, 400: Errors.ValidationError, 404: Errors.FolderNotFoundError },
@@ -71,7 +65,7 @@ export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
       detail: docs('saved-items:write', { summary: 'Put an item in a folder, or take it out with folderId null', tags }),
     })
     .delete('/v1/saved-items/:id', async ({ params, request, set }) => {
-      await deleteSavedItem(deps.db, principalOf(request).userId, params.id)
+      await deleteItem(deps, principalOf(request), params.id)
       set.status = 204
     }, {
       params: IdParams,

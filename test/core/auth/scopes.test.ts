@@ -76,6 +76,9 @@ describe('matchEndpoint()', () => {
     ['GET', '/v1/me', '/v1/me', 'account:read', false],
     ['POST', '/connect/authorize', '/connect/authorize', 'any-credential', true],
     ['POST', '/connect/exchange', '/connect/exchange', 'public', true],
+    ['POST', '/mcp', '/mcp', 'any-credential', true],
+    ['GET', '/mcp', '/mcp', 'any-credential', false],
+    ['DELETE', '/mcp', '/mcp', 'any-credential', false],
   ]
 
   test('ENDPOINT_RULES has one row per table entry', () => {
@@ -94,7 +97,7 @@ describe('matchEndpoint()', () => {
   })
 
   test('matchEndpoint() returns undefined for unknown paths', () => {
-    for (const path of ['/', '', '/v1', '/v2/folders', '/v1/folders/', '/v1/saved-items/', '/v1/saved-items//open', '/v1/saved-items/a/b/open', '/v1/saved-items/a/archive', '/V1/folders', '/v1/folders/a/b', '/mcp']) {
+    for (const path of ['/', '', '/v1', '/v2/folders', '/v1/folders/', '/v1/saved-items/', '/v1/saved-items//open', '/v1/saved-items/a/b/open', '/v1/saved-items/a/archive', '/V1/folders', '/v1/folders/a/b', '/mcp/', '/mcp/x', '/MCP']) {
       assert.equal(matchEndpoint('GET', path) ?? matchEndpoint('POST', path) ?? matchEndpoint('DELETE', path), undefined, path)
     }
   })

@@ -1,0 +1,132 @@
+import type { Scope } from '../types.ts'
+
+/**
+ * The MCP tools of CONTRACT §8: each mirrors one REST operation and needs the same scope. The input and
+ * output schemas live with the adapter (the MCP SDK wants zod); what a tool is, what it needs and how a
+ * client may treat it (MCP tool annotations) is domain, and lives here.
+ */
+export interface ToolSpec {
+  name: string
+  title: string
+  /** One line a model can act on. */
+  description: string
+  scope: Scope
+  /** MCP `ToolAnnotations`: hints only, never trusted for access decisions. */
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false }
+}
+
+const read = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const
+const write = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const
+const destroy = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const
+
+export const TOOLS = [
+  {
+    name: 'save_url', title: 'Save a URL', scope: 'saved-items:capture',
+    description: 'Save a web page (http or https URL) to the reading queue; saving a URL already in the queue updates that item and puts it back at the top.',
+    // Saving again changes lastSavedAt, so the call is not idempotent in the MCP sense.
+    annotations: { ...write, idempotentHint: false },
+  },
+  {
+    name: 'list_saved_items', title: 'List saved items', scope: 'saved-items:read',
+    description: 'List saved pages, newest first by default; filter by folder id (or "none"), page with limit and the nextCursor of the previous result.',
+    annotations: read,
+  },
+  {
+    name: 'mark_read', title: 'Mark read', scope: 'saved-items:write',
+    description: 'Mark a saved item as read, by its id.',
+    annotations: write,
+  },
+  {
+    name: 'mark_unread', title: 'Mark unread', scope: 'saved-items:write',
+    description: 'Mark a saved item as unread, by its id.',
+    annotations: write,
+  },
+  {
+    name: 'open_saved_item', title: 'Open a saved item', scope: 'saved-items:write',
+    description: 'Record that a saved item was opened (this also marks it read) and return it, including its URL.',
+    annotations: { ...write, idempotentHint: false },
+  },
+  {
+    name: 'move_to_folder', title: 'Move to folder', scope: 'saved-items:write',
+    description: 'Put a saved item in a folder by folder id, or take it out of its folder with folderId null.',
+    annotations: write,
+  },
+  {
+    name: 'delete_saved_item', title: 'Delete a saved item', scope: 'saved-items:delete',
+    description: 'Delete a saved item for good, by its id; deleting an id that does not exist succeeds and changes nothing.',
+    annotations: destroy,
+  },
+  {
+    name: 'list_folders', title: 'List folders', scope: 'folders:read',
+    description: 'List the folders, sorted by name, with the ids the other tools take.',
+    annotations: read,
+  },
+  {
+    name: 'create_folder', title: 'Create a folder', scope: 'folders:write',
+    description: 'Create a folder with a name that is unique ignoring case (1 to 100 characters).',
+    annotations: { ...write, idempotentHint: false },
+  },
+  {
+    name: 'rename_folder', title: 'Rename a folder', scope: 'folders:write',
+    description: 'Rename a folder, by its id; the new name must not be taken by another folder, ignoring case.',
+    annotations: write,
+  },
+  {
+    name: 'delete_folder', title: 'Delete a folder', scope: 'folders:delete',
+    description: 'Delete a folder, by its id; its saved items are kept and end up in no folder.',
+    annotations: destroy,
+  },
+  {
+    name: 'whoami', title: 'Who am I', scope: 'account:read',
+    description: 'Return the id and email of the account these tools act for.',
+    annotations: read,
+  },
+] as const satisfies readonly ToolSpec[]
+
+export type ToolName = (typeof TOOLS)[number]['name']
+
+const BY_NAME: ReadonlyMap<string, ToolSpec> = new Map(TOOLS.map((tool) => [tool.name, tool]))
+
+export function findTool(name: string): ToolSpec | undefined {
+  return BY_NAME.get(name)
+}
+
+/**
+ * The scopes an MCP POST body needs before it may be dispatched: the scope of every `tools/call` it holds
+ * (a JSON-RPC batch may hold several). Everything else (initialize, tools/list, ping, notifications, an
+ * unknown tool, a body that is not JSON-RPC) needs none beyond a valid credential; the MCP server answers it.
+ * Checked at the HTTP layer so a lacking scope is an HTTP 403 the client can step up from (MCP 2025-11-25
+ * "Scope challenge handling"), not a tool error.
+ */
+export function scopesNeededFor(message: unknown): Scope[] {
+  const messages = Array.isArray(message) ? message : [message]
+  const needed = new Set<Scope>()
+  for (const entry of messages) {
+    if (typeof entry !== 'object' || entry === null) continue
+    const { method, params } = entry as { method?: unknown; params?: unknown }
+    if (method !== 'tools/call' || typeof params !== 'object' || params === null) continue
+    const name = (params as { name?: unknown }).name
+    const tool = typeof name === 'string' ? findTool(name) : undefined
+    if (tool) needed.add(tool.scope)
+  }
+  return [...needed]
+}
+
+/**
+ * The `scope` of an MCP `insufficient_scope` challenge: what the token already holds plus what the call
+ * lacks. MCP clients re-authorize with exactly this value, so naming only the missing scope would trade the
+ * old permissions for the new one and loop (the spec's recommended approach keeps both).
+ */
+export function stepUpScope(granted: readonly string[], missing: readonly string[]): string {
+  return [...new Set([...granted, ...missing])].join(' ')
+}
+
+/**
+ * The `scope` hint of a 401 on /mcp, which clients use for their first authorization request: every
+ * scope the tools need except the two that delete (a client steps up when a delete is first asked for),
+ * plus `offline_access`, so a person is not sent back to the consent page every hour.
+ */
+export const MCP_DEFAULT_SCOPE = [
+  ...new Set(TOOLS.map((tool) => tool.scope as string).filter((scope) => !scope.endsWith(':delete'))),
+  'offline_access',
+].join(' ')
