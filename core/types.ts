@@ -72,6 +72,8 @@ export interface Principal {
   kind: 'api-key' | 'oauth' | 'session'
   /** The connect client an API key was issued to, if any (CONTRACT §2.2 default channel). */
   connectClient: ConnectClient | null
+  /** Whether the OAuth grant behind the credential holds `offline_access` (it may refresh). */
+  offlineAccess?: boolean
 }
 
 /** Injected time and randomness (STYLE example 3). */

@@ -124,7 +124,9 @@ function requireToolScopes(principal: Principal, body: Uint8Array): void {
     return
   }
   const missing = scopesNeededFor(message).filter((scope) => !principal.scopes.includes(scope))
-  if (missing.length > 0) throw new InsufficientScopeError(missing.join(' '), stepUpScope(principal.scopes, missing))
+  // offline_access is no resource scope, but a client re-authorizing without it would lose its refresh token.
+  const held = principal.offlineAccess ? [...principal.scopes, 'offline_access'] : principal.scopes
+  if (missing.length > 0) throw new InsufficientScopeError(missing.join(' '), stepUpScope(held, missing))
 }
 
 async function readJsonBody(request: Request): Promise<Uint8Array> {

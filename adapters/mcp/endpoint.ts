@@ -45,7 +45,7 @@ export const mcpRoutes = ({ deps, principalOf }: RouteContext) => {
       status: 204,
       headers: {
         ...MCP_CORS_HEADERS,
-        'access-control-allow-methods': 'POST, GET, DELETE, OPTIONS',
+        'access-control-allow-methods': 'POST, OPTIONS',
         'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
         'access-control-max-age': '86400',
       },

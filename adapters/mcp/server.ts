@@ -46,5 +46,7 @@ export function createMcpServer(deps: AppDeps, principal: Principal): McpServer 
       }
     })
   }
+  // The SDK announces tools.listChanged; a stateless server has no stream to send that notification on.
+  server.server.registerCapabilities({ tools: { listChanged: false } })
   return server
 }

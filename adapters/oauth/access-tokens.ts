@@ -89,6 +89,7 @@ export async function verifyAccessToken(deps: AppDeps, token: string, audience: 
     credentialId: `grant:${grant.id}`,
     kind: 'oauth',
     connectClient: null,
+    offlineAccess: grant.scopes.includes('offline_access'),
   }
 }
 

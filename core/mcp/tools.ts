@@ -122,11 +122,10 @@ export function stepUpScope(granted: readonly string[], missing: readonly string
 }
 
 /**
- * The `scope` hint of a 401 on /mcp, which clients use for their first authorization request: every
- * scope the tools need except the two that delete (a client steps up when a delete is first asked for),
- * plus `offline_access`, so a person is not sent back to the consent page every hour.
+ * The `scope` hint of a 401 on /mcp, which clients use for their first authorization request: every scope
+ * a tool needs, plus `offline_access` so a person is not sent back to the consent page every hour.
+ * Leaving the delete scopes out for a later step-up would be tighter, but MCP SDK clients (1.32) that
+ * hold a refresh token answer a 403 by refreshing, which cannot widen a grant, and then give up
+ * (typescript-sdk #2255): their deletes would never work. Grants narrower than this still step up.
  */
-export const MCP_DEFAULT_SCOPE = [
-  ...new Set(TOOLS.map((tool) => tool.scope as string).filter((scope) => !scope.endsWith(':delete'))),
-  'offline_access',
-].join(' ')
+export const MCP_DEFAULT_SCOPE = [...new Set(TOOLS.map((tool) => tool.scope as string)), 'offline_access'].join(' ')

@@ -41,7 +41,7 @@ describe('verifyAccessToken()', () => {
   test('turns a valid token into the person, the scopes the grant still holds, and the grant as credential', async () => {
     const tokens = await tokensFor(h, { clientId, browser, scope: 'saved-items:read folders:read offline_access' })
     expect(await verifyAccessToken(deps, tokens.access_token, BASE)).toEqual({
-      userId: browser.userId, scopes: ['saved-items:read', 'folders:read'], credentialId: `grant:${await grantId(tokens.access_token)}`, kind: 'oauth', connectClient: null,
+      userId: browser.userId, scopes: ['saved-items:read', 'folders:read'], credentialId: `grant:${await grantId(tokens.access_token)}`, kind: 'oauth', connectClient: null, offlineAccess: true,
     })
     const used = await h.db.$client.execute('SELECT last_used_at FROM oauth_grants')
     expect(used.rows[0]!.last_used_at).toBe(h.clock.now().toISOString())
