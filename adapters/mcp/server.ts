@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { isAppError } from '../../core/errors.ts'
 import { TOOLS, type ToolName } from '../../core/mcp/tools.ts'
 import type { Principal } from '../../core/types.ts'
@@ -17,12 +18,16 @@ const INSTRUCTIONS = [
   'ask the person to approve the wider access when your client offers it.',
 ].join(' ')
 
+// The SDK builds a fresh Ajv (with formats) for every server unless given one: 14% of an MCP request's
+// CPU in a profile. It is used only for elicitation, which these tools never do; one per process is plenty.
+const schemaValidator = new AjvJsonSchemaValidator()
+
 /**
  * One MCP server per request, for one person (stateless Streamable HTTP: any instance can answer any
  * request). Tools are the catalog of core/mcp/tools.ts with the handlers that call the REST operations.
  */
 export function createMcpServer(deps: AppDeps, principal: Principal): McpServer {
-  const server = new McpServer({ name: 'readlater', title: 'Readlater', version: SERVICE_VERSION }, { instructions: INSTRUCTIONS })
+  const server = new McpServer({ name: 'readlater', title: 'Readlater', version: SERVICE_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator: schemaValidator })
   const handlers = toolHandlers(deps, principal)
   for (const tool of TOOLS) {
     const name: ToolName = tool.name
