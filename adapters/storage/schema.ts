@@ -154,3 +154,20 @@ export const connectCodes = sqliteTable('connect_codes', {
   expiresAt: text('expires_at').notNull(),
   usedAt: text('used_at'),
 })
+
+/**
+ * The enrichment queue (CONTRACT §7): at most one job per item. Rows are added by triggers on saved_items
+ * (see the 0002 migration), so a capture and its job commit in the same statement. A worker claims a due
+ * job by setting `lease_until`; a crashed worker's lease runs out and another process takes the job over.
+ */
+export const enrichmentJobs = sqliteTable('enrichment_jobs', {
+  itemId: text('item_id').primaryKey().references(() => savedItems.id, { onDelete: 'cascade' }),
+  /** Attempts started, counted when claimed (a crash mid-attempt uses one up). */
+  attempts: integer('attempts').notNull(),
+  /** Not before this time (epoch ms); 0 means as soon as possible. */
+  runAfterMs: integer('run_after_ms').notNull(),
+  /** Claimed until this time (epoch ms); null when nobody holds it. */
+  leaseUntilMs: integer('lease_until_ms'),
+  lastError: text('last_error'),
+  createdAt: text('created_at').notNull(),
+}, (t) => [index('enrichment_jobs_due_idx').on(t.runAfterMs)])

@@ -55,6 +55,8 @@ export interface ServerProcess {
   stdout: string[]
   stderr: string[]
   stop(): Promise<void>
+  /** Kills the process with SIGKILL, as a crash or an OOM kill would: no shutdown code runs. */
+  crash(): Promise<void>
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
@@ -87,6 +89,11 @@ export async function startServer(env: Record<string, string>, command: string[]
         const exited = await Promise.race([proc.exited.then(() => true), sleep(3000).then(() => false)])
         if (!exited) proc.kill('SIGKILL')
       }
+      await proc.exited
+      await reading
+    },
+    async crash() {
+      proc.kill('SIGKILL')
       await proc.exited
       await reading
     },

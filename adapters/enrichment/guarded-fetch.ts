@@ -1,0 +1,271 @@
+import { lookup as dnsLookup } from 'node:dns/promises'
+import { describeAddressRange, isPublicAddress } from './address-policy.ts'
+
+export const FETCH_TIMEOUT_MS = 10_000
+export const MAX_PAGE_BYTES = 2 * 1024 * 1024
+export const MAX_REDIRECTS = 5
+
+export interface FetchedPage {
+  finalUrl: string
+  status: number
+  contentType: string | null
+  body: Uint8Array
+  truncated: boolean
+  redirects: number
+  isHtml: boolean
+}
+
+type RefusedReason = 'scheme' | 'credentials' | 'port' | 'address' | 'redirects' | 'status'
+type FailedReason = 'network' | 'dns' | 'timeout' | 'status'
+
+/** Permanent: retrying cannot help (bad scheme, blocked address, too many redirects, credentials in URL, port not allowed, 4xx other than 408/429). */
+export class FetchRefusedError extends Error {
+  override readonly name = 'FetchRefusedError'
+  readonly reason: RefusedReason
+  readonly status?: number
+  constructor(reason: RefusedReason, message: string, status?: number) {
+    super(message)
+    this.reason = reason
+    if (status !== undefined) this.status = status
+  }
+}
+
+/** Transient: network error, DNS failure, timeout, 5xx, 408, 429. */
+export class FetchFailedError extends Error {
+  override readonly name = 'FetchFailedError'
+  readonly reason: FailedReason
+  readonly status?: number
+  constructor(reason: FailedReason, message: string, status?: number) {
+    super(message)
+    this.reason = reason
+    if (status !== undefined) this.status = status
+  }
+}
+
+export interface GuardedFetchOptions {
+  /** ENRICH_ALLOW_PRIVATE=1: skip the address check and the port rule (tests only). */
+  allowPrivate: boolean
+  userAgent: string
+  timeoutMs?: number
+  maxBytes?: number
+  maxRedirects?: number
+  /** DNS: all addresses of a host name. Default: node:dns/promises lookup(host, { all: true, verbatim: true }). Injected by tests. */
+  lookup?: (hostname: string) => Promise<string[]>
+  /** Opens the HTTP exchange to one checked address for `url` (redirect: 'manual'). Default: pinned fetch. Injected by tests to route a "public" address to a local server. */
+  fetchAddress?: (url: URL, address: string, init: RequestInit) => Promise<Response>
+}
+
+const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1'
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+const ALLOWED_PORTS = new Set(['', '80', '443'])
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml'])
+
+async function defaultLookup(hostname: string): Promise<string[]> {
+  const addresses = await dnsLookup(hostname, { all: true, verbatim: true })
+  return addresses.map((entry) => entry.address)
+}
+
+/**
+ * On Bun the request goes to the checked IP itself, so a second DNS answer (rebinding) cannot
+ * redirect it; the Host header and TLS SNI/certificate name stay the original host.
+ * Node and Deno fetch silently drop a custom Host header, so there we fetch the original URL
+ * after the check: the runtime resolves the name again, leaving a TOCTOU window in which a
+ * rebinding DNS server could answer with a private address. Closing it there needs an undici
+ * Agent with a connect lookup (Node) or an egress proxy (Deno).
+ */
+function pinnedFetch(url: URL, address: string, init: RequestInit): Promise<Response> {
+  if (typeof Bun === 'undefined' || literalAddress(url) !== null) return fetch(url, init)
+  // Built from text, not via the `hostname` setter, which silently keeps the old host on bad input.
+  const host = address.includes(':') ? `[${address}]` : address
+  const target = new URL(`${url.protocol}//${host}${url.port === '' ? '' : `:${url.port}`}${url.pathname}${url.search}`)
+  const headers = new Headers(init.headers)
+  headers.set('host', url.host)
+  const pinned: BunFetchRequestInit = { ...init, headers }
+  if (url.protocol === 'https:') pinned.tls = { serverName: url.hostname }
+  return fetch(target, pinned)
+}
+
+/** The address when the URL host is an IP literal (WHATWG URL has already normalised `2130706433`, `0x7f.1`…). */
+function literalAddress(url: URL): string | null {
+  const host = url.hostname
+  if (host.startsWith('[') && host.endsWith(']')) return host.slice(1, -1)
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) ? host : null
+}
+
+/** Scheme and userinfo: checks that need no network, run on the first URL and on every Location. */
+function parseTarget(raw: string, base?: URL): URL {
+  let url: URL
+  try {
+    url = base ? new URL(raw, base) : new URL(raw)
+  } catch {
+    throw new FetchRefusedError('scheme', base ? `Refused redirect from ${base.host}: invalid Location` : 'Refused: not a valid URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new FetchRefusedError('scheme', `Refused ${url.protocol} URL: only http and https are fetched`)
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new FetchRefusedError('credentials', `Refused ${url.hostname}: credentials in URL`)
+  }
+  return url
+}
+
+/** Rejects with the signal's reason once it aborts; `lookup` and injected functions take no signal. */
+function untilAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
+/** Port rule, DNS and address check; returns the address the connection is pinned to. */
+async function checkedAddress(url: URL, options: GuardedFetchOptions, signal: AbortSignal): Promise<string> {
+  if (!options.allowPrivate && !ALLOWED_PORTS.has(url.port)) {
+    throw new FetchRefusedError('port', `Refused ${url.hostname}: port ${url.port} is not 80 or 443`)
+  }
+  const literal = literalAddress(url)
+  let addresses: string[]
+  if (literal !== null) {
+    addresses = [literal]
+  } else {
+    try {
+      addresses = await untilAbort((options.lookup ?? defaultLookup)(url.hostname), signal)
+    } catch (error) {
+      if (signal.aborted) throw error
+      throw new FetchFailedError('dns', `DNS lookup failed for ${url.hostname}`)
+    }
+  }
+  const first = addresses[0]
+  if (first === undefined) throw new FetchFailedError('dns', `DNS returned no address for ${url.hostname}`)
+  if (!options.allowPrivate) {
+    // Every answer must pass: one private answer means the name can point inside.
+    const blocked = addresses.find((address) => !isPublicAddress(address))
+    if (blocked !== undefined) {
+      throw new FetchRefusedError('address', `Refused ${url.hostname}: not a public address (${describeAddressRange(blocked)})`)
+    }
+  }
+  return first
+}
+
+function classifyStatus(url: URL, status: number): never {
+  const message = `${url.hostname} answered HTTP ${status}`
+  if (status >= 500 || status === 408 || status === 429) throw new FetchFailedError('status', message, status)
+  throw new FetchRefusedError('status', message, status)
+}
+
+function mediaType(contentType: string | null): string | null {
+  if (contentType === null) return null
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase()
+}
+
+/** For a response without Content-Type: the first bytes, past a BOM and whitespace, open an HTML document. */
+function looksLikeHtml(bytes: Uint8Array): boolean {
+  const head = new TextDecoder().decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart().toLowerCase()
+  return /^<(!doctype html|html|head|body|title|meta|!--)[\s>]/.test(head)
+}
+
+async function cancelBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined)
+}
+
+interface ReadBody { body: Uint8Array; truncated: boolean; isHtml: boolean }
+
+/** Streams at most `maxBytes`; one chunk past the cap is read only to learn whether there was more. */
+async function readBody(response: Response, maxBytes: number, sniff: boolean, signal: AbortSignal): Promise<ReadBody> {
+  if (!response.body) return { body: new Uint8Array(0), truncated: false, isHtml: !sniff }
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  let truncated = false
+  try {
+    for (;;) {
+      const { done, value } = await untilAbort(reader.read(), signal)
+      if (done) break
+      if (sniff && total === 0 && value.length > 0) {
+        if (!looksLikeHtml(value)) return { body: new Uint8Array(0), truncated: false, isHtml: false }
+        sniff = false
+      }
+      const room = maxBytes - total
+      if (value.length > room) {
+        if (room > 0) chunks.push(value.subarray(0, room))
+        total += Math.max(room, 0)
+        truncated = true
+        break
+      }
+      chunks.push(value)
+      total += value.length
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined)
+  }
+  const body = new Uint8Array(total)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.length
+  }
+  return { body, truncated, isHtml: !sniff }
+}
+
+/**
+ * GET a page for enrichment: http(s) only, no credentials, ports 80/443, every DNS answer public,
+ * connection pinned to the checked address, redirects followed by hand and re-checked per hop,
+ * one timeout over all hops and the body, HTML bodies capped at `maxBytes`, other bodies not read.
+ * Errors name the host and the reason, never the body.
+ */
+export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<FetchedPage> {
+  const maxBytes = options.maxBytes ?? MAX_PAGE_BYTES
+  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS
+  const fetchAddress = options.fetchAddress ?? pinnedFetch
+  const signal = AbortSignal.timeout(options.timeoutMs ?? FETCH_TIMEOUT_MS)
+  let current = parseTarget(url)
+  let redirects = 0
+  try {
+    for (;;) {
+      const address = await checkedAddress(current, options, signal)
+      const init: RequestInit = {
+        method: 'GET',
+        redirect: 'manual',
+        credentials: 'omit',
+        signal,
+        headers: { 'user-agent': options.userAgent, accept: ACCEPT, 'accept-language': 'en' },
+      }
+      let response: Response
+      try {
+        response = await untilAbort(fetchAddress(current, address, init), signal)
+      } catch (error) {
+        if (signal.aborted) throw error
+        throw new FetchFailedError('network', `Could not connect to ${current.hostname}`)
+      }
+      const location = response.headers.get('location')
+      if (REDIRECT_STATUSES.has(response.status) && location !== null) {
+        await cancelBody(response)
+        if (redirects >= maxRedirects) {
+          throw new FetchRefusedError('redirects', `Refused ${current.hostname}: more than ${maxRedirects} redirects`)
+        }
+        redirects += 1
+        // Every method becomes GET: we only ever GET, so 303 and 301/302-after-POST need nothing more.
+        current = parseTarget(location, current)
+        continue
+      }
+      if (response.status < 200 || response.status > 299) {
+        await cancelBody(response)
+        classifyStatus(current, response.status)
+      }
+      const contentType = response.headers.get('content-type')
+      const type = mediaType(contentType)
+      const page = { finalUrl: current.href, status: response.status, contentType, redirects }
+      if (type !== null && !HTML_TYPES.has(type)) {
+        await cancelBody(response)
+        return { ...page, body: new Uint8Array(0), truncated: false, isHtml: false }
+      }
+      const read = await readBody(response, maxBytes, type === null, signal)
+      return { ...page, ...read }
+    }
+  } catch (error) {
+    if (error instanceof FetchRefusedError || error instanceof FetchFailedError) throw error
+    if (signal.aborted) throw new FetchFailedError('timeout', `Timed out fetching ${current.hostname}`)
+    throw new FetchFailedError('network', `Could not fetch ${current.hostname}`)
+  }
+}

@@ -1,0 +1,137 @@
+import { decodeHtml } from '../../core/enrichment/decode-html.ts'
+import { createPageExtractor, metadataFromUrl } from '../../core/enrichment/extract-page.ts'
+import type { PageMetadata } from '../../core/enrichment/page-metadata.ts'
+import { decideAfterFailure, isExhausted, LEASE_MS } from '../../core/enrichment/retry-policy.ts'
+import { toTimestamp } from '../../core/time.ts'
+import type { Clock } from '../../core/types.ts'
+import type { Log } from '../http/deps.ts'
+import type { Database } from '../storage/open-database.ts'
+import { claimEnrichmentJob, completeEnrichment, failEnrichment, scheduleRetry, type ClaimedJob } from '../storage/enrichment-jobs.ts'
+import { FetchRefusedError, type FetchedPage } from './guarded-fetch.ts'
+
+export interface EnrichmentWorkerDeps {
+  db: Database
+  clock: Clock
+  log: Log
+  /** The guarded fetch, bound to its options. */
+  fetchPage(url: string): Promise<FetchedPage>
+}
+
+export interface EnrichmentWorkerOptions {
+  /** Jobs in flight at once, per process. */
+  concurrency: number
+  /** How often an idle worker looks for due jobs. */
+  pollMs: number
+}
+
+export const DEFAULT_WORKER_OPTIONS: EnrichmentWorkerOptions = { concurrency: 4, pollMs: 500 }
+
+/** Decoded HTML is parsed in slices, yielding between them, so a 2 MiB page never stalls API requests. */
+const PARSE_SLICE_CHARS = 64 * 1024
+
+export interface EnrichmentWorkers {
+  /** Stops claiming, waits for the jobs in flight. */
+  stop(): Promise<void>
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Runs enrichment jobs in this process: claims due jobs from the database (so any number of processes
+ * share one queue), at most `concurrency` at a time, entirely off the request path.
+ */
+export function startEnrichmentWorkers(deps: EnrichmentWorkerDeps, options: EnrichmentWorkerOptions = DEFAULT_WORKER_OPTIONS): EnrichmentWorkers {
+  let running = true
+  let wake: (() => void) | null = null
+  const inFlight = new Set<Promise<void>>()
+
+  const loop = async () => {
+    while (running) {
+      if (inFlight.size >= options.concurrency) {
+        await Promise.race(inFlight)
+        continue
+      }
+      let job: ClaimedJob | null = null
+      try {
+        const nowMs = deps.clock.now().getTime()
+        job = await claimEnrichmentJob(deps.db, nowMs, nowMs + LEASE_MS)
+      } catch (error) {
+        deps.log('warn', { msg: 'enrichment queue unavailable', error: error instanceof Error ? error.name : 'unknown' })
+      }
+      if (!job) {
+        await new Promise<void>((resolve) => {
+          wake = resolve
+          setTimeout(resolve, options.pollMs)
+        })
+        wake = null
+        continue
+      }
+      const work = runJob(deps, job).finally(() => inFlight.delete(work))
+      inFlight.add(work)
+    }
+  }
+  const done = loop()
+  return {
+    async stop() {
+      running = false
+      ;(wake as (() => void) | null)?.()
+      await done
+      await Promise.all(inFlight)
+    },
+  }
+}
+
+/** One attempt: fetch, extract, store; or decide when to try again. Never throws. */
+export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promise<void> {
+  const started = performance.now()
+  const host = hostOf(job.originalUrl)
+  const now = () => toTimestamp(deps.clock.now())
+  try {
+    if (isExhausted(job.attempts)) {
+      await failEnrichment(deps.db, job.itemId, now())
+      deps.log('warn', { msg: 'enrichment', itemId: job.itemId, host, outcome: 'failed', reason: 'attempts exhausted by interrupted runs', attempts: job.attempts })
+      return
+    }
+    const page = await deps.fetchPage(job.originalUrl)
+    const metadata = page.isHtml ? await extractInSlices(page) : metadataFromUrl(page.finalUrl)
+    const stored = await completeEnrichment(deps.db, job.itemId, metadata, now())
+    deps.log('info', {
+      msg: 'enrichment', itemId: job.itemId, host, outcome: stored ? 'enriched' : 'item deleted', attempts: job.attempts, redirects: page.redirects,
+      bytes: page.body.byteLength, truncated: page.truncated, ms: Math.round(performance.now() - started),
+    })
+  } catch (error) {
+    const permanent = error instanceof FetchRefusedError
+    // Messages name the host and the reason, never the page or the full URL (it may carry secrets).
+    const reason = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : 'unknown failure'
+    try {
+      const decision = decideAfterFailure(job.attempts, permanent, deps.clock.now().getTime())
+      if (decision.kind === 'retry') await scheduleRetry(deps.db, job.itemId, decision.runAfterMs, reason)
+      else await failEnrichment(deps.db, job.itemId, now())
+      deps.log(decision.kind === 'retry' ? 'info' : 'warn', {
+        msg: 'enrichment', itemId: job.itemId, host, outcome: decision.kind === 'retry' ? 'retry' : 'failed', reason, attempts: job.attempts,
+        ms: Math.round(performance.now() - started),
+      })
+    } catch (storeError) {
+      // The lease runs out and another attempt follows; nothing else to do here.
+      deps.log('error', { msg: 'enrichment result not stored', itemId: job.itemId, error: storeError instanceof Error ? storeError.name : 'unknown' })
+    }
+  }
+}
+
+async function extractInSlices(page: FetchedPage): Promise<PageMetadata> {
+  const html = decodeHtml(page.body, page.contentType)
+  const extractor = createPageExtractor(page.finalUrl)
+  for (let offset = 0; offset < html.length && !extractor.done; offset += PARSE_SLICE_CHARS) {
+    extractor.write(html.slice(offset, offset + PARSE_SLICE_CHARS))
+    await pause(0)
+  }
+  return extractor.finish()
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host
+  } catch {
+    return '?'
+  }
+}
