@@ -8,7 +8,11 @@ import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, SORTS, TAGS } from '
 // (no null) and the only nullable one is move_to_folder's folderId: `anyOf` in tool inputs trips up some clients.
 
 const id = (what: string) => z.string().min(1).max(100).describe(`The ${what} id (as returned by the other tools)`)
-const text = z.string().nullable()
+// Nullable outputs as `anyOf [T, null]`: zod's `type: [T, "null"]` form is what the Inspector's portability
+// check flags (some clients, Gemini-style schema readers among them, do not take type arrays). zod folds a
+// bare string branch into that form; a no-op `minLength: 0` keeps it a branch of its own.
+const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()])
+const text = orNull(z.string().min(0))
 
 export const FolderSchema = z.object({ id: z.string(), name: z.string() }).strict()
 
@@ -30,8 +34,8 @@ export const SavedItemSchema = z.object({
   tags: z.array(z.enum(TAGS)),
   enrichmentStatus: z.enum(ENRICHMENT_STATUSES),
   sourceName: text,
-  captureChannel: z.enum(CAPTURE_CHANNELS).nullable(),
-  folder: FolderSchema.nullable(),
+  captureChannel: orNull(z.enum(CAPTURE_CHANNELS)),
+  folder: orNull(FolderSchema),
   isRead: z.boolean(),
   lastSavedAt: z.string(),
   createdAt: z.string(),
@@ -57,7 +61,7 @@ export const Inputs = {
   open_saved_item: { id: id('saved item') },
   move_to_folder: {
     id: id('saved item'),
-    folderId: z.string().min(1).max(100).nullable().describe('The folder id, or null to take the item out of its folder'),
+    folderId: orNull(z.string().min(1).max(100)).describe('The folder id, or null to take the item out of its folder'),
   },
   delete_saved_item: { id: id('saved item') },
   list_folders: {},
@@ -73,7 +77,7 @@ export const Outputs = {
   save_url: z.object({ savedItem: SavedItemSchema, captureResult: z.enum(['created', 'updated']) }).strict(),
   list_saved_items: z.object({
     savedItems: z.array(SavedItemSchema),
-    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+    nextCursor: orNull(z.string().min(1)).describe('Pass as cursor for the next page; null on the last page'),
   }).strict(),
   mark_read: SavedItemSchema,
   mark_unread: SavedItemSchema,
