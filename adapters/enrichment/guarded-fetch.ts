@@ -53,6 +53,10 @@ export interface GuardedFetchOptions {
   lookup?: (hostname: string) => Promise<string[]>
   /** Opens the HTTP exchange to one checked address for `url` (redirect: 'manual'). Default: pinned fetch. Injected by tests to route a "public" address to a local server. */
   fetchAddress?: (url: URL, address: string, init: RequestInit) => Promise<Response>
+  /** Media types whose bodies are read; others are cancelled unread. Default: HTML (and, with no Content-Type, what looks like HTML). */
+  bodyTypes?: ReadonlySet<string>
+  /** The Accept header. Default: HTML first. */
+  accept?: string
 }
 
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1'
@@ -229,7 +233,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
         redirect: 'manual',
         credentials: 'omit',
         signal,
-        headers: { 'user-agent': options.userAgent, accept: ACCEPT, 'accept-language': 'en' },
+        headers: { 'user-agent': options.userAgent, accept: options.accept ?? ACCEPT, 'accept-language': 'en' },
       }
       let response: Response
       try {
@@ -256,12 +260,14 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
       const contentType = response.headers.get('content-type')
       const type = mediaType(contentType)
       const page = { finalUrl: current.href, status: response.status, contentType, redirects }
-      if (type !== null && !HTML_TYPES.has(type)) {
+      const bodyTypes = options.bodyTypes ?? HTML_TYPES
+      // Without a Content-Type only HTML is sniffed; a caller that wants another type must be told so.
+      if (type === null ? !bodyTypes.has('text/html') : !bodyTypes.has(type)) {
         await cancelBody(response)
         return { ...page, body: new Uint8Array(0), truncated: false, isHtml: false }
       }
       const read = await readBody(response, maxBytes, type === null, signal)
-      return { ...page, ...read }
+      return { ...page, ...read, isHtml: type === null ? read.isHtml : HTML_TYPES.has(type) }
     }
   } catch (error) {
     if (error instanceof FetchRefusedError || error instanceof FetchFailedError) throw error

@@ -53,6 +53,8 @@ export function authorizationServerMetadata(baseUrl: string): Record<string, unk
     revocation_endpoint_auth_methods_supported: ['none'],
     scopes_supported: [...OAUTH_SCOPES],
     authorization_response_iss_parameter_supported: true,
+    // Clients may use an https URL of their metadata document as client_id instead of registering.
+    client_id_metadata_document_supported: true,
     agent_auth: {
       identity_types_supported: ['anonymous'],
       register_uri: endpoints.registration,

@@ -329,6 +329,21 @@ describe('guardedFetch with allowPrivate', () => {
     expect(page.status).toBe(200)
   })
 
+  test('bodyTypes: a JSON fetch (client metadata documents) reads JSON with its Accept header and leaves HTML unread', async () => {
+    const document = '{"client_id":"x"}'
+    const server = serve((_, url) => (url.pathname === '/client.json'
+      ? new Response(document, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+      : html()))
+    const json = open({ bodyTypes: new Set(['application/json']), accept: 'application/json' })
+    const page = await guardedFetch(`${server.origin}/client.json`, json)
+    expect(page.isHtml).toBe(false)
+    expect(new TextDecoder().decode(page.body)).toBe(document)
+    expect(server.seen[0]!.headers.get('accept')).toBe('application/json')
+    const notJson = await guardedFetch(`${server.origin}/page`, json)
+    expect(notJson.body.length).toBe(0)
+    expect(notJson.contentType).toStartWith('text/html')
+  })
+
   test('reads application/xhtml+xml as HTML', async () => {
     const server = serve(() => new Response(HTML, { headers: { 'content-type': 'application/xhtml+xml' } }))
     const page = await guardedFetch(`${server.origin}/`, open())

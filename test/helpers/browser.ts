@@ -1,4 +1,5 @@
 import { chromium, type Browser } from 'playwright-core'
+import type { AppDeps } from '../../adapters/http/deps.ts'
 import { createHarness, type Harness } from './harness.ts'
 
 // Real browser tests: Debian's Chromium driven by playwright-core (never a downloaded browser).
@@ -23,11 +24,14 @@ export interface LiveServer {
  * The whole service on a real loopback port (BASE_URL = APP_URL = that address), backed by a harness so
  * tests can also reach the database and clock. Uses the real wall clock unless one is given.
  */
-export async function startLiveServer(options: { env?: Record<string, string>; dbUrl?: string } = {}): Promise<LiveServer> {
+export async function startLiveServer(options: { env?: Record<string, string>; dbUrl?: string; fetchClientMetadata?: AppDeps['fetchClientMetadata'] } = {}): Promise<LiveServer> {
   let handler: ((request: Request, ip: string | null) => Promise<Response>) | null = null
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request, bun) => handler!(request, bun.requestIP(request)?.address ?? null) })
   const url = `http://127.0.0.1:${server.port}`
-  const harness = await createHarness({ env: { BASE_URL: url, APP_URL: url, ...options.env }, dbUrl: options.dbUrl, clock: { current: 0, now: () => new Date(), advance() {} } as never })
+  const harness = await createHarness({
+    env: { BASE_URL: url, APP_URL: url, ...options.env }, dbUrl: options.dbUrl, clock: { current: 0, now: () => new Date(), advance() {} } as never,
+    ...(options.fetchClientMetadata ? { fetchClientMetadata: options.fetchClientMetadata } : {}),
+  })
   handler = (request, ip) => harness.server.fetch(request, ip)
   return { url, harness, stop: async () => { await server.stop(true) } }
 }

@@ -4,7 +4,7 @@ import type { Clock, RandomSource, Scope } from '../../core/types.ts'
 import { SCOPES } from '../../core/types.ts'
 import { readConfig, type Config } from '../../adapters/config.ts'
 import { createServer, type Server } from '../../adapters/http/app.ts'
-import type { Log } from '../../adapters/http/deps.ts'
+import type { AppDeps, Log } from '../../adapters/http/deps.ts'
 import { insertApiKey } from '../../adapters/storage/api-keys.ts'
 import { openDatabase, type Database } from '../../adapters/storage/open-database.ts'
 import { insertUser } from '../../adapters/storage/users.ts'
@@ -65,13 +65,13 @@ export interface TestUser {
 
 let counter = 0
 
-export async function createHarness(options: { env?: Record<string, string>; dbUrl?: string; clock?: TestClock } = {}): Promise<Harness> {
+export async function createHarness(options: { env?: Record<string, string>; dbUrl?: string; clock?: TestClock; fetchClientMetadata?: AppDeps['fetchClientMetadata'] } = {}): Promise<Harness> {
   const config = readConfig({ BASE_URL: BASE, ...options.env })
   const db = await openDatabase(options.dbUrl ?? 'file::memory:')
   const clock = options.clock ?? new TestClock()
   const logs: Record<string, unknown>[] = []
   const log: Log = (level, fields) => logs.push({ level, ...fields })
-  const server = createServer({ db, config, clock, random, log })
+  const server = createServer({ db, config, clock, random, log, ...(options.fetchClientMetadata ? { fetchClientMetadata: options.fetchClientMetadata } : {}) })
   const harness: Harness = {
     db, server, clock, config, logs,
     async call(method, path, opts = {}) {

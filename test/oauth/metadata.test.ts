@@ -39,6 +39,7 @@ describe('authorization server metadata', () => {
       revocation_endpoint_auth_methods_supported: ['none'],
       scopes_supported: [...SCOPES, 'offline_access'],
       authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
       agent_auth: {
         identity_types_supported: ['anonymous'],
         register_uri: `${ISSUER}/oauth2/register`,

@@ -5,6 +5,7 @@ import { uuidv7 } from '../../../core/ids.ts'
 import { authorizationResponseLocation, checkAuthorizationRequest, type RegisteredClient } from '../../../core/oauth/authorization-request.ts'
 import { readConsentTicket, signConsentTicket } from '../../oauth/consent-ticket.ts'
 import { findClient, insertGrantWithCode, type ClientRow } from '../../storage/oauth.ts'
+import { isClientIdMetadataUrl, resolveMetadataClient } from '../../oauth/client-metadata-documents.ts'
 import type { SafeHtml } from '../../web/html.ts'
 import { HTML_HEADERS, layout } from '../../web/layout.ts'
 import { consentPage } from '../../web/pages/consent.ts'
@@ -56,17 +57,29 @@ export const oauthAuthorizeRoutes = ({ deps }: RouteContext) => {
     .get('/api/auth/oauth2/authorize', guarded(async (request) => {
       const url = new URL(request.url)
       const clientIds = url.searchParams.getAll('client_id')
-      const client = clientIds.length === 1 && clientIds[0] ? await findClient(db, clientIds[0]) : null
+      const clientId = clientIds.length === 1 && clientIds[0] ? clientIds[0] : null
+      const session = await readWebSession(db, request, deps.clock.now(), secure)
+      const signIn = () => redirect(`${config.appUrl}/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`)
+      let client: ClientRow | null = null
+      if (clientId !== null && isClientIdMetadataUrl(clientId)) {
+        // A metadata-document client is fetched from its URL only for a signed-in person, so strangers
+        // cannot make this server fetch URLs for them.
+        if (!session) return signIn()
+        const resolved = await resolveMetadataClient(deps, clientId)
+        if (resolved.kind === 'problem') return problem(400, 'This authorization request cannot be used', resolved.message)
+        client = resolved.client
+      } else if (clientId !== null) {
+        client = await findClient(db, clientId)
+      }
       const check = checkAuthorizationRequest(url.searchParams, client && registered(client), config.baseUrl)
       if (check.kind === 'error-page') return problem(400, 'This authorization request cannot be used', check.message)
       if (check.kind === 'error-redirect') return redirect(check.location)
-
-      const session = await readWebSession(db, request, deps.clock.now(), secure)
-      if (!session) return redirect(`${config.appUrl}/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`)
+      if (!session) return signIn()
       const csrf = csrfTokenFor(request, deps, secure)
       const ticket = await signConsentTicket(deps, session.userId, check.request)
       const body = consentPage({
         clientName: client!.name, scopes: check.request.scopes, redirectUri: check.request.redirectUri,
+        publishedBy: isClientIdMetadataUrl(client!.id) ? new URL(client!.id).host : null,
         forMcp: check.request.resource !== config.baseUrl, ticket, csrf: csrf.token,
       })
       return page(200, 'Authorize access', body, { session, csrf: csrf.token, setCookie: csrf.setCookie })

@@ -9,6 +9,8 @@ export interface ConsentView {
   redirectUri: string
   /** `{base}/mcp` or `{base}`. */
   forMcp: boolean
+  /** For a client known by its metadata-document URL: the host that vouches for its name. */
+  publishedBy?: string | null
   ticket: string
   csrf: string
 }
@@ -29,6 +31,7 @@ export function consentPage(view: ConsentView): SafeHtml {
   <ul aria-label="Requested permissions">
     ${view.scopes.map((scope) => html`<li><code>${scope}</code>: ${SCOPE_DESCRIPTIONS[scope]}</li>`)}
   </ul>
+  ${view.publishedBy ? html`<p class="muted">This application describes itself at <code>${view.publishedBy}</code>.</p>` : null}
   <p class="muted">After you answer you will be sent to <code>${destination(view.redirectUri)}</code>. You can revoke this access at any time in Settings.</p>
   <form method="post" action="/api/auth/oauth2/consent">
     ${csrfField(view.csrf)}

@@ -26,6 +26,7 @@ test('authorizationServerMetadata() has the RFC 8414 fields and the agent_auth b
   assert.deepEqual(doc.revocation_endpoint_auth_methods_supported, ['none'])
   assert.deepEqual(doc.scopes_supported, [...SCOPES, 'offline_access'])
   assert.equal(doc.authorization_response_iss_parameter_supported, true)
+  assert.equal(doc.client_id_metadata_document_supported, true)
   assert.equal(doc.jwks_uri, `${BASE}/api/auth/jwks`)
   assert.deepEqual(doc.agent_auth, {
     identity_types_supported: ['anonymous'],
