@@ -134,6 +134,32 @@ export async function allowOverHttp(base: string, person: Browserless, authoriza
   return { pageStatus: page.status, scopes: listedScopes(html), decisionStatus: decision.status, location: new URL(location) }
 }
 
+/**
+ * The person signing in through the real pages: the authorization URL sends a signed-out browser to
+ * /sign-in; its form (email, password, the CSRF field and cookie) starts a session and sends the browser
+ * back to the authorization URL. Returns that browser's cookies, ready for {@link allowOverHttp}.
+ */
+export async function signInOverHttp(base: string, email: string, password: string, authorizationUrl: URL | string): Promise<Browserless & { next: string }> {
+  const first = await fetch(authorizationUrl, { redirect: 'manual' })
+  await first.body?.cancel()
+  const signInUrl = first.headers.get('location')
+  if (first.status !== 303 || !signInUrl?.startsWith(`${base}/sign-in?next=`)) throw new Error(`authorize did not send a signed-out person to sign in: ${first.status} ${signInUrl}`)
+  const page = await fetch(signInUrl, { redirect: 'manual' })
+  const html = await page.text()
+  const csrfCookie = /rl_csrf=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')?.[1]
+  if (page.status !== 200 || !csrfCookie) throw new Error(`sign-in page answered ${page.status} without a CSRF cookie`)
+  const next = hiddenField(html, 'next')
+  const posted = await fetch(`${base}/sign-in`, {
+    method: 'POST', redirect: 'manual',
+    headers: { cookie: `rl_csrf=${csrfCookie}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf: hiddenField(html, 'csrf'), next, email, password }),
+  })
+  await posted.body?.cancel()
+  const session = /rl_session=([^;]+)/.exec(posted.headers.get('set-cookie') ?? '')?.[1]
+  if (posted.status !== 303 || !session) throw new Error(`sign-in answered ${posted.status} without a session`)
+  return { userId: '', cookie: `rl_session=${session}; rl_csrf=${csrfCookie}`, csrf: csrfCookie, next: new URL(posted.headers.get('location')!, base).href }
+}
+
 /** The claims of a JWT, unverified (the server verifies; tests only read what it issued). */
 export function jwtClaims(token: string): Record<string, unknown> {
   const payload = token.split('.')[1]

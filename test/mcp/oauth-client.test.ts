@@ -6,11 +6,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
 import type { TestUser } from '../helpers/harness.ts'
 import { signedIn, type Browserless } from '../oauth/oauth-helpers.ts'
-import { allowOverHttp, jwtClaims, mcpPost, MemoryOAuthProvider, recordingFetch, rest, type Exchange } from './mcp-helpers.ts'
+import { hashPassword } from '../../adapters/cli/passwords.ts'
+import { allowOverHttp, jwtClaims, mcpPost, MemoryOAuthProvider, recordingFetch, rest, signInOverHttp, type Exchange } from './mcp-helpers.ts'
 
 // The official MCP TypeScript SDK as a third-party client doing its own OAuth against the service on a
 // real port: discovery from the 401, dynamic registration, PKCE, the person's consent (played over HTTP
-// with a session cookie), the code exchange, every tool, step-up on 403 insufficient_scope, revocation.
+// through the real sign-in and consent pages), the code exchange, every tool, step-up on 403 insufficient_scope, revocation.
 
 // Nobody listens here: the SDK only needs a redirect URI to register and to send the person back to.
 const CALLBACK = 'http://127.0.0.1:8976/callback'
@@ -129,7 +130,12 @@ describe('the SDK authorizes itself from a 401', () => {
   })
 
   test('after the person allows, finishAuth gets a token for {base}/mcp; a new connection lists the 12 tools and every one answers like REST', async () => {
-    const consent = await allowOverHttp(live.url, browser, provider.lastAuthorizationUrl())
+    // The person is signed out: the real sign-in page (form + CSRF) brings them back to the authorization URL.
+    const password = 'a long password for mcp'
+    await live.harness.db.$client.execute({ sql: 'UPDATE users SET password_hash = ? WHERE id = ?', args: [await hashPassword(password), person.id] })
+    const signedInBrowser = await signInOverHttp(live.url, person.email, password, provider.lastAuthorizationUrl())
+    expect(signedInBrowser.next).toBe(provider.lastAuthorizationUrl().href)
+    const consent = await allowOverHttp(live.url, signedInBrowser, signedInBrowser.next)
     expect(consent.pageStatus).toBe(200)
     expect(consent.scopes).toEqual(HINT_SCOPES)
     expect(consent.decisionStatus).toBe(303)
