@@ -78,13 +78,15 @@ async function defaultLookup(hostname: string): Promise<string[]> {
  * Agent with a connect lookup (Node) or an egress proxy (Deno).
  */
 function pinnedFetch(url: URL, address: string, init: RequestInit): Promise<Response> {
-  if (typeof Bun === 'undefined' || literalAddress(url) !== null) return fetch(url, init)
+  if (typeof Bun === 'undefined') return fetch(url, init)
+  // `proxy: false`: an HTTP(S)_PROXY in the environment would otherwise carry the request, unpinned.
+  if (literalAddress(url) !== null) return fetch(url, { ...init, proxy: false } as BunFetchRequestInit)
   // Built from text, not via the `hostname` setter, which silently keeps the old host on bad input.
   const host = address.includes(':') ? `[${address}]` : address
   const target = new URL(`${url.protocol}//${host}${url.port === '' ? '' : `:${url.port}`}${url.pathname}${url.search}`)
   const headers = new Headers(init.headers)
   headers.set('host', url.host)
-  const pinned: BunFetchRequestInit = { ...init, headers }
+  const pinned: BunFetchRequestInit = { ...init, headers, proxy: false }
   if (url.protocol === 'https:') pinned.tls = { serverName: url.hostname }
   return fetch(target, pinned)
 }

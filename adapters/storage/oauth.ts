@@ -71,12 +71,21 @@ export async function spendRefreshToken(db: Database, tokenHash: string, now: st
 }
 
 /**
- * Deletes what can no longer matter: codes a day past expiry (a replay that late is refused as unknown)
- * and the refresh tokens of revoked grants. Spent refresh tokens of live grants stay: reuse detection
+ * Deletes what can no longer matter: codes a day past expiry (a replay that late is refused as unknown),
+ * the refresh tokens of revoked grants, and metadata-document clients nobody consented to. Spent refresh tokens of live grants stay: reuse detection
  * needs them.
  */
 export async function pruneOAuth(db: Database, now: Date): Promise<void> {
-  await db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, new Date(now.getTime() - 86_400_000).toISOString()))
+  const dayAgo = new Date(now.getTime() - 86_400_000).toISOString()
+  await db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, dayAgo))
   await db.delete(oauthRefreshTokens).where(inArray(oauthRefreshTokens.grantId,
     db.select({ id: oauthGrants.id }).from(oauthGrants).where(isNotNull(oauthGrants.revokedAt))))
+  // Clients known by a metadata-document URL are recorded (and `fetched_at` renewed) at each authorization;
+  // one without any grant whose document was last read a day ago is dropped: the next authorization reads
+  // the document again anyway.
+  await db.delete(oauthClients).where(and(
+    sql`json_extract(${oauthClients.metadata}, '$.client_id_metadata_document') = 1`,
+    sql`json_extract(${oauthClients.metadata}, '$.fetched_at') < ${dayAgo}`,
+    sql`NOT EXISTS (SELECT 1 FROM ${oauthGrants} WHERE ${oauthGrants.clientId} = ${oauthClients.id})`,
+  ))
 }

@@ -243,6 +243,28 @@ describe('guardedFetch with allowPrivate', () => {
     expect(server.paths()).toEqual(['/page'])
   })
 
+  test('the default fetch ignores HTTP_PROXY: a proxy would carry the request unpinned', async () => {
+    const proxy = serve(() => html('<html><title>proxy</title></html>'))
+    const target = serve(() => html())
+    const saved = { upper: process.env.HTTP_PROXY, lower: process.env.http_proxy }
+    process.env.HTTP_PROXY = proxy.origin
+    process.env.http_proxy = proxy.origin
+    try {
+      // Plain fetch does take the proxy here, so the test would notice if the guard stopped opting out.
+      await (await fetch(`http://pinned.example:${target.port}/plain`)).text()
+      expect(proxy.paths()).toEqual(['/plain'])
+      const page = await guardedFetch(`http://pinned.example:${target.port}/guarded`, open({ lookup: async () => ['127.0.0.1'] }))
+      expect(new TextDecoder().decode(page.body)).toBe(HTML)
+      expect(target.paths()).toEqual(['/guarded'])
+      expect(proxy.paths()).toEqual(['/plain'])
+    } finally {
+      if (saved.upper === undefined) delete process.env.HTTP_PROXY
+      else process.env.HTTP_PROXY = saved.upper
+      if (saved.lower === undefined) delete process.env.http_proxy
+      else process.env.http_proxy = saved.lower
+    }
+  })
+
   test('the default fetch connects to an IPv6 address in brackets', async () => {
     const server = serve(() => html(), '::1')
     const page = await guardedFetch(`http://v6.example:${server.port}/`, open({ lookup: async () => ['::1'] }))

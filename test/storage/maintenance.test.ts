@@ -48,4 +48,23 @@ describe('runMaintenance()', () => {
     expect(await keys('SELECT token_hash FROM oauth_refresh_tokens')).toEqual(['spent-live'])
     expect(await countRows(h.db, 'oauth_grants')).toBe(2)
   })
+
+  test('drops metadata-document clients read over a day ago that nobody consented to, and nothing else', async () => {
+    const h = await createHarness()
+    const user = await h.user()
+    const client = (id: string, metadata: Record<string, unknown>) =>
+      ({ id, name: id, redirectUris: ['http://127.0.0.1/cb'], grantTypes: ['authorization_code'], scope: null, metadata, createdAt: iso(-7 * DAY) })
+    await h.db.insert(oauthClients).values([
+      client('https://stale.example/c.json', { client_id_metadata_document: true, fetched_at: iso(-DAY - 1) }),
+      client('https://recent.example/c.json', { client_id_metadata_document: true, fetched_at: iso(-DAY + 60_000) }),
+      client('https://consented.example/c.json', { client_id_metadata_document: true, fetched_at: iso(-7 * DAY) }),
+      client('registered-without-grant', {}),
+    ])
+    await h.db.insert(oauthGrants).values({ id: 'g', userId: user.id, clientId: 'https://consented.example/c.json', scopes: ['folders:read'], resource: 'http://localhost:3000', createdAt: iso(-7 * DAY), revokedAt: iso(-DAY) })
+
+    await runMaintenance(h.db, NOW)
+
+    const ids = (await h.db.$client.execute('SELECT id FROM oauth_clients ORDER BY id')).rows.map((r) => r[0])
+    expect(ids).toEqual(['https://consented.example/c.json', 'https://recent.example/c.json', 'registered-without-grant'])
+  })
 })
