@@ -57,6 +57,8 @@ export interface GuardedFetchOptions {
   bodyTypes?: ReadonlySet<string>
   /** The Accept header. Default: HTML first. */
   accept?: string
+  /** An extra trusted CA (PEM) for https, besides the system's: tests, or a private PKI. */
+  ca?: string
 }
 
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1'
@@ -77,7 +79,7 @@ async function defaultLookup(hostname: string): Promise<string[]> {
  * rebinding DNS server could answer with a private address. Closing it there needs an undici
  * Agent with a connect lookup (Node) or an egress proxy (Deno).
  */
-function pinnedFetch(url: URL, address: string, init: RequestInit): Promise<Response> {
+function pinnedFetch(url: URL, address: string, init: RequestInit, ca?: string): Promise<Response> {
   if (typeof Bun === 'undefined') return fetch(url, init)
   // `proxy: false`: an HTTP(S)_PROXY in the environment would otherwise carry the request, unpinned.
   if (literalAddress(url) !== null) return fetch(url, { ...init, proxy: false } as BunFetchRequestInit)
@@ -87,7 +89,8 @@ function pinnedFetch(url: URL, address: string, init: RequestInit): Promise<Resp
   const headers = new Headers(init.headers)
   headers.set('host', url.host)
   const pinned: BunFetchRequestInit = { ...init, headers, proxy: false }
-  if (url.protocol === 'https:') pinned.tls = { serverName: url.hostname }
+  // The certificate is checked against the host name, not the IP the request goes to.
+  if (url.protocol === 'https:') pinned.tls = { serverName: url.hostname, ...(ca ? { ca } : {}) }
   return fetch(target, pinned)
 }
 
@@ -223,7 +226,7 @@ async function readBody(response: Response, maxBytes: number, sniff: boolean, si
 export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<FetchedPage> {
   const maxBytes = options.maxBytes ?? MAX_PAGE_BYTES
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS
-  const fetchAddress = options.fetchAddress ?? pinnedFetch
+  const fetchAddress = options.fetchAddress ?? ((target: URL, address: string, init: RequestInit) => pinnedFetch(target, address, init, options.ca))
   const signal = AbortSignal.timeout(options.timeoutMs ?? FETCH_TIMEOUT_MS)
   let current = parseTarget(url)
   let redirects = 0

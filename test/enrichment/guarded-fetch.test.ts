@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, test } from 'bun:test'
 import { lookup as dnsLookup } from 'node:dns/promises'
 import {
@@ -263,6 +264,29 @@ describe('guardedFetch with allowPrivate', () => {
       if (saved.lower === undefined) delete process.env.http_proxy
       else process.env.http_proxy = saved.lower
     }
+  })
+
+  test('https: the pinned fetch verifies the certificate against the host name, not the IP it connects to', async () => {
+    const tls = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url), 'utf8')
+    const hosts: string[] = []
+    const server = Bun.serve({
+      port: 0, hostname: '127.0.0.1', tls: { cert: tls('server.pem'), key: tls('server-key.pem') },
+      fetch(request) {
+        hosts.push(request.headers.get('host') ?? '')
+        return html()
+      },
+    })
+    cleanups.push(() => void server.stop(true))
+    const toLoopback = { lookup: async () => ['127.0.0.1'] }
+    const ca = tls('ca.pem')
+    const page = await guardedFetch(`https://blog.example.test:${server.port}/post`, open({ ...toLoopback, ca }))
+    expect(new TextDecoder().decode(page.body)).toBe(HTML)
+    expect(hosts).toEqual([`blog.example.test:${server.port}`])
+    // Same address, a name the certificate does not carry: refused by TLS, nothing served.
+    await expect(guardedFetch(`https://other.example.test:${server.port}/post`, open({ ...toLoopback, ca }))).rejects.toMatchObject({ name: 'FetchFailedError', reason: 'network' })
+    // Without the test CA the certificate is not trusted.
+    await expect(guardedFetch(`https://blog.example.test:${server.port}/post`, open(toLoopback))).rejects.toMatchObject({ name: 'FetchFailedError', reason: 'network' })
+    expect(hosts).toHaveLength(1)
   })
 
   test('the default fetch connects to an IPv6 address in brackets', async () => {
