@@ -18,28 +18,25 @@ export interface FetchedPage {
 type RefusedReason = 'scheme' | 'credentials' | 'port' | 'address' | 'redirects' | 'status'
 type FailedReason = 'network' | 'dns' | 'timeout' | 'status'
 
-/** Permanent: retrying cannot help (bad scheme, blocked address, too many redirects, credentials in URL, port not allowed, 4xx other than 408/429). */
-export class FetchRefusedError extends Error {
-  override readonly name = 'FetchRefusedError'
-  readonly reason: RefusedReason
+/** A fetch that did not yield a page: why, and the HTTP status when one was answered. */
+abstract class GuardedFetchError<Reason extends string> extends Error {
+  readonly reason: Reason
   readonly status?: number
-  constructor(reason: RefusedReason, message: string, status?: number) {
+  constructor(reason: Reason, message: string, status?: number) {
     super(message)
     this.reason = reason
     if (status !== undefined) this.status = status
   }
 }
 
+/** Permanent: retrying cannot help (bad scheme, blocked address, too many redirects, credentials in URL, port not allowed, 4xx other than 408/429). */
+export class FetchRefusedError extends GuardedFetchError<RefusedReason> {
+  override readonly name = 'FetchRefusedError'
+}
+
 /** Transient: network error, DNS failure, timeout, 5xx, 408, 429. */
-export class FetchFailedError extends Error {
+export class FetchFailedError extends GuardedFetchError<FailedReason> {
   override readonly name = 'FetchFailedError'
-  readonly reason: FailedReason
-  readonly status?: number
-  constructor(reason: FailedReason, message: string, status?: number) {
-    super(message)
-    this.reason = reason
-    if (status !== undefined) this.status = status
-  }
 }
 
 export interface GuardedFetchOptions {

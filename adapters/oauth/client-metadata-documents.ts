@@ -1,11 +1,9 @@
-import { isClientIdMetadataUrl, MAX_CLIENT_METADATA_BYTES, validateClientIdMetadataDocument } from '../../core/oauth/client-id-metadata.ts'
+import { MAX_CLIENT_METADATA_BYTES, validateClientIdMetadataDocument } from '../../core/oauth/client-id-metadata.ts'
 import { isOAuthError } from '../../core/oauth/oauth-error.ts'
 import { toTimestamp } from '../../core/time.ts'
 import { guardedFetch, type FetchedPage } from '../enrichment/guarded-fetch.ts'
 import type { AppDeps } from '../http/deps.ts'
-import { findClient, upsertClient, type ClientRow } from '../storage/oauth.ts'
-
-export { isClientIdMetadataUrl }
+import { upsertClient, type ClientRow } from '../storage/oauth.ts'
 
 const JSON_TYPES: ReadonlySet<string> = new Set(['application/json'])
 const FETCH_TIMEOUT_MS = 5_000
@@ -27,28 +25,28 @@ export type MetadataClient = { kind: 'client'; client: ClientRow } | { kind: 'pr
  * under that URL, so codes, grants, tokens and the settings page treat it like any registered client.
  */
 export async function resolveMetadataClient(deps: AppDeps, clientId: string): Promise<MetadataClient> {
+  const host = new URL(clientId).host
   let page: FetchedPage
   try {
     page = await fetchDocument(deps, clientId)
   } catch (error) {
-    deps.log('warn', { msg: 'client metadata document not fetched', host: new URL(clientId).host, error: error instanceof Error ? error.message : 'unknown' })
-    return { kind: 'problem', message: `The application's metadata could not be read from ${new URL(clientId).host}, so it cannot be trusted.` }
+    deps.log('warn', { msg: 'client metadata document not fetched', host, error: error instanceof Error ? error.message : 'unknown' })
+    return { kind: 'problem', message: `The application's metadata could not be read from ${host}, so it cannot be trusted.` }
   }
   if (page.truncated || page.body.byteLength === 0) {
-    return { kind: 'problem', message: `The application's metadata at ${new URL(clientId).host} is not a JSON document of at most ${MAX_CLIENT_METADATA_BYTES} bytes.` }
+    return { kind: 'problem', message: `The application's metadata at ${host} is not a JSON document of at most ${MAX_CLIENT_METADATA_BYTES} bytes.` }
   }
   let registration
   try {
     registration = validateClientIdMetadataDocument(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(page.body)), clientId)
   } catch (error) {
     const reason = isOAuthError(error) ? error.message : 'it is not valid JSON'
-    return { kind: 'problem', message: `The application's metadata at ${new URL(clientId).host} cannot be used: ${reason}.` }
+    return { kind: 'problem', message: `The application's metadata at ${host} cannot be used: ${reason}.` }
   }
   const now = toTimestamp(deps.clock.now())
-  await upsertClient(deps.db, {
+  const client = await upsertClient(deps.db, {
     id: clientId, name: registration.clientName, redirectUris: registration.redirectUris, grantTypes: registration.grantTypes,
     scope: registration.scope, metadata: { client_id_metadata_document: true, fetched_at: now }, createdAt: now,
   })
-  const client = await findClient(deps.db, clientId)
-  return client ? { kind: 'client', client } : { kind: 'problem', message: 'The application could not be recorded; try again.' }
+  return { kind: 'client', client }
 }

@@ -17,11 +17,12 @@ export async function insertClient(db: Database, row: typeof oauthClients.$infer
 }
 
 /** Creates or refreshes a client known by its metadata-document URL; `createdAt` stays the first one. */
-export async function upsertClient(db: Database, row: typeof oauthClients.$inferInsert): Promise<void> {
-  await db.insert(oauthClients).values(row).onConflictDoUpdate({
+export async function upsertClient(db: Database, row: typeof oauthClients.$inferInsert): Promise<ClientRow> {
+  const [stored] = await db.insert(oauthClients).values(row).onConflictDoUpdate({
     target: oauthClients.id,
     set: { name: row.name, redirectUris: row.redirectUris, grantTypes: row.grantTypes, scope: row.scope ?? null, metadata: row.metadata },
-  })
+  }).returning()
+  return stored!
 }
 
 const clientById = preparedPer((db) => db.select().from(oauthClients).where(eq(oauthClients.id, sql.placeholder('id'))).prepare())
