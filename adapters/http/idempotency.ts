@@ -5,26 +5,32 @@ import {
   claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, takeOverIdempotencyKey,
 } from '../storage/idempotency.ts'
 
-/** Response headers that belong to the first response and are replayed with it. */
-const REPLAYED_HEADERS = ['content-type', 'link', 'location']
+/** Response headers that belong to the first response and are replayed with it (cache rules included). */
+const REPLAYED_HEADERS = ['content-type', 'link', 'location', 'cache-control']
 
 /**
- * Runs `run` at most once per (person, Idempotency-Key) (CONTRACT §6). A replay returns the first status,
- * body and headers with `Idempotent-Replayed: true`; the record lives in the database, so it holds across
- * restarts and across processes.
+ * A route whose answer hands out a secret (a connect code) marks it with this header; such an answer is
+ * never kept for replay, so the secret exists only in the response that carried it (docs/api.md#idempotency).
+ */
+export const NO_REPLAY_HEADER = 'x-readlater-no-replay'
+
+/**
+ * Runs `run` at most once per (credential, Idempotency-Key) (docs/api.md#idempotency). A replay returns
+ * the first status, body and headers with `Idempotent-Replayed: true`; the record lives in the database,
+ * so it holds across restarts and across processes. Another credential of the same person never sees it.
  */
 export async function withIdempotency(
   db: Database,
-  input: { userId: string; rawKey: string; method: string; pathWithQuery: string; body: Uint8Array; nowMs: number },
+  input: { credentialId: string; userId: string; rawKey: string; method: string; pathWithQuery: string; body: Uint8Array; nowMs: number },
   run: () => Promise<Response>,
 ): Promise<Response> {
   const key = validateIdempotencyKey(input.rawKey)
   const fingerprint = await fingerprintRequest(input.method, input.pathWithQuery, input.body)
   const expiresAtMs = input.nowMs + IDEMPOTENCY_TTL_SECONDS * 1000
-  const claim = { userId: input.userId, key, fingerprint, nowMs: input.nowMs, expiresAtMs }
+  const claim = { credentialId: input.credentialId, userId: input.userId, key, fingerprint, nowMs: input.nowMs, expiresAtMs }
   let claimed = await claimIdempotencyKey(db, claim)
   while (!claimed) {
-    const existing = await findIdempotencyRecord(db, input.userId, key)
+    const existing = await findIdempotencyRecord(db, input.credentialId, key)
     if (!existing) {
       claimed = await claimIdempotencyKey(db, claim) // the holder released it in between
       continue
@@ -43,26 +49,32 @@ export async function withIdempotency(
   try {
     response = await run()
   } catch (error) {
-    await releaseIdempotencyKey(db, input.userId, key)
+    await releaseIdempotencyKey(db, input.credentialId, key)
     throw error
   }
   // A server error is not an answer worth keeping: the client is told to retry with the same key.
   if (response.status >= 500) {
-    await releaseIdempotencyKey(db, input.userId, key)
+    await releaseIdempotencyKey(db, input.credentialId, key)
+    return response
+  }
+  if (response.headers.has(NO_REPLAY_HEADER)) {
+    // The request ran; a retry with this key runs again and gets a new secret rather than a stored one.
+    await releaseIdempotencyKey(db, input.credentialId, key)
+    response.headers.delete(NO_REPLAY_HEADER)
     return response
   }
   const body = await response.text()
   // A body that failed schema validation never reached the operation: keep nothing, so the key stays
   // free for the corrected request (as Stripe does).
   if (response.status === 400 && isValidationErrorBody(body)) {
-    await releaseIdempotencyKey(db, input.userId, key)
+    await releaseIdempotencyKey(db, input.credentialId, key)
     return new Response(body, { status: response.status, headers: response.headers })
   }
   const headers: [string, string][] = REPLAYED_HEADERS.flatMap((name) => {
     const value = response.headers.get(name)
     return value === null ? [] : [[name, value] as [string, string]]
   })
-  await completeIdempotencyKey(db, input.userId, key, { status: response.status, headers, body })
+  await completeIdempotencyKey(db, input.credentialId, key, { status: response.status, headers, body })
   return new Response(body || null, { status: response.status, headers: response.headers })
 }
 

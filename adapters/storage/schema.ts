@@ -8,6 +8,8 @@ export const users = sqliteTable('users', {
   email: text('email').notNull(),
   passwordHash: text('password_hash').notNull(),
   createdAt: text('created_at').notNull(),
+  /** The last time someone tried to sign up with this email: shown to the owner in settings (sign-up never tells the visitor). */
+  signupAttemptedAt: text('signup_attempted_at'),
 }, (t) => [uniqueIndex('users_email_uq').on(t.email)])
 
 export const apiKeys = sqliteTable('api_keys', {
@@ -19,10 +21,18 @@ export const apiKeys = sqliteTable('api_keys', {
   scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
   connectClient: text('connect_client'),
   deviceHint: text('device_hint'),
+  /** A connect-issued key belongs to the credential that authorized it and is revoked with it (docs/security.md). */
+  issuedByKeyId: text('issued_by_key_id'),
+  issuedByGrantId: text('issued_by_grant_id'),
   createdAt: text('created_at').notNull(),
   lastUsedAt: text('last_used_at'),
   revokedAt: text('revoked_at'),
-}, (t) => [uniqueIndex('api_keys_hash_uq').on(t.keyHash), index('api_keys_user_idx').on(t.userId)])
+}, (t) => [
+  uniqueIndex('api_keys_hash_uq').on(t.keyHash),
+  index('api_keys_user_idx').on(t.userId),
+  index('api_keys_issued_by_key_idx').on(t.issuedByKeyId),
+  index('api_keys_issued_by_grant_idx').on(t.issuedByGrantId),
+])
 
 export const folders = sqliteTable('folders', {
   id: text('id').primaryKey(),
@@ -67,7 +77,9 @@ export const savedItems = sqliteTable('saved_items', {
   index('saved_items_user_title_idx').on(t.userId, sql`lower(${t.title})`, t.id),
 ])
 
+/** Scoped per credential (an API key, an OAuth grant, a web session); `user_id` lets account deletion find them. */
 export const idempotencyKeys = sqliteTable('idempotency_keys', {
+  credentialId: text('credential_id').notNull(),
   userId: text('user_id').notNull(),
   key: text('key').notNull(),
   fingerprint: text('fingerprint').notNull(),
@@ -77,7 +89,11 @@ export const idempotencyKeys = sqliteTable('idempotency_keys', {
   status: integer('status'),
   headers: text('headers', { mode: 'json' }).$type<[string, string][]>(),
   body: text('body'),
-}, (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_expires_idx').on(t.expiresAtMs)])
+}, (t) => [
+  primaryKey({ columns: [t.credentialId, t.key] }),
+  index('idempotency_expires_idx').on(t.expiresAtMs),
+  index('idempotency_user_idx').on(t.userId),
+])
 
 export const rateLimits = sqliteTable('rate_limits', {
   bucket: text('bucket').primaryKey(),
@@ -93,6 +109,8 @@ export const webSessions = sqliteTable('web_sessions', {
   userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   createdAt: text('created_at').notNull(),
   expiresAt: text('expires_at').notNull(),
+  /** Last request seen (written at most once a minute); a session idle past the limit ends. Null: never since creation. */
+  lastSeenAt: text('last_seen_at'),
 }, (t) => [index('web_sessions_user_idx').on(t.userId)])
 
 export const oauthClients = sqliteTable('oauth_clients', {
@@ -140,6 +158,8 @@ export const signingKeys = sqliteTable('signing_keys', {
   privateJwk: text('private_jwk', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   publicJwk: text('public_jwk', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   createdAt: text('created_at').notNull(),
+  /** Set by `signing-key rotate`: no longer signs, still verifies until its last token has expired. */
+  retiredAt: text('retired_at'),
 })
 
 export const connectCodes = sqliteTable('connect_codes', {
@@ -151,6 +171,8 @@ export const connectCodes = sqliteTable('connect_codes', {
   scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
   label: text('label').notNull(),
   deviceHint: text('device_hint'),
+  issuedByKeyId: text('issued_by_key_id'),
+  issuedByGrantId: text('issued_by_grant_id'),
   expiresAt: text('expires_at').notNull(),
   usedAt: text('used_at'),
 })

@@ -7,7 +7,7 @@ export type UserRow = typeof users.$inferSelect
 /** Emails compare case-insensitively; they are stored trimmed and lowercased. */
 export const canonicalEmail = (email: string): string => email.trim().toLowerCase()
 
-export async function insertUser(db: Database, row: UserRow): Promise<'created' | 'email-taken'> {
+export async function insertUser(db: Database, row: typeof users.$inferInsert): Promise<'created' | 'email-taken'> {
   try {
     await db.insert(users).values({ ...row, email: canonicalEmail(row.email) })
     return 'created'

@@ -1,3 +1,4 @@
+import { hashApiKey } from '../../core/auth/api-keys.ts'
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -59,12 +60,15 @@ describe('Idempotency-Key: same key, same request', () => {
     expect(first.body.savedItem.lastSavedAt).not.toBe(recapture.body.savedItem.lastSavedAt)
   })
 
-  test('another key of the same person replays the same stored answer (keys belong to the person)', async () => {
+  test('another key of the same person runs the request anew (records belong to one credential)', async () => {
     const body = { url: 'https://example.com/idem/same-person' }
     const first = await h.call('POST', '/v1/captures', withKey('k', { body }))
+    expect(first.status).toBe(201)
     const otherKey = await person.key(['saved-items:capture'])
-    const replay = await h.call('POST', '/v1/captures', withKey('k', { body, token: otherKey }))
-    expectReplayOf(replay, first)
+    const fresh = await h.call('POST', '/v1/captures', withKey('k', { body, token: otherKey }))
+    expect(fresh.status).toBe(200)
+    expect(fresh.body.captureResult).toBe('updated')
+    expect(fresh.headers.get('idempotent-replayed')).toBeNull()
     expect(await countRows(h.db, 'saved_items')).toBe(1)
   })
 
@@ -118,11 +122,16 @@ describe('Idempotency-Key: same key, different request', () => {
 describe('Idempotency-Key: a request still running', () => {
   const body = { url: 'https://example.com/idem/in-flight' }
 
+  async function credentialIdOf(apiKey: string): Promise<string> {
+    const row = await h.db.$client.execute({ sql: 'SELECT id FROM api_keys WHERE key_hash = ?', args: [hashApiKey(apiKey)] })
+    return `key:${row.rows[0]!.id}`
+  }
+
   async function insertInFlight(key: string, lockedAtMs: number): Promise<void> {
     const fingerprint = await fingerprintRequest('POST', '/v1/captures', new TextEncoder().encode(JSON.stringify(body)))
     await h.db.$client.execute({
-      sql: "INSERT INTO idempotency_keys (user_id, key, fingerprint, state, locked_at_ms, expires_at_ms) VALUES (?, ?, ?, 'in-flight', ?, ?)",
-      args: [userId, key, fingerprint, lockedAtMs, lockedAtMs + DAY_MS],
+      sql: "INSERT INTO idempotency_keys (credential_id, user_id, key, fingerprint, state, locked_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, 'in-flight', ?, ?)",
+      args: [await credentialIdOf(token), userId, key, fingerprint, lockedAtMs, lockedAtMs + DAY_MS],
     })
   }
 

@@ -12,8 +12,8 @@ describe('runMaintenance()', () => {
     const h = await createHarness()
     const user = await h.user()
     await h.db.insert(idempotencyKeys).values([
-      { userId: user.id, key: 'old', fingerprint: 'f', state: 'done', lockedAtMs: 0, expiresAtMs: NOW.getTime() - 1 },
-      { userId: user.id, key: 'live', fingerprint: 'f', state: 'done', lockedAtMs: 0, expiresAtMs: NOW.getTime() + 1 },
+      { credentialId: 'key:k1', userId: user.id, key: 'old', fingerprint: 'f', state: 'done', lockedAtMs: 0, expiresAtMs: NOW.getTime() - 1 },
+      { credentialId: 'key:k1', userId: user.id, key: 'live', fingerprint: 'f', state: 'done', lockedAtMs: 0, expiresAtMs: NOW.getTime() + 1 },
     ])
     await h.db.insert(rateLimits).values([
       { bucket: 'dead', windowStartMs: NOW.getTime() - 2 * DAY, count: 3 },
@@ -53,7 +53,7 @@ describe('runMaintenance()', () => {
     const h = await createHarness()
     const user = await h.user()
     const client = (id: string, metadata: Record<string, unknown>) =>
-      ({ id, name: id, redirectUris: ['http://127.0.0.1/cb'], grantTypes: ['authorization_code'], scope: null, metadata, createdAt: iso(-7 * DAY) })
+      ({ id, name: id, redirectUris: ['http://127.0.0.1/cb'], grantTypes: ['authorization_code'], scope: null, metadata, createdAt: iso(-6 * DAY) })
     await h.db.insert(oauthClients).values([
       client('https://stale.example/c.json', { client_id_metadata_document: true, fetched_at: iso(-DAY - 1) }),
       client('https://recent.example/c.json', { client_id_metadata_document: true, fetched_at: iso(-DAY + 60_000) }),
@@ -66,5 +66,27 @@ describe('runMaintenance()', () => {
 
     const ids = (await h.db.$client.execute('SELECT id FROM oauth_clients ORDER BY id')).rows.map((r) => r[0])
     expect(ids).toEqual(['https://consented.example/c.json', 'https://recent.example/c.json', 'registered-without-grant'])
+  })
+
+  test('drops registered clients nobody authorized within a week, keeps used and recent ones', async () => {
+    const h = await createHarness()
+    const user = await h.user()
+    const client = (id: string, createdAt: string) =>
+      ({ id, name: id, redirectUris: ['http://127.0.0.1/cb'], grantTypes: ['authorization_code'], scope: null, metadata: {}, createdAt })
+    await h.db.insert(oauthClients).values([
+      client('unused-old', iso(-7 * DAY - 1)),
+      client('unused-recent', iso(-7 * DAY + 60_000)),
+      client('used-old', iso(-30 * DAY)),
+      client('revoked-old', iso(-30 * DAY)),
+    ])
+    await h.db.insert(oauthGrants).values([
+      { id: 'g1', userId: user.id, clientId: 'used-old', scopes: ['folders:read'], resource: 'http://localhost:3000', createdAt: iso(-29 * DAY) },
+      { id: 'g2', userId: user.id, clientId: 'revoked-old', scopes: ['folders:read'], resource: 'http://localhost:3000', createdAt: iso(-29 * DAY), revokedAt: iso(-20 * DAY) },
+    ])
+
+    await runMaintenance(h.db, NOW)
+
+    const ids = (await h.db.$client.execute('SELECT id FROM oauth_clients ORDER BY id')).rows.map((r) => r[0])
+    expect(ids).toEqual(['revoked-old', 'unused-recent', 'used-old'])
   })
 })
