@@ -33,7 +33,9 @@ COPY --from=deps /app/node_modules ./node_modules
 # Sources run as TypeScript directly (see .dockerignore for what stays out: tests, bench, data, .git).
 COPY . .
 
-ENV HOST=0.0.0.0 \
+# NODE_ENV=production keeps the framework from echoing rejected input into validation messages.
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     PORT=3000 \
     DATABASE_URL=file:/data/readlater.db
 

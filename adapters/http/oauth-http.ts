@@ -1,6 +1,7 @@
 import { isAppError } from '../../core/errors.ts'
 import { isOAuthError, OAuthError, toOAuthErrorBody, type OAuthErrorCode } from '../../core/oauth/oauth-error.ts'
 import { readBodyCapped } from './body.ts'
+import { jsonDepth, MAX_JSON_DEPTH } from '../../core/limits/json-depth.ts'
 import type { AppDeps } from './deps.ts'
 import { describeFailure } from './errors.ts'
 
@@ -89,6 +90,9 @@ export async function readOAuthJson(request: Request): Promise<unknown> {
     throw new OAuthError('invalid_client_metadata', `Content-Type must be application/json, got ${type ? `"${type}"` : 'none'}`)
   }
   const text = await readText(request, 'invalid_client_metadata')
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new OAuthError('invalid_client_metadata', `The body is nested deeper than ${MAX_JSON_DEPTH} levels`)
+  }
   try {
     return JSON.parse(text)
   } catch {

@@ -48,6 +48,8 @@ function collectLines(stream: ReadableStream<Uint8Array>, lines: string[]): Prom
 
 export interface ServerProcess {
   port: number
+  /** The operating system's process id. */
+  pid: number
   /** Where to send requests (the loopback address the server binds). */
   url: string
   /** BASE_URL as the server sees it (http://localhost:PORT). */
@@ -79,6 +81,7 @@ export async function startServer(env: Record<string, string>, command: string[]
   const reading = Promise.all([collectLines(proc.stdout, stdout), collectLines(proc.stderr, stderr)])
   const server: ServerProcess = {
     port,
+    pid: proc.pid,
     url: `http://127.0.0.1:${port}`,
     base: `http://localhost:${port}`,
     stdout,
