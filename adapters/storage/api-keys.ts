@@ -9,6 +9,27 @@ export async function insertApiKey(db: Database, row: typeof apiKeys.$inferInser
   await db.insert(apiKeys).values(row)
 }
 
+/**
+ * Inserts a connect-issued key only while the credential that authorized it is still in force, in one
+ * statement: a revocation committed before it leaves nothing behind, one committed after it finds the new
+ * key to revoke (docs/security.md#connect-issued-keys). Returns false when the issuer is gone.
+ */
+export async function insertIssuedApiKey(db: Database, row: typeof apiKeys.$inferInsert): Promise<boolean> {
+  const keyLive = row.issuedByKeyId
+    ? sql`EXISTS (SELECT 1 FROM api_keys WHERE id = ${row.issuedByKeyId} AND revoked_at IS NULL)`
+    : sql`1`
+  const grantLive = row.issuedByGrantId
+    ? sql`EXISTS (SELECT 1 FROM oauth_grants WHERE id = ${row.issuedByGrantId} AND revoked_at IS NULL)`
+    : sql`1`
+  const inserted = await db.all(sql`INSERT INTO api_keys
+      (id, user_id, key_hash, prefix, label, scopes, connect_client, device_hint, issued_by_key_id, issued_by_grant_id, created_at)
+    SELECT ${row.id}, ${row.userId}, ${row.keyHash}, ${row.prefix}, ${row.label}, ${JSON.stringify(row.scopes)},
+      ${row.connectClient ?? null}, ${row.deviceHint ?? null}, ${row.issuedByKeyId ?? null}, ${row.issuedByGrantId ?? null}, ${row.createdAt}
+    WHERE ${keyLive} AND ${grantLive}
+    RETURNING id`)
+  return inserted.length > 0
+}
+
 /** Looks a key up by its SHA-256 hash; revoked keys are never returned. */
 const activeKeyByHash = preparedPer((db) =>
   db.select().from(apiKeys).where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), isNull(apiKeys.revokedAt))).prepare())
@@ -34,8 +55,28 @@ export async function listApiKeys(db: Database, userId: string): Promise<ApiKeyR
   return db.select().from(apiKeys).where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
 }
 
-export async function revokeApiKey(db: Database, userId: string, id: string, now: string): Promise<boolean> {
+/**
+ * Revokes a key and every key issued through it by the connect flow, transitively
+ * (docs/security.md#connect-issued-keys). `userId` null: whoever owns it (the admin CLI).
+ */
+export async function revokeApiKey(db: Database, userId: string | null, id: string, now: string): Promise<boolean> {
+  const owner = userId === null ? undefined : eq(apiKeys.userId, userId)
   const rows = await db.update(apiKeys).set({ revokedAt: now })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id })
-  return rows.length > 0
+    .where(and(eq(apiKeys.id, id), owner, isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id })
+  if (rows.length === 0) return false
+  await revokeIssuedKeys(db, { keyId: id }, now)
+  return true
+}
+
+/**
+ * Revokes the keys a credential issued through the connect flow, and the keys those issued, and so on.
+ * Keys already revoked are walked too, so nothing below them survives.
+ */
+export async function revokeIssuedKeys(db: Database, issuer: { keyId: string } | { grantId: string }, now: string): Promise<void> {
+  const root = 'keyId' in issuer ? sql`issued_by_key_id = ${issuer.keyId}` : sql`issued_by_grant_id = ${issuer.grantId}`
+  await db.run(sql`WITH RECURSIVE issued(id) AS (
+      SELECT id FROM api_keys WHERE ${root}
+      UNION SELECT k.id FROM api_keys k JOIN issued ON k.issued_by_key_id = issued.id
+    )
+    UPDATE api_keys SET revoked_at = ${now} WHERE revoked_at IS NULL AND id IN (SELECT id FROM issued)`)
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Database } from './open-database.ts'
 import { oauthClients, oauthGrants } from './schema.ts'
 import { preparedPer } from './prepared.ts'
+import { revokeIssuedKeys } from './api-keys.ts'
 
 export type GrantRow = typeof oauthGrants.$inferSelect
 
@@ -37,13 +38,18 @@ export async function listActiveGrants(db: Database, userId: string): Promise<Co
     .orderBy(desc(oauthGrants.createdAt))
 }
 
-/** Ends a grant and with it every code, access token and refresh token issued under it. */
+/**
+ * Ends a grant and with it every code, access token and refresh token issued under it, and every API key
+ * minted through the connect flow with its tokens (docs/security.md#connect-issued-keys).
+ */
 export async function revokeGrant(db: Database, grantId: string, now: string, userId?: string): Promise<boolean> {
   const where = userId === undefined
     ? and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt))
     : and(eq(oauthGrants.id, grantId), eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt))
   const rows = await db.update(oauthGrants).set({ revokedAt: now }).where(where).returning({ id: oauthGrants.id })
-  return rows.length > 0
+  if (rows.length === 0) return false
+  await revokeIssuedKeys(db, { grantId }, now)
+  return true
 }
 
 /** Records use at most once a minute per grant (an UPDATE takes the write lock even when it changes nothing). */

@@ -10,10 +10,23 @@ import type { RouteContext } from '../route-context.ts'
 import {
   commonWriteErrors, ConnectAuthorizeRequest, ConnectAuthorizeResponse, ConnectExchangeRequest, ConnectExchangeResponse, Errors,
 } from '../schemas.ts'
-import { insertApiKey } from '../../storage/api-keys.ts'
+import { insertIssuedApiKey } from '../../storage/api-keys.ts'
+import { connectError } from '../../../core/connect/connect-errors.ts'
+import type { Principal } from '../../../core/types.ts'
+import { NO_REPLAY_HEADER } from '../idempotency.ts'
 import { insertConnectCode, spendConnectCode } from '../../storage/connect-codes.ts'
 
 const tags = ['Connect']
+
+/**
+ * The credential a connect code (and the key traded for it) belongs to: an API key or an OAuth grant, so
+ * revoking that revokes the key (docs/security.md#connect-issued-keys). A web session issues personal keys.
+ */
+function issuerOf(principal: Principal): { issuedByKeyId: string | null; issuedByGrantId: string | null } {
+  // credentialId is `key:<id>`, `grant:<id>` or `session:<…>` (adapters/http/credentials.ts).
+  const id = principal.credentialId.slice(principal.credentialId.indexOf(':') + 1)
+  return { issuedByKeyId: principal.kind === 'api-key' ? id : null, issuedByGrantId: principal.kind === 'oauth' ? id : null }
+}
 const connectErrors = { 400: t.Union([Errors.ValidationError, Errors.ConnectError]) }
 
 /**
@@ -32,6 +45,7 @@ export const connectRoutes = ({ deps, principalOf, docs }: RouteContext) =>
       await insertConnectCode(deps.db, {
         codeHash: hashSecret(code),
         userId: principal.userId,
+        ...issuerOf(principal),
         client: grant.client,
         redirectUri: grant.redirectUri,
         codeChallenge: grant.codeChallenge,
@@ -41,6 +55,8 @@ export const connectRoutes = ({ deps, principalOf, docs }: RouteContext) =>
         expiresAt: toTimestamp(connectCodeExpiry(now)),
       })
       set.headers['cache-control'] = 'no-store'
+      // The code is a secret: an Idempotency-Key retry runs again instead of replaying it from storage.
+      set.headers[NO_REPLAY_HEADER] = '1'
       return { code }
     }, {
       body: ConnectAuthorizeRequest,
@@ -69,7 +85,7 @@ export const connectRoutes = ({ deps, principalOf, docs }: RouteContext) =>
       const apiKey = generateApiKey(deps.random)
       const id = uuidv7(now.getTime(), deps.random)
       const scopes = spent.scopes.filter(isScope)
-      await insertApiKey(deps.db, {
+      const issued = await insertIssuedApiKey(deps.db, {
         id,
         userId: spent.userId,
         keyHash: hashApiKey(apiKey),
@@ -78,8 +94,11 @@ export const connectRoutes = ({ deps, principalOf, docs }: RouteContext) =>
         scopes,
         connectClient: client,
         deviceHint: spent.deviceHint,
+        issuedByKeyId: spent.issuedByKeyId,
+        issuedByGrantId: spent.issuedByGrantId,
         createdAt: toTimestamp(now),
       })
+      if (!issued) throw connectError('invalid_code', 'The credential that authorized this code has been revoked; start the connection again')
       // Who connected what, for the operator; never the code, verifier or key.
       deps.log('info', { msg: 'connect key issued', userId: spent.userId, client, apiKeyId: id })
       set.headers['cache-control'] = 'no-store'
