@@ -5,13 +5,14 @@ import { MCP_DEFAULT_SCOPE, scopesNeededFor, stepUpScope } from '../../core/mcp/
 import { MCP_CORS_HEADERS } from '../mcp/endpoint.ts'
 import { decideRateLimit, rateLimitWindowStart, type RateLimitDecision } from '../../core/limits/rate-limit.ts'
 import { uuidv7 } from '../../core/ids.ts'
+import { requireShallowJson } from '../../core/limits/json-depth.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { readBodyCapped, requireJsonContentType } from './body.ts'
 import { insufficientScopeChallenge, isMcpPath, resolveCredential, resourceMetadataUrl, unauthorizedChallenge } from './credentials.ts'
 import { IP_LIMIT_WINDOW_SECONDS, matchIpLimited, type RefusalStyle } from '../../core/limits/ip-limits.ts'
 import { describeFailure, errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
-import { withIdempotency } from './idempotency.ts'
+import { NO_REPLAY_HEADER, withIdempotency } from './idempotency.ts'
 import { HTML_HEADERS, layout } from '../web/layout.ts'
 import { messagePage } from '../web/pages/message.ts'
 import { oauthJson } from './oauth-http.ts'
@@ -86,20 +87,24 @@ async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Pr
   const principal = credential.principal
   const limit = await checkRateLimit(deps, `cred:${principal.credentialId}`, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
   const limitHeaders = mcp ? { ...rateLimitHeaders(limit), ...MCP_CORS_HEADERS } : rateLimitHeaders(limit)
-  const respond = (response: Response): Outcome => ({ response: withHeaders(response, limitHeaders), principal })
+  const respond = (response: Response): Outcome => {
+    response.headers.delete(NO_REPLAY_HEADER)
+    return { response: withHeaders(response, limitHeaders), principal }
+  }
   if (!limit.allowed) return respond(rateLimitRefusal('api', limit, deps.config.rateLimitWindowSeconds))
 
   try {
     if (rule.access !== 'any-credential') requireScope(principal.scopes, rule.access)
     const body = MUTATING.has(request.method) ? await readBodyCapped(request) : null
     if (rule.jsonBody) requireJsonContentType(request)
+    if (rule.jsonBody && body) requireShallowJson(body)
     if (mcp && body) requireToolScopes(principal, body)
     const run = (): Promise<Response> => forward(app, request, body, rule.jsonBody ? 'application/json' : null, principals, principal)
     const idempotencyKey = request.headers.get('idempotency-key')
     // JSON-RPC has its own request ids; an MCP POST is never replayed from the idempotency store.
     if (idempotencyKey === null || !MUTATING.has(request.method) || mcp) return respond(await run())
     return respond(await withIdempotency(deps.db, {
-      userId: principal.userId, rawKey: idempotencyKey, method: request.method, pathWithQuery: url.pathname + url.search,
+      credentialId: principal.credentialId, userId: principal.userId, rawKey: idempotencyKey, method: request.method, pathWithQuery: url.pathname + url.search,
       body: body ?? new Uint8Array(), nowMs: deps.clock.now().getTime(),
     }, run))
   } catch (error) {
@@ -132,6 +137,7 @@ function requireToolScopes(principal: Principal, body: Uint8Array): void {
 async function readJsonBody(request: Request): Promise<Uint8Array> {
   const body = await readBodyCapped(request)
   requireJsonContentType(request)
+  requireShallowJson(body)
   return body
 }
 
@@ -166,23 +172,53 @@ function rateLimitRefusal(style: RefusalStyle, limit: RateLimitDecision, windowS
   return errorResponse(new RateLimitExceededError(message))
 }
 
-export type RequestHandler = (request: Request, clientIp?: string | null) => Promise<Response>
+/**
+ * What a host hands the fetch handler beside the request, so per-IP limits can see the client: Bun's
+ * `Server` (what `Bun.serve({ fetch })` passes), Deno's handler info (what `Deno.serve(fetch)` passes), or
+ * the address itself from any other host. A bare string or anything else does not compile, so a host
+ * cannot hand over the wrong thing by accident (docs/operations.md#embedding).
+ */
+export type ConnectionInfo =
+  | { requestIP(request: Request): { address: string } | null }
+  | { remoteAddr: { hostname?: string } }
+  | { clientIp: string | null }
+
+export type RequestHandler = (request: Request, connection?: ConnectionInfo) => Promise<Response>
+
+/** The socket peer's address from whatever the host passed; null when it passed nothing usable. */
+export function socketAddressOf(request: Request, connection: ConnectionInfo | undefined): string | null {
+  if (!connection) return null
+  if ('clientIp' in connection) return connection.clientIp
+  if ('requestIP' in connection && typeof connection.requestIP === 'function') return unmapIpv4(connection.requestIP(request)?.address ?? null)
+  if ('remoteAddr' in connection) return unmapIpv4(connection.remoteAddr?.hostname ?? null)
+  return null
+}
+
+/** A dual-stack socket reports IPv4 peers as `::ffff:a.b.c.d`; one client must have one bucket either way. */
+function unmapIpv4(address: string | null): string | null {
+  return address && /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address
+}
 
 /** Wraps the app with the guard, a request id and one structured log line per request (no credentials). */
 export function createRequestHandler(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Principal>): RequestHandler {
-  return async (request, clientIp = null) => {
+  return async (request, connection) => {
     const started = performance.now()
     const requestId = uuidv7(Date.now(), deps.random)
     let outcome: Outcome
     let failure: unknown
     try {
-      outcome = await guard(deps, app, principals, request, effectiveClientIp(request, clientIp, deps.config.trustProxy))
+      const clientIp = effectiveClientIp(request, socketAddressOf(request, connection), deps.config.trustProxy)
+      outcome = await guard(deps, app, principals, request, clientIp)
     } catch (error) {
       failure = error
       outcome = { response: jsonResponse(500, INTERNAL_ERROR_BODY), principal: null }
     }
     const { response, principal } = outcome
     response.headers.set('x-request-id', requestId)
+    // Answers are personal unless a route says otherwise (metadata, JWKS and docs assets do), and a
+    // browser must never sniff a JSON body into something it runs (docs/security.md#response-headers).
+    if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store')
+    response.headers.set('x-content-type-options', 'nosniff')
     const path = (() => { try { return new URL(request.url).pathname } catch { return '?' } })()
     deps.log(failure || response.status >= 500 ? 'error' : 'info', {
       msg: 'request',

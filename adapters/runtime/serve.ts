@@ -1,22 +1,22 @@
+import type { RequestHandler } from '../http/pipeline.ts'
+
 /** A listening HTTP server, whatever runtime started it. */
 export interface Listener {
   url: string
   stop(): Promise<void>
 }
 
-type FetchHandler = (request: Request, clientIp?: string | null) => Promise<Response>
-
 declare const Deno: { serve(options: { port: number; hostname: string; onListen?: () => void }, handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>): { shutdown(): Promise<void>; addr: { hostname: string; port: number } } } | undefined
 
 /** Serves `fetch` with the runtime's native server: Bun.serve on Bun, Deno.serve on Deno. */
-export function serve(fetch: FetchHandler, options: { port: number; hostname: string; maxBodyBytes: number }): Listener {
+export function serve(fetch: RequestHandler, options: { port: number; hostname: string; maxBodyBytes: number }): Listener {
   if (typeof Bun !== 'undefined') {
-    // The socket's peer address; behind a reverse proxy that is the proxy (see README: client IP).
-    const server = Bun.serve({ port: options.port, hostname: options.hostname, fetch: (request, bun) => fetch(request, bun.requestIP(request)?.address ?? null), maxRequestBodySize: options.maxBodyBytes })
+    // Bun passes its Server, from which the handler reads the socket peer (behind a proxy: see TRUST_PROXY).
+    const server = Bun.serve({ port: options.port, hostname: options.hostname, fetch, maxRequestBodySize: options.maxBodyBytes })
     return { url: `http://${server.hostname}:${server.port}`, stop: () => server.stop() }
   }
   if (typeof Deno !== 'undefined') {
-    const server = Deno.serve({ port: options.port, hostname: options.hostname, onListen: () => {} }, (request, info) => fetch(request, info.remoteAddr.hostname))
+    const server = Deno.serve({ port: options.port, hostname: options.hostname, onListen: () => {} }, fetch)
     return { url: `http://${server.addr.hostname}:${server.addr.port}`, stop: () => server.shutdown() }
   }
   throw new Error('Serving needs Bun or Deno; on Node, mount createServer(...).fetch with @elysiajs/node or srvx')

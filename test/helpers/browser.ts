@@ -1,5 +1,6 @@
 import { chromium, type Browser } from 'playwright-core'
 import type { AppDeps } from '../../adapters/http/deps.ts'
+import type { Server } from '../../adapters/http/app.ts'
 import { createHarness, type Harness } from './harness.ts'
 
 // Real browser tests: Debian's Chromium driven by playwright-core (never a downloaded browser).
@@ -25,13 +26,13 @@ export interface LiveServer {
  * tests can also reach the database and clock. Uses the real wall clock unless one is given.
  */
 export async function startLiveServer(options: { env?: Record<string, string>; dbUrl?: string; fetchClientMetadata?: AppDeps['fetchClientMetadata'] } = {}): Promise<LiveServer> {
-  let handler: ((request: Request, ip: string | null) => Promise<Response>) | null = null
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request, bun) => handler!(request, bun.requestIP(request)?.address ?? null) })
+  let handler: Server['fetch'] | null = null
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request, bun) => handler!(request, bun) })
   const url = `http://127.0.0.1:${server.port}`
   const harness = await createHarness({
     env: { BASE_URL: url, APP_URL: url, ...options.env }, dbUrl: options.dbUrl, clock: { current: 0, now: () => new Date(), advance() {} } as never,
     ...(options.fetchClientMetadata ? { fetchClientMetadata: options.fetchClientMetadata } : {}),
   })
-  handler = (request, ip) => harness.server.fetch(request, ip)
+  handler = harness.server.fetch
   return { url, harness, stop: async () => { await server.stop(true) } }
 }

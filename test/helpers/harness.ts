@@ -82,7 +82,7 @@ export async function createHarness(options: { env?: Record<string, string>; dbU
         body = JSON.stringify(opts.body)
         headers['content-type'] ??= 'application/json'
       }
-      const response = await server.fetch(new Request(BASE + path, { method, headers, body }), opts.ip ?? '127.0.0.1')
+      const response = await server.fetch(new Request(BASE + path, { method, headers, body }), { clientIp: opts.ip ?? '127.0.0.1' })
       const text = await response.text()
       let parsed: unknown = undefined
       try { parsed = text ? JSON.parse(text) : undefined } catch { parsed = text }

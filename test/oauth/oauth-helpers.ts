@@ -23,7 +23,7 @@ export async function signedIn(h: Harness, userId?: string): Promise<Browserless
 
 export async function send(h: Harness, method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit; ip?: string } = {}): Promise<Reply> {
   const url = path.startsWith('http') ? path : BASE + path
-  const response = await h.server.fetch(new Request(url, { method, headers: init.headers, body: init.body, redirect: 'manual' }), init.ip ?? '127.0.0.1')
+  const response = await h.server.fetch(new Request(url, { method, headers: init.headers, body: init.body, redirect: 'manual' }), { clientIp: init.ip ?? '127.0.0.1' })
   const text = await response.text()
   let body: unknown = text
   try { body = text ? JSON.parse(text) : undefined } catch { /* not JSON */ }

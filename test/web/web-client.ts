@@ -37,7 +37,7 @@ export class WebClient {
     const all: Record<string, string> = { ...headers }
     if (cookie) all.cookie = cookie
     if (body) all['content-type'] ??= 'application/x-www-form-urlencoded'
-    const response = await this.harness.server.fetch(new Request(this.origin + path, { method, headers: all, body }), this.ip)
+    const response = await this.harness.server.fetch(new Request(this.origin + path, { method, headers: all, body }), { clientIp: this.ip })
     const setCookies = response.headers.getSetCookie()
     for (const line of setCookies) {
       const [pair, ...attributes] = line.split(';')
