@@ -89,4 +89,14 @@ export async function pruneOAuth(db: Database, now: Date): Promise<void> {
     sql`json_extract(${oauthClients.metadata}, '$.fetched_at') < ${dayAgo}`,
     sql`NOT EXISTS (SELECT 1 FROM ${oauthGrants} WHERE ${oauthGrants.clientId} = ${oauthClients.id})`,
   ))
+  // A registered client nobody authorized within a week never will be: registration is open to anyone
+  // (per-IP limited), so unused registrations would otherwise pile up (docs/oauth.md#registration).
+  const weekAgo = new Date(now.getTime() - UNUSED_CLIENT_DAYS * 86_400_000).toISOString()
+  await db.delete(oauthClients).where(and(
+    lt(oauthClients.createdAt, weekAgo),
+    sql`NOT EXISTS (SELECT 1 FROM ${oauthGrants} WHERE ${oauthGrants.clientId} = ${oauthClients.id})`,
+  ))
 }
+
+/** How long a registered client may wait for its first authorization before maintenance drops it. */
+export const UNUSED_CLIENT_DAYS = 7

@@ -9,7 +9,7 @@ import { CONNECT_CLIENTS, type ConnectClient } from '../types.ts'
  * The `/` (or end) right after the host leaves no room for a port, `user@` or a look-alike host. Fragments
  * are refused as RFC 6749 §3.1.2 requires of redirection endpoints, and so are whitespace and controls,
  * which no real redirect URI carries and which parsers disagree about.
- * @see CONTRACT §4.1
+ * @see docs/oauth.md#connect-flow
  */
 const REDIRECT_URI_RULES: Record<ConnectClient, readonly RegExp[]> = {
   'chrome-extension': [/^https:\/\/[a-p]{32}\.chromiumapp\.org\/[^#]*$/],
@@ -27,10 +27,12 @@ export function isConnectClient(value: string): value is ConnectClient {
   return KNOWN_CLIENTS.has(value)
 }
 
-/** Whether `redirectUri` is one `client` may be sent back to. @see CONTRACT §4.1 */
+/** Whether `redirectUri` is one `client` may be sent back to. @see docs/oauth.md#connect-flow */
 export function isAllowedRedirectUri(client: ConnectClient, redirectUri: string): boolean {
   if (redirectUri.length > MAX_REDIRECT_URI_LENGTH || WHITESPACE_OR_CONTROL.test(redirectUri)) return false
-  if (!REDIRECT_URI_RULES[client].some((rule) => rule.test(redirectUri))) return false
-  // The patterns above are the rule; a WHATWG parse only confirms the string is a URL at all.
-  return URL.canParse(redirectUri)
+  if (!URL.canParse(redirectUri)) return false
+  // The pattern must hold for the string and for what a browser makes of it: dot segments (also as
+  // `%2e`) resolve away, so `https://raycast.com/redirect/../../evil` is really `https://raycast.com/evil`.
+  const resolved = new URL(redirectUri).href
+  return REDIRECT_URI_RULES[client].some((rule) => rule.test(redirectUri) && rule.test(resolved))
 }

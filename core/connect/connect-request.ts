@@ -3,6 +3,7 @@ import { ValidationError } from '../errors.ts'
 import type { ConnectClient, Scope } from '../types.ts'
 import { isAllowedRedirectUri, isConnectClient } from './connect-clients.ts'
 import { connectError } from './connect-errors.ts'
+import { disguisingCharacter } from '../text/display-text.ts'
 import { isS256CodeChallenge } from '../oauth/pkce.ts'
 
 /** How long a connect code can be exchanged, from its issue: CONTRACT §4.1 "Codes: single use, 5 minutes". */
@@ -81,16 +82,15 @@ export function checkConnectAuthorize(input: ConnectAuthorizeInput, callerScopes
   }
 }
 
-const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Cs}\u2028\u2029]/u
-
 /**
- * Trimmed text, or null when only whitespace. Both are shown in settings, one per key row, so line breaks
- * and other controls are refused rather than silently altered. Lengths count code points, as a person would.
+ * Trimmed text, or null when only whitespace. Both are shown in settings, one per key row, so line breaks,
+ * controls and invisible or bidirectional formatting are refused rather than silently altered. Lengths count code points, as a person would.
  */
 function checkText(field: string, raw: string, maxLength: number): string | null {
   const value = raw.trim()
   if (value === '') return null
-  if (FORBIDDEN_CHARACTER.test(value)) throw new ValidationError(`body.${field}: must not contain control characters or line breaks`)
+  const disguising = disguisingCharacter(value)
+  if (disguising) throw new ValidationError(`body.${field}: must not contain control, invisible or bidirectional characters (found ${disguising})`)
   if ([...value].length > maxLength) throw new ValidationError(`body.${field}: must be at most ${maxLength} characters`)
   return value
 }

@@ -122,10 +122,12 @@ export function stepUpScope(granted: readonly string[], missing: readonly string
 }
 
 /**
- * The `scope` hint of a 401 on /mcp, which clients use for their first authorization request: every scope
- * a tool needs, plus `offline_access` so a person is not sent back to the consent page every hour.
- * Leaving the delete scopes out for a later step-up would be tighter, but MCP SDK clients (1.32) that
- * hold a refresh token answer a 403 by refreshing, which cannot widen a grant, and then give up
- * (typescript-sdk #2255): their deletes would never work. Grants narrower than this still step up.
+ * The `scope` hint of a 401 on /mcp, which clients use for their first authorization request: the least
+ * that works for everyday use, i.e. the scopes of every tool that destroys nothing. The delete scopes come
+ * by step-up when a delete tool is first called (the 403 challenge names what the client holds plus what
+ * is missing). No `offline_access`: a refresh token is a long-lived credential a client should ask for on
+ * its own, and MCP SDK clients (1.32) holding one answer a 403 by refreshing, which cannot widen a grant,
+ * and then give up (typescript-sdk #2255), so they could never step up.
+ * @see docs/mcp.md#scopes-and-step-up
  */
-export const MCP_DEFAULT_SCOPE = [...new Set(TOOLS.map((tool) => tool.scope as string)), 'offline_access'].join(' ')
+export const MCP_DEFAULT_SCOPE = [...new Set(TOOLS.filter((tool) => !tool.annotations.destructiveHint).map((tool) => tool.scope as string))].join(' ')

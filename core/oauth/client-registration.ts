@@ -1,6 +1,7 @@
 import { parseScopeList } from '../auth/scopes.ts'
 import { OAuthError } from './oauth-error.ts'
 import { isOAuthScope, sortScopes } from './oauth-scopes.ts'
+import { disguisingCharacter } from '../text/display-text.ts'
 import { redirectUriProblem } from './redirect-uri.ts'
 
 export const MAX_CLIENT_NAME_LENGTH = 100
@@ -77,8 +78,9 @@ export function validateClientRegistration(input: unknown): ClientRegistration {
     clientName = body.client_name.trim()
     if (clientName.length === 0) throw invalid('client_name must not be blank')
     if (clientName.length > MAX_CLIENT_NAME_LENGTH) throw invalid(`client_name must be at most ${MAX_CLIENT_NAME_LENGTH} characters`)
-    // The name is shown on the consent page; control characters could disguise it.
-    if (/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(clientName)) throw invalid('client_name must not contain control or bidirectional formatting characters')
+    // The name is shown on the consent page; invisible characters could disguise it.
+    const disguising = disguisingCharacter(clientName)
+    if (disguising) throw invalid(`client_name must not contain control, invisible or bidirectional characters (found ${disguising})`)
   }
 
   return { clientName, redirectUris, grantTypes: grantTypes as ClientGrantType[], responseTypes: ['code'], scope }

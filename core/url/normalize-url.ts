@@ -5,12 +5,23 @@ import { isTrackingParam } from './tracking-params.ts'
 export const MAX_URL_LENGTH = 8192
 
 export interface NormalizedUrl {
-  /** The input, trimmed: what the person captured. */
+  /** The input, trimmed, with tabs and line breaks removed as the WHATWG parser removes them: what the person captured. */
   originalUrl: string
   /** The identity of the item: two captures are the same item when these are equal. */
   normalizedUrl: string
   /** Hostname without `www.`, trailing dot or port; IPv6 keeps its brackets. */
   host: string
+}
+
+/**
+ * Removes what the WHATWG URL parser ignores: leading and trailing C0 controls and spaces, and every tab,
+ * line feed and carriage return inside. Kept as given, a CR/LF would reach logs, exports and `Location`
+ * headers that other code builds from the stored URL.
+ * @see https://url.spec.whatwg.org/#concept-basic-url-parser (steps 1–3)
+ */
+function stripAsWhatwg(input: string): string {
+  // eslint-disable-next-line no-control-regex
+  return input.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '')
 }
 
 /**
@@ -29,7 +40,7 @@ export function normalizeUrl(input: string): NormalizedUrl {
 
   // Step 1: the WHATWG parser lowercases scheme and host, punycodes IDN, drops default ports and
   // resolves dot segments, identically on every runtime.
-  const originalUrl = input.trim()
+  const originalUrl = stripAsWhatwg(input.trim())
   if (originalUrl === '') throw new InvalidUrlError(input, 'Cannot save URL: the URL is empty')
   let url: URL
   try {

@@ -10,7 +10,7 @@ import { registerClient, signedIn, tokensFor } from '../oauth/oauth-helpers.ts'
 // and the transport answers (stateless JSON, 405 for GET/DELETE, CORS).
 
 const METADATA = `${BASE}/.well-known/oauth-protected-resource/mcp`
-const DEFAULT_SCOPE = 'saved-items:capture saved-items:read saved-items:write saved-items:delete folders:read folders:write folders:delete account:read offline_access'
+const DEFAULT_SCOPE = 'saved-items:capture saved-items:read saved-items:write folders:read folders:write account:read'
 const NO_CREDENTIAL_CHALLENGE = `Bearer resource_metadata="${METADATA}", scope="${DEFAULT_SCOPE}"`
 const INVALID_TOKEN_CHALLENGE = `Bearer error="invalid_token", error_description="The access token is invalid, expired or revoked", resource_metadata="${METADATA}", scope="${DEFAULT_SCOPE}"`
 const UNAUTHORIZED_BODY = { _tag: 'Unauthorized', message: expect.any(String) }

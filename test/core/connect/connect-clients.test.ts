@@ -72,6 +72,18 @@ test('isAllowedRedirectUri() refuses raycast URIs on another host or scheme, or 
   ]) assert.equal(isAllowedRedirectUri('raycast', uri), false, uri)
 })
 
+test('isAllowedRedirectUri() refuses raycast URIs whose dot segments leave the redirect path', () => {
+  for (const uri of [
+    'https://raycast.com/redirect/../../evil',
+    'https://raycast.com/redirect/..',
+    'https://raycast.com/redirect/%2e%2e/evil',
+    'https://raycast.com/redirect/%2E%2E/%2e%2e/evil',
+    'https://raycast.com/redirect/.%2e/x',
+  ]) assert.equal(isAllowedRedirectUri('raycast', uri), false, uri)
+  // Dot segments that stay under /redirect change nothing a browser would do differently.
+  assert.equal(isAllowedRedirectUri('raycast', 'https://raycast.com/redirect/a/../b'), true)
+})
+
 test(`isAllowedRedirectUri() refuses URIs longer than ${MAX_REDIRECT_URI_LENGTH} characters`, () => {
   const base = 'https://raycast.com/redirect?x='
   assert.equal(isAllowedRedirectUri('raycast', base + 'a'.repeat(MAX_REDIRECT_URI_LENGTH - base.length)), true)

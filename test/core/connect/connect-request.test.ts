@@ -99,7 +99,10 @@ test('checkConnectAuthorize(): a blank, overlong or multi-line label is a Valida
   assert.match(validationMessage(() => checkConnectAuthorize({ ...valid, label: '' }, SCOPES)), /^body\.label: must not be empty/)
   assert.match(validationMessage(() => checkConnectAuthorize({ ...valid, label: ' \n\t ' }, SCOPES)), /^body\.label: must not be empty/)
   assert.match(validationMessage(() => checkConnectAuthorize({ ...valid, label: 'x'.repeat(101) }, SCOPES)), /^body\.label: must be at most 100 characters$/)
-  assert.match(validationMessage(() => checkConnectAuthorize({ ...valid, label: 'two\nlines' }, SCOPES)), /^body\.label: must not contain control characters/)
+  assert.match(validationMessage(() => checkConnectAuthorize({ ...valid, label: 'two\nlines' }, SCOPES)), /^body\.label: must not contain control, invisible or bidirectional characters \(found U\+000A\)/)
+  for (const [field, text] of [['label', 'Chrome\u202egnp.exe'], ['label', 'zero\u200bwidth'], ['deviceHint', 'Mac\u2066Book'], ['deviceHint', 'Mac\ufeffBook']] as const) {
+    assert.match(validationMessage(() => checkConnectAuthorize({ ...valid, [field]: text }, SCOPES)), new RegExp(`^body\\.${field}: must not contain control, invisible or bidirectional`), text)
+  }
   // Lengths count code points after trimming: 100 emoji and surrounding spaces are fine.
   assert.equal(checkConnectAuthorize({ ...valid, label: ` ${'📚'.repeat(100)} ` }, SCOPES).label, '📚'.repeat(100))
 })

@@ -138,14 +138,15 @@ describe('stepUpScope()', () => {
 })
 
 describe('MCP_DEFAULT_SCOPE', () => {
-  test('asks for every tool scope, in the contract order, plus offline_access, nothing else', () => {
-    assert.equal(MCP_DEFAULT_SCOPE, 'saved-items:capture saved-items:read saved-items:write saved-items:delete folders:read folders:write folders:delete account:read offline_access')
+  test('asks for the scopes of every tool that destroys nothing, in the contract order, and nothing else', () => {
+    assert.equal(MCP_DEFAULT_SCOPE, 'saved-items:capture saved-items:read saved-items:write folders:read folders:write account:read')
   })
 
-  test('covers the scope of every tool and names each scope once', () => {
+  test('leaves out the delete scopes and offline_access, and covers every other tool', () => {
     const scopes = MCP_DEFAULT_SCOPE.split(' ')
-    for (const tool of TOOLS) assert.ok(scopes.includes(tool.scope), tool.name)
-    assert.deepEqual(scopes.slice(0, -1), [...SCOPES])
+    for (const tool of TOOLS) assert.equal(scopes.includes(tool.scope), !tool.annotations.destructiveHint, tool.name)
+    for (const absent of ['saved-items:delete', 'folders:delete', 'offline_access']) assert.ok(!scopes.includes(absent), absent)
     assert.equal(new Set(scopes).size, scopes.length)
+    assert.deepEqual(scopes, SCOPES.filter((scope) => scopes.includes(scope)))
   })
 })

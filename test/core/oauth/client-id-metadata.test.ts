@@ -42,7 +42,7 @@ test('validateClientIdMetadataDocument() refuses a document for another client_i
     [doc({ token_endpoint_auth_method: 'private_key_jwt' }), /public clients/],
     [doc({ redirect_uris: [] }), /at least one/],
     [doc({ redirect_uris: ['javascript:alert(1)'] }), /./],
-    [doc({ client_name: 'Bad\u202eName' }), /control or bidirectional/],
+    [doc({ client_name: 'Bad\u202eName' }), /control, invisible or bidirectional/],
     [[doc()], /not a JSON object/],
     ['{}', /not a JSON object/],
     [null, /not a JSON object/],

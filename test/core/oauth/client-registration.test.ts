@@ -73,6 +73,10 @@ test('validateClientRegistration() bounds client_name', () => {
   rejects({ redirect_uris: uris, client_name: '   ' }, 'invalid_client_metadata', /blank/)
   rejects({ redirect_uris: uris, client_name: 42 }, 'invalid_client_metadata', /string/)
   rejects({ redirect_uris: uris, client_name: 'Good\u202eevil' }, 'invalid_client_metadata', /control/)
+  // Zero-width characters make look-alike names ("Claude\u200bDesktop" is not "Claude Desktop").
+  for (const name of ['Claude\u200bDesktop', 'Cur\u200dsor', 'VS\u2060Code', 'Agent\u2067x']) {
+    rejects({ redirect_uris: uris, client_name: name }, 'invalid_client_metadata', /invisible or bidirectional characters \(found U\+/)
+  }
 })
 
 test('validateClientRegistration() wants a JSON object', () => {

@@ -12,6 +12,22 @@ function runRows(rows: readonly Row[]): void {
   }
 }
 
+describe('step 1: tabs and line breaks inside are removed from originalUrl too, as the WHATWG parser removes them', () => {
+  const rows: [string, string, string][] = [
+    ['https://example.com/a\r\nb', 'https://example.com/ab', 'https://example.com/ab'],
+    ['https://exa\nmple.com/\tx', 'https://example.com/x', 'https://example.com/x'],
+    ['\u0000 https://example.com/p?q=1\r\n\u001f', 'https://example.com/p?q=1', 'https://example.com/p?q=1'],
+  ]
+  for (const [input, originalUrl, normalizedUrl] of rows) {
+    test(`normalizeUrl() keeps ${JSON.stringify(input)} as ${originalUrl}`, () => {
+      const result = normalizeUrl(input)
+      assert.equal(result.originalUrl, originalUrl)
+      assert.equal(result.normalizedUrl, normalizedUrl)
+      assert.doesNotMatch(result.originalUrl, /[\r\n\t]/)
+    })
+  }
+})
+
 describe('step 1: trim and WHATWG parse', () => {
   runRows([
     ['  https://example.com/a  ', 'https://example.com/a', 'example.com'],
