@@ -71,7 +71,7 @@ export const connectRoutes = ({ deps, principalOf, docs }: RouteContext) =>
       detail: docs('any-credential', {
         summary: 'Start connecting a client: get a one-time code for its API key',
         description: [
-          'Called by an already signed-in caller (for example the web app, or an existing key) on behalf of a client that has no credential yet. The code is bound to the person, the client, the redirect URI, the PKCE challenge, the scopes, the label and the device hint; it is single use and valid for 5 minutes. Hand it to the client at `redirectUri`; the client exchanges it at POST /connect/exchange.',
+          'Called by an already signed-in caller (for example the web app, or an existing key) on behalf of a client that has no credential yet. The key the client gets belongs to the credential making this call: revoking that API key or OAuth grant revokes it too (a key connected from a web session is personal). The code is bound to the person, the client, the redirect URI, the PKCE challenge, the scopes, the label and the device hint; it is single use and valid for 5 minutes. Hand it to the client at `redirectUri`; the client exchanges it at POST /connect/exchange.',
           'The scopes asked for must be held by the credential making this call: a client never gets more than its connector has. Value problems are ConnectError: `unknown_client`, `invalid_redirect_uri`, `invalid_scope` (unknown, empty, or not held). Shape problems are ValidationError: a missing, mistyped or extra field, a `codeChallengeMethod` other than `S256`, a malformed `codeChallenge`, a blank or overlong `label`, an overlong `deviceHint`. Answers carry `Cache-Control: no-store`.',
         ].join('\n\n'),
         tags,
@@ -117,7 +117,7 @@ export const connectRoutes = ({ deps, principalOf, docs }: RouteContext) =>
         summary: 'Finish connecting a client: trade the code and PKCE verifier for an API key',
         description: [
           'Needs no credential; limited per client IP (`RateLimit-*` headers on every answer, 429 with `Retry-After` past the limit). The key returned is a personal API key tied to the client and device hint: it appears in settings with its label and can be revoked there, and captures made with it default to `captureChannel` = the client.',
-          'ConnectError codes: `unknown_client` (the code is left untouched); `invalid_code` (unknown, already used or expired); `client_mismatch` (issued to the other client); `invalid_verifier` (does not match the challenge). Any exchange that reaches a live code spends it, whatever the outcome, so a stolen code allows one guess at the verifier. Answers carry `Cache-Control: no-store`.',
+          'ConnectError codes: `unknown_client` (the code is left untouched); `invalid_code` (unknown, already used or expired, or the credential that authorized it has been revoked since); `client_mismatch` (issued to the other client); `invalid_verifier` (does not match the challenge). Any exchange that reaches a live code spends it, whatever the outcome, so a stolen code allows one guess at the verifier. Answers carry `Cache-Control: no-store`.',
         ].join('\n\n'),
         tags,
       }),
