@@ -6,7 +6,7 @@ const MAX_RANDOM_CHUNK = 65536
  * RFC 3339 UTC timestamp with milliseconds, e.g. `2026-11-22T10:04:05.123Z`.
  * Throws a RangeError for an invalid date or a year outside 0000–9999, which RFC 3339 cannot
  * express (`toISOString` would write `+010000-…`).
- * @see CONTRACT §2 and https://www.rfc-editor.org/rfc/rfc3339#section-5.6
+ * @see docs/api.md#data-rules and https://www.rfc-editor.org/rfc/rfc3339#section-5.6
  */
 export function toTimestamp(date: Date): string {
   const year = date.getUTCFullYear()
@@ -18,7 +18,7 @@ export function toTimestamp(date: Date): string {
 
 /**
  * A new Date `seconds` later than `date` (earlier when negative); `date` is not changed.
- * @see CONTRACT §2
+ * @see docs/api.md#data-rules
  */
 export function addSeconds(date: Date, seconds: number): Date {
   return new Date(date.getTime() + seconds * 1000)

@@ -70,7 +70,7 @@ export interface Principal {
   /** Stable id of the credential, used as the rate-limit bucket. */
   credentialId: string
   kind: 'api-key' | 'oauth' | 'session'
-  /** The connect client an API key was issued to, if any (CONTRACT §2.2 default channel). */
+  /** The connect client an API key was issued to, if any (docs/api.md#captures default channel). */
   connectClient: ConnectClient | null
   /** Whether the OAuth grant behind the credential holds `offline_access` (it may refresh). */
   offlineAccess?: boolean

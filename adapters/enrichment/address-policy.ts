@@ -40,7 +40,7 @@ export function describeAddressRange(ip: string): string {
 
 /**
  * Whether an address may be fetched: only the global unicast range. IPv4-mapped IPv6 is refused
- * outright (CONTRACT §7 lists it), whatever IPv4 address it wraps; DNS never needs to return one.
+ * outright (docs/enrichment.md lists it), whatever IPv4 address it wraps; DNS never needs to return one.
  */
 export function isPublicAddress(ip: string): boolean {
   return describeAddressRange(ip) === 'unicast'

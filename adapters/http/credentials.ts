@@ -67,7 +67,7 @@ async function resolveSession(deps: AppDeps, request: Request, audience: string)
   }
 }
 
-/** `/mcp` is its own protected resource (CONTRACT §4): its own audience and its own metadata document. */
+/** `/mcp` is its own protected resource (docs/security.md#credentials): its own audience and its own metadata document. */
 export const isMcpPath = (path: string): boolean => path === '/mcp' || path.startsWith('/mcp/')
 
 export function resourceMetadataUrl(baseUrl: string, path: string): string {

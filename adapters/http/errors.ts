@@ -1,7 +1,7 @@
 import type { AppError } from '../../core/errors.ts'
 import { toErrorBody } from '../../core/errors.ts'
 
-/** The one table from error type to HTTP status (CONTRACT §3). `Record` keeps it exhaustive. */
+/** The one table from error type to HTTP status (docs/api.md#errors). `Record` keeps it exhaustive. */
 export const STATUS_BY_TAG: Record<AppError['_tag'], number> = {
   InvalidUrlError: 400,
   InvalidFolderNameError: 400,

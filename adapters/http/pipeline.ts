@@ -157,7 +157,7 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return response
 }
 
-/** `/mcp` tokens are for the MCP endpoint only; everything else is the REST resource (CONTRACT §4). */
+/** `/mcp` tokens are for the MCP endpoint only; everything else is the REST resource (docs/security.md#credentials). */
 export function audienceFor(baseUrl: string, path: string): string {
   return isMcpPath(path) ? `${baseUrl}/mcp` : baseUrl
 }

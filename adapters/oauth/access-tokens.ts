@@ -23,7 +23,7 @@ export interface AccessTokenClaims {
 
 /**
  * A signed access token (RFC 9068 profile): `iss`, `sub`, `aud`, `client_id`, `scope`, `jti`, `iat`,
- * `exp` one hour later, and `grant_id`, the consent it hangs from. @see CONTRACT §4
+ * `exp` one hour later, and `grant_id`, the consent it hangs from. @see docs/oauth.md#tokens
  */
 export async function issueAccessToken(deps: AppDeps, claims: AccessTokenClaims): Promise<string> {
   const keys = await loadSigningKeys(deps.db, deps.clock)
@@ -55,7 +55,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
  * exactly equal), then checks its grant in the database, so a revocation made by any process ends
  * the token at once. The scopes are those of the token that the grant still holds. Null for anything
  * not valid.
- * @see CONTRACT §4
+ * @see docs/security.md#credentials
  */
 export async function verifyAccessToken(deps: AppDeps, token: string, audience: string): Promise<Principal | null> {
   let payload: JWTPayload

@@ -53,7 +53,7 @@ export function handleTokenRequest(deps: AppDeps, form: URLSearchParams): Promis
  * authorization_code with PKCE. The verifier is checked before anything else about the code, so someone
  * holding only a stolen code can neither spend it nor, by replaying it, revoke the person's grant. A
  * replay with the right verifier means the code leaked after use: what it issued is revoked.
- * @see CONTRACT §4 and https://www.rfc-editor.org/rfc/rfc9700#section-4.2.1
+ * @see docs/oauth.md#tokens and https://www.rfc-editor.org/rfc/rfc9700#section-4.2.1
  */
 async function exchangeAuthorizationCode(deps: AppDeps, form: URLSearchParams): Promise<TokenResponse> {
   const code = required(form, 'code')

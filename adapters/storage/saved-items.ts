@@ -125,7 +125,7 @@ export type ItemChange =
   | { kind: 'folder'; folderId: string | null }
 
 /**
- * Applies one state change. `updatedAt` moves only when a value actually changes (CONTRACT §2.3); opening
+ * Applies one state change. `updatedAt` moves only when a value actually changes (docs/api.md#lists); opening
  * always records the time, so it always counts as a change.
  */
 export async function changeSavedItem(db: Database, userId: string, id: string, change: ItemChange, now: string): Promise<SavedItem> {

@@ -63,7 +63,7 @@ export const savedItems = sqliteTable('saved_items', {
   enrichmentStatus: text('enrichment_status').notNull(),
   sourceName: text('source_name'),
   captureChannel: text('capture_channel'),
-  // Deleting a folder keeps its items (CONTRACT §2.3): the reference becomes null.
+  // Deleting a folder keeps its items (docs/api.md#folders): the reference becomes null.
   folderId: text('folder_id').references(() => folders.id, { onDelete: 'set null' }),
   isRead: integer('is_read', { mode: 'boolean' }).notNull(),
   openedAt: text('opened_at'),
@@ -178,7 +178,7 @@ export const connectCodes = sqliteTable('connect_codes', {
 })
 
 /**
- * The enrichment queue (CONTRACT §7): at most one job per item. Rows are added by triggers on saved_items
+ * The enrichment queue (docs/enrichment.md): at most one job per item. Rows are added by triggers on saved_items
  * (see the 0002 migration), so a capture and its job commit in the same statement. A worker claims a due
  * job by setting `lease_until`; a crashed worker's lease runs out and another process takes the job over.
  */

@@ -4,17 +4,17 @@ import type { Scope } from '../types.ts'
 
 const KNOWN_SCOPES: ReadonlySet<string> = new Set(SCOPES)
 
-/** Whether a string is one of the scopes of spec §2.3. @see CONTRACT §4 */
+/** Whether a string is one of the scopes of spec §2.3. @see docs/security.md#scopes */
 export function isScope(value: string): value is Scope {
   return KNOWN_SCOPES.has(value)
 }
 
-/** Whether the granted scopes include `needed`. Scopes are flat: none implies another. @see CONTRACT §4 */
+/** Whether the granted scopes include `needed`. Scopes are flat: none implies another. @see docs/security.md#scopes */
 export function hasScope(granted: readonly string[], needed: Scope): boolean {
   return granted.includes(needed)
 }
 
-/** Throws {@link InsufficientScopeError} (403) unless `needed` was granted. @see CONTRACT §4 */
+/** Throws {@link InsufficientScopeError} (403) unless `needed` was granted. @see docs/security.md#scopes */
 export function requireScope(granted: readonly string[], needed: Scope): void {
   if (!hasScope(granted, needed)) throw new InsufficientScopeError(needed)
 }
@@ -22,7 +22,7 @@ export function requireScope(granted: readonly string[], needed: Scope): void {
 /**
  * Whether every requested scope is among the granted ones; an empty request is a subset.
  * Used so a credential can never hand out more than it holds.
- * @see CONTRACT §4 (POST /connect/authorize) and §4.2 (refresh cannot widen scope)
+ * @see docs/oauth.md#connect-flow and docs/oauth.md#tokens (refresh cannot widen scope)
  */
 export function isSubsetOf(requested: readonly string[], granted: readonly string[]): boolean {
   return requested.every((scope) => granted.includes(scope))
@@ -52,7 +52,7 @@ export interface EndpointRule {
 
 /**
  * The access table of the REST, connect and MCP endpoints, one row per method and path.
- * @see CONTRACT §4
+ * @see docs/security.md#scopes
  */
 export const ENDPOINT_RULES: readonly EndpointRule[] = [
   { method: 'GET', pattern: '/health', access: 'public', jsonBody: false },
@@ -83,7 +83,7 @@ export const ENDPOINT_RULES: readonly EndpointRule[] = [
  * The rule for a request, or undefined when no row matches. `path` excludes the query string.
  * Matching is exact: methods are case-sensitive as RFC 9110 §9.1 says, a trailing `/` is a
  * different path, and HEAD is answered by the GET rule.
- * @see CONTRACT §4
+ * @see docs/security.md#scopes
  */
 export function matchEndpoint(method: string, path: string): EndpointRule | undefined {
   const wanted = method === 'HEAD' ? 'GET' : method

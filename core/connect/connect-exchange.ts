@@ -12,7 +12,7 @@ export interface SpentConnectCode {
 /**
  * The client named on POST /connect/exchange. Checked before the code is looked at, so a request that
  * could never succeed leaves the code untouched.
- * @see CONTRACT §4.1
+ * @see docs/oauth.md#connect-flow
  */
 export function checkExchangeClient(client: string): ConnectClient {
   if (!isConnectClient(client)) throw connectError('unknown_client', 'Unknown client: it must be "chrome-extension" or "raycast"')
@@ -22,9 +22,9 @@ export function checkExchangeClient(client: string): ConnectClient {
 /**
  * Decides an exchange once its code has been spent (atomically, by the storage adapter): `null` means no
  * live code matched. Every failure after that point leaves the code spent, so a stolen code gives its
- * holder one guess at the verifier, not many (CONTRACT §4.1: a wrong verifier spends the code).
+ * holder one guess at the verifier, not many (docs/oauth.md#connect-flow: a wrong verifier spends the code).
  * Messages never repeat the code or the verifier.
- * @see CONTRACT §4.1
+ * @see docs/oauth.md#connect-flow
  */
 export function checkExchange<Code extends SpentConnectCode>(spent: Code | null, client: ConnectClient, codeVerifier: string): asserts spent is Code {
   if (spent === null) throw connectError('invalid_code', 'The code is unknown, already used or expired (codes last 5 minutes); start the connection again')

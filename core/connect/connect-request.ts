@@ -6,7 +6,7 @@ import { connectError } from './connect-errors.ts'
 import { disguisingCharacter } from '../text/display-text.ts'
 import { isS256CodeChallenge } from '../oauth/pkce.ts'
 
-/** How long a connect code can be exchanged, from its issue: CONTRACT §4.1 "Codes: single use, 5 minutes". */
+/** How long a connect code can be exchanged, from its issue: docs/oauth.md#connect-flow "Codes: single use, 5 minutes". */
 export const CONNECT_CODE_TTL_MS = 5 * 60 * 1000
 
 /**
@@ -18,7 +18,7 @@ export const CONNECT_CODE_TTL_MS = 5 * 60 * 1000
  */
 export const CODE_CHALLENGE_PATTERN = '^[A-Za-z0-9_-]{43}$'
 
-/** Longest label and device hint, in code points after trimming. @see CONTRACT §2 "Sizes" */
+/** Longest label and device hint, in code points after trimming. @see docs/api.md#limits */
 export const MAX_CONNECT_LABEL_LENGTH = 100
 export const MAX_DEVICE_HINT_LENGTH = 200
 
@@ -44,11 +44,11 @@ export interface ConnectGrant {
 
 /**
  * Checks the values of an authorize request against the caller's own scopes and returns what the code
- * will be bound to. Throws ConnectError for the conditions CONTRACT §4.1 names, in the order a client
+ * will be bound to. Throws ConnectError for the conditions docs/oauth.md#connect-flow names, in the order a client
  * would fix them (client, then where to return, then what to ask for); a blank, overlong or
  * control-character label or device hint is a ValidationError, as no ConnectError code describes it.
  * Duplicate scopes are dropped, keeping the first occurrence's order.
- * @see CONTRACT §4 (POST /connect/authorize) and §4.1
+ * @see docs/oauth.md#connect-flow
  */
 export function checkConnectAuthorize(input: ConnectAuthorizeInput, callerScopes: readonly string[]): ConnectGrant {
   if (!isConnectClient(input.client)) {

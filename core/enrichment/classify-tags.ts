@@ -14,7 +14,7 @@ interface TagRule {
  * English or another language ("react to", "svelte", Italian "ai", "api" for bees); URLs are
  * lowercase by convention, so there it matches in any case. Bare words that are mostly noise
  * outside software ("editor", "extension", "terminal", "neural", "ml") only count in a phrase.
- * @see CONTRACT §7
+ * @see docs/enrichment.md
  */
 const TAG_RULES: Readonly<Record<Tag, TagRule>> = {
   ai: {
@@ -127,7 +127,7 @@ const PHRASES_BY_FIRST_WORD: ReadonlyMap<string, readonly Phrase[]> = (() => {
 /**
  * The tags a page's title, description, host and path suggest, in {@link TAGS} order, without
  * duplicates. Never throws: an unparsable URL only contributes nothing.
- * @see CONTRACT §7
+ * @see docs/enrichment.md
  */
 export function classifyTags(input: { title: string | null; description: string | null; url: string }): Tag[] {
   const found = new Set<Tag>()

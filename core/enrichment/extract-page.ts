@@ -54,13 +54,13 @@ export interface PageExtractor {
  * (`<article>` or `<main>`) has given its text and the type is already settled above `website`;
  * or {@link SETTLE_WINDOW} characters after the summary had its text. From then on further input
  * is ignored, so feeding a whole page gives exactly what a caller that stopped early gets.
- * @see CONTRACT §7
+ * @see docs/enrichment.md
  */
 export function createPageExtractor(finalUrl: string): PageExtractor {
   return new StreamingExtractor(finalUrl)
 }
 
-/** {@link createPageExtractor} over a whole page at once. @see CONTRACT §7 */
+/** {@link createPageExtractor} over a whole page at once. @see docs/enrichment.md */
 export function extractPage(html: string, finalUrl: string): PageMetadata {
   const extractor = createPageExtractor(finalUrl)
   extractor.write(html)
@@ -71,7 +71,7 @@ export function extractPage(html: string, finalUrl: string): PageMetadata {
  * For a fetched document that is not HTML (PDF, image…): what its URL gives. The type from
  * {@link guessItemType}, the title from the decoded last path segment (e.g. "annual-report.pdf"),
  * `{origin}/favicon.ico`, and tags from the URL; the rest null.
- * @see CONTRACT §7
+ * @see docs/enrichment.md
  */
 export function metadataFromUrl(finalUrl: string): PageMetadata {
   let title: string | null = null
@@ -318,13 +318,13 @@ class StreamingExtractor implements PageExtractor {
     return firstHttpUrl([...this.canonicalLinks, ...(this.meta.get('og:url') ?? [])], base)
   }
 
-  /** Most specific first: video, then repository, then article, else website. @see CONTRACT §7 */
+  /** Most specific first: video, then repository, then article, else website. @see docs/enrichment.md */
   private type(canonicalUrl: string | null): ItemType {
     const guesses = [guessItemType(this.finalUrl), canonicalUrl === null ? 'website' : guessItemType(canonicalUrl)]
     const ogType = this.meta.get('og:type')?.[0]?.trim().toLowerCase() ?? ''
     if (guesses.includes('video') || ogType === 'video' || ogType.startsWith('video.')) return 'video'
     if (guesses.includes('repository') || this.schema.sourceCode) return 'repository'
-    // CONTRACT §7 asks for "an <article> with schema.org Article": listing pages are full of bare
+    // docs/enrichment.md asks for "an <article> with schema.org Article": listing pages are full of bare
     // <article> cards, and the schema alone may describe something the page only links to.
     if (ogType === 'article' || (this.schema.article && this.articleElement)) return 'article'
     return 'website'

@@ -1,5 +1,5 @@
 /**
- * When an enrichment job runs again (CONTRACT §7): three attempts, the second 5 s and the third 10 s after
+ * When an enrichment job runs again (docs/enrichment.md): three attempts, the second 5 s and the third 10 s after
  * the one before failed; then the item is `failed`. A refusal that retrying cannot change (a blocked
  * address, a 404, too many redirects) fails the item at once.
  */

@@ -1,6 +1,6 @@
 import { InvalidFolderNameError } from '../errors.ts'
 
-/** Longest folder name, in Unicode code points after trimming. @see CONTRACT §2 "Sizes" */
+/** Longest folder name, in Unicode code points after trimming. @see docs/api.md#limits */
 export const MAX_FOLDER_NAME_LENGTH = 100
 
 /**
@@ -15,7 +15,7 @@ const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Cs}\u2028\u2029]/u
  * Trims (all Unicode whitespace) and NFC-normalizes a folder name, checks it is 1–100 code points
  * without control characters, and derives the lowercase key used for case-insensitive uniqueness
  * and ordering. Throws {@link InvalidFolderNameError}.
- * @see CONTRACT §2 "Sizes" and §2.3 "Folders"
+ * @see docs/api.md#limits and docs/api.md#folders
  */
 export function normalizeFolderName(raw: string): { name: string; key: string } {
   // NFC so that "é" typed as one code point or as "e" + U+0301 is the same name.

@@ -37,7 +37,7 @@ export interface PreparedCapture {
 }
 
 /**
- * Validates and normalizes a capture into the row a first save would insert (CONTRACT §2.2).
+ * Validates and normalizes a capture into the row a first save would insert (docs/api.md#captures).
  * Throws InvalidUrlError for a URL that is not absolute http(s).
  */
 export function prepareCapture(
@@ -71,7 +71,7 @@ export function prepareCapture(
 }
 
 /**
- * What a recapture of a known URL does to the stored item (CONTRACT §2.2). The storage adapter applies
+ * What a recapture of a known URL does to the stored item (docs/api.md#captures). The storage adapter applies
  * these in one atomic upsert statement; this table is the single statement of the rules it implements.
  */
 export const RECAPTURE_RULES = {

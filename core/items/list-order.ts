@@ -12,7 +12,7 @@ export interface SortKey {
 }
 
 /**
- * The total order behind each `sort` value (CONTRACT §2.3). Every order ends in `id desc`, so it is total
+ * The total order behind each `sort` value (docs/api.md#lists). Every order ends in `id desc`, so it is total
  * and a keyset cursor never skips or repeats an item.
  */
 export const SORT_KEYS: Record<Sort, readonly SortKey[]> = {

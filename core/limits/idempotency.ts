@@ -1,12 +1,12 @@
 import { ValidationError } from '../errors.ts'
 
-/** How long a finished request's response is kept for replay. @see CONTRACT §6 */
+/** How long a finished request's response is kept for replay. @see docs/api.md#idempotency */
 export const IDEMPOTENCY_TTL_SECONDS = 86400
 
 /**
  * An in-flight record older than this is taken to be from a crashed process and may be taken
  * over; longer than any request should run, short enough that a retry after a crash succeeds.
- * @see CONTRACT §6
+ * @see docs/api.md#idempotency
  */
 export const IDEMPOTENCY_LEASE_SECONDS = 60
 
@@ -16,7 +16,7 @@ const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/u
 /**
  * Returns the `Idempotency-Key` unchanged when it is 1–255 printable ASCII characters
  * (0x20–0x7E); throws {@link ValidationError} otherwise.
- * @see CONTRACT §2 "Sizes"
+ * @see docs/api.md#limits
  */
 export function validateIdempotencyKey(value: string): string {
   if (value.length === 0) throw new ValidationError('Cannot use Idempotency-Key: it is empty')
@@ -35,7 +35,7 @@ export function validateIdempotencyKey(value: string): string {
  * Lowercase hex SHA-256 over `method \n pathWithQuery \n body`: two requests with the same key
  * are "the same request" exactly when these match. Neither a method nor a parsed path can contain
  * a newline, so the framing is unambiguous.
- * @see CONTRACT §6
+ * @see docs/api.md#idempotency
  */
 export async function fingerprintRequest(method: string, pathWithQuery: string, body: Uint8Array): Promise<string> {
   const head = new TextEncoder().encode(`${method}\n${pathWithQuery}\n`)
@@ -64,7 +64,7 @@ export type IdempotencyDecision = 'proceed' | 'replay' | 'reuse-conflict' | 'in-
  * What to do with a request carrying a key, given the record already stored for that key.
  * A record is expired from `expiresAtMs` on, and an in-flight lease runs out once it is strictly
  * older than {@link IDEMPOTENCY_LEASE_SECONDS}.
- * @see CONTRACT §6
+ * @see docs/api.md#idempotency
  */
 export function decideIdempotency(existing: IdempotencyRecordView | null, fingerprint: string, nowMs: number): IdempotencyDecision {
   if (existing === null || existing.expiresAtMs <= nowMs) return 'proceed'

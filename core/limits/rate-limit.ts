@@ -1,7 +1,7 @@
 /**
  * Start of the fixed window containing `nowMs`, in ms. Windows are aligned to the Unix epoch so
  * every instance computes the same bucket without coordination.
- * @see CONTRACT §6
+ * @see docs/api.md#rate-limits
  */
 export function rateLimitWindowStart(nowMs: number, windowSeconds: number): number {
   if (!(windowSeconds > 0)) throw new RangeError(`Cannot compute rate-limit window: ${windowSeconds} seconds is not positive`)
@@ -22,7 +22,7 @@ export interface RateLimitDecision {
  * Decides one request, given how many requests the window has counted *including this one*.
  * `resetSeconds` is rounded up and at least 1, so a client that waits that long always lands in
  * the next window.
- * @see CONTRACT §6
+ * @see docs/api.md#rate-limits
  */
 export function decideRateLimit(input: {
   count: number

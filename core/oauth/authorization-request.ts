@@ -46,11 +46,11 @@ export function authorizationResponseLocation(redirectUri: string, baseUrl: stri
 }
 
 /**
- * Checks an authorization request in the order CONTRACT §4.2 gives: client and redirect URI first (a
+ * Checks an authorization request in the order docs/oauth.md#authorize-and-consent gives: client and redirect URI first (a
  * problem there is shown, never redirected: RFC 6749 §4.1.2.1), then response type, PKCE, scope and
  * resource, each reported to the client by redirect with `state` and `iss`. An empty `scope` means the
  * client's registered scope, else `saved-items:read folders:read`.
- * @see CONTRACT §4.2
+ * @see docs/oauth.md#authorize-and-consent
  */
 export function checkAuthorizationRequest(params: URLSearchParams, client: RegisteredClient | null, baseUrl: string): AuthorizationCheck {
   const clientIds = params.getAll('client_id')

@@ -35,7 +35,7 @@ function stringArray(value: unknown, field: string, error: (description: string)
  * Checks an RFC 7591 registration request and fills in defaults. Only public clients: no secret is ever
  * issued, so `token_endpoint_auth_method` must be absent or `none`. Throws {@link OAuthError}
  * (`invalid_redirect_uri` or `invalid_client_metadata`).
- * @see CONTRACT §4.2 and https://www.rfc-editor.org/rfc/rfc7591#section-2
+ * @see docs/oauth.md#registration and https://www.rfc-editor.org/rfc/rfc7591#section-2
  */
 export function validateClientRegistration(input: unknown): ClientRegistration {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw invalid('The body must be a JSON object of client metadata')

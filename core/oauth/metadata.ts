@@ -25,7 +25,7 @@ export function oauthEndpoints(baseUrl: string): OAuthEndpoints {
 
 /**
  * The resources a token may be issued for (RFC 8707): the REST API at `{base}` and the MCP endpoint at
- * `{base}/mcp`. A token's `aud` is exactly one of them. @see CONTRACT §4
+ * `{base}/mcp`. A token's `aud` is exactly one of them. @see docs/security.md#credentials
  */
 export function resourceIdentifiers(baseUrl: string): readonly [string, string] {
   return [baseUrl, `${baseUrl}/mcp`]

@@ -11,7 +11,7 @@ export type OAuthScope = Scope | typeof OFFLINE_ACCESS
 /** Every scope an OAuth client may request, in the order the consent page lists them. @see spec §5.5 */
 export const OAUTH_SCOPES: readonly OAuthScope[] = [...SCOPES, OFFLINE_ACCESS]
 
-/** What an authorization request without `scope` gets when the client registered none. @see CONTRACT §4.2 */
+/** What an authorization request without `scope` gets when the client registered none. @see docs/oauth.md#authorize-and-consent */
 export const DEFAULT_AUTHORIZATION_SCOPES: readonly OAuthScope[] = ['saved-items:read', 'folders:read']
 
 export function isOAuthScope(value: string): value is OAuthScope {

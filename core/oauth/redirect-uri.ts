@@ -20,7 +20,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i
 /**
  * Why a redirect URI may not be registered, or null when it may: `https:`, `http:` on a loopback host,
  * or a private-use scheme such as `com.example.app:/cb`; never a fragment or credentials.
- * @see CONTRACT §4.2 and https://www.rfc-editor.org/rfc/rfc8252#section-7
+ * @see docs/oauth.md#registration and https://www.rfc-editor.org/rfc/rfc8252#section-7
  */
 export function redirectUriProblem(uri: string): string | null {
   if (uri.length === 0) return 'a redirect URI must not be empty'

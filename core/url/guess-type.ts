@@ -49,7 +49,7 @@ const VIDEO_RULES: ReadonlyMap<string, VideoRule> = new Map([
  * The item type a URL suggests before its page is fetched: `video` for known video hosts' video
  * pages, `repository` for a repository on GitHub, GitLab, Codeberg or Bitbucket, else `website`.
  * Never throws: an unparsable input is a `website`.
- * @see CONTRACT §2.2 and §7
+ * @see docs/api.md#captures and docs/enrichment.md
  */
 export function guessItemType(normalizedUrl: string): ItemType {
   let url: URL

@@ -1,7 +1,7 @@
 import { InvalidUrlError } from '../errors.ts'
 import { isTrackingParam } from './tracking-params.ts'
 
-/** Longest URL a capture accepts, counted on the raw input. @see CONTRACT §2 "Sizes" */
+/** Longest URL a capture accepts, counted on the raw input. @see docs/api.md#limits */
 export const MAX_URL_LENGTH = 8192
 
 export interface NormalizedUrl {
@@ -28,7 +28,7 @@ function stripAsWhatwg(input: string): string {
  * Validates a captured URL and reduces it to the form that identifies a saved item.
  * Throws {@link InvalidUrlError} for anything but an absolute http(s) URL with a host and no
  * userinfo, or an input longer than {@link MAX_URL_LENGTH}.
- * @see CONTRACT §2.1
+ * @see docs/url-normalization.md
  */
 export function normalizeUrl(input: string): NormalizedUrl {
   if (typeof input !== 'string') {

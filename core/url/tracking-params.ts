@@ -1,7 +1,7 @@
 /**
  * Query parameters that only say how a visitor arrived, never what the page is.
  * `utm_*` is handled by {@link isTrackingParam} as a prefix, not listed here.
- * @see CONTRACT §2.1 step 4
+ * @see docs/url-normalization.md
  */
 export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   'fbclid',
@@ -23,7 +23,7 @@ export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
 /**
  * Whether a (decoded) query parameter name is a tracking parameter: any `utm_*` or one of
  * {@link TRACKING_PARAMS}.
- * @see CONTRACT §2.1 step 4
+ * @see docs/url-normalization.md
  */
 export function isTrackingParam(name: string): boolean {
   // Compared case-insensitively: `UTM_SOURCE` and `FBCLID` are the same campaign noise written by

@@ -11,7 +11,7 @@ import {
   RAYCAST_REDIRECT, RFC7636_CHALLENGE,
 } from './connect-fixtures.ts'
 
-// POST /connect/authorize (spec §4.5, CONTRACT §4.1): any valid credential; every value problem is a
+// POST /connect/authorize (spec §4.5, docs/oauth.md#connect-flow): any valid credential; every value problem is a
 // ConnectError, every shape problem a ValidationError, and neither writes anything.
 
 let h: Harness
@@ -112,7 +112,7 @@ describe('POST /connect/authorize: with an OAuth access token', () => {
     expectConnectError(await authorize(h, jwt, { scopes: ['saved-items:capture', 'folders:read'] }), 'invalid_scope')
   })
 
-  test('a token for {base}/mcp is refused with 401 (CONTRACT §4: /connect/authorize accepts only aud {base})', async () => {
+  test('a token for {base}/mcp is refused with 401 (docs/security.md#credentials: /connect/authorize accepts only aud {base})', async () => {
     const jwt = await accessToken(['saved-items:read'], `${BASE}/mcp`)
     const reply = await authorize(h, jwt, { scopes: ['saved-items:read'] })
     expect(reply.status).toBe(401)

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from 'bun:test'
 import { createHarness, type Harness, type Reply, type TestUser } from '../helpers/harness.ts'
 import { authorize, codeFor, exchange, RFC7636_CHALLENGE, RFC7636_VERIFIER } from './connect-fixtures.ts'
 
-// CONTRACT §6: /connect/exchange is limited per client IP (IP_RATE_LIMIT_MAX per minute), every answer
+// docs/api.md#rate-limits: /connect/exchange is limited per client IP (IP_RATE_LIMIT_MAX per minute), every answer
 // carries RateLimit-*, and the 429 adds Retry-After and a RateLimitExceeded body.
 
 let h: Harness

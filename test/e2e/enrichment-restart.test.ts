@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request, runServerCommand, startServer, type ServerProcess } from './processes.ts'
 
-// CONTRACT §7: the queue lives in the database and survives a crash. A real `bun server.ts` is killed
+// docs/enrichment.md: the queue lives in the database and survives a crash. A real `bun server.ts` is killed
 // with SIGKILL while its workers are fetching; a new one on the same file finishes every job once the dead
 // process's leases run out.
 

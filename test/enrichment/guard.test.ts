@@ -5,7 +5,7 @@ import {
   capture, cleanUp, fetcher, htmlPage, jobRow, redirectTo, restItems, setup, sorted, startWorkers, waitFor, waitForLogs,
 } from './enrichment-helpers.ts'
 
-// The address guard as deployed (allowPrivate false, CONTRACT §7): captures of loopback, private,
+// The address guard as deployed (allowPrivate false, docs/enrichment.md): captures of loopback, private,
 // link-local, metadata and IPv4-mapped targets, of names resolving to loopback, and of a public page that
 // redirects to loopback all end `failed` after one attempt, and the only request that reaches the local
 // fixture server is the public-looking first hop. Log lines give the host and the reason, never the path.

@@ -14,7 +14,7 @@ import {
   samplePage, setup, sleep, sorted, startWorkers, waitFor, waitForLogs, waitForRetry, waitForStatus,
 } from './enrichment-helpers.ts'
 
-// The enrichment pipeline end to end, in process (CONTRACT §7): a capture through the API queues a job,
+// The enrichment pipeline end to end, in process (docs/enrichment.md): a capture through the API queues a job,
 // the workers fetch the page from a local fixture server with the guarded fetch (private addresses
 // allowed, as ENRICH_ALLOW_PRIVATE=1 does) and the REST and MCP lists show what the page said. The harness
 // clock is moved by hand, so a retry becomes due without waiting for it.

@@ -11,7 +11,7 @@ export interface RouteIds {
 /** What a route answers when its path names a resource of another person. */
 export type ForeignAnswer =
   | { resource: 'saved-item'; status: 404; tag: 'SavedItemNotFoundError' }
-  | { resource: 'saved-item'; status: 204 } // DELETE is idempotent: same as a missing item (CONTRACT §2.3)
+  | { resource: 'saved-item'; status: 204 } // DELETE is idempotent: same as a missing item (docs/api.md#lists)
   | { resource: 'folder'; status: 404; tag: 'FolderNotFoundError' }
 
 export interface RouteSpec {
@@ -31,7 +31,7 @@ export interface RouteSpec {
 const itemNotFound = { resource: 'saved-item', status: 404, tag: 'SavedItemNotFoundError' } as const
 const folderNotFound = { resource: 'folder', status: 404, tag: 'FolderNotFoundError' } as const
 
-/** Every authenticated REST route of CONTRACT §4, one row each. */
+/** Every authenticated REST route of docs/security.md#scopes, one row each. */
 export const ROUTES: readonly RouteSpec[] = [
   {
     method: 'POST', pattern: '/v1/captures', path: () => '/v1/captures', scope: 'saved-items:capture',

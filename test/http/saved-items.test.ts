@@ -35,7 +35,7 @@ async function list(h: Harness, token: string, query = ''): Promise<any[]> {
 
 const byIdDesc = (a: any, b: any): number => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 
-/** The contract's orders (CONTRACT §2.3), computed independently of the service. */
+/** The contract's orders (docs/api.md#lists), computed independently of the service. */
 function expectedOrder(items: any[], sort: SortName): string[] {
   const sorted = [...items].sort((a, b) => {
     if (sort === 'newest' || sort === 'unread') {

@@ -7,7 +7,7 @@ import { createHarness, type Harness, type Reply } from '../helpers/harness.ts'
 import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
 
 // Issue 3 "Show": sign-in, token and exchange keep answering under a burst. Each endpoint has its own
-// per-IP bucket of IP_RATE_LIMIT_MAX per minute (CONTRACT §6): under 60 concurrent requests from two
+// per-IP bucket of IP_RATE_LIMIT_MAX per minute (docs/api.md#rate-limits): under 60 concurrent requests from two
 // addresses, each address gets exactly that many answers, the rest are 429 with Retry-After, and nothing
 // is ever a 5xx. The counter lives in the database, so this also shows it is exact under concurrency.
 

@@ -5,7 +5,7 @@ import { SCOPES, type Scope } from '../../core/types.ts'
 import { BASE, countRows, createHarness, type Harness, type Reply } from '../helpers/harness.ts'
 import { registerClient, signedIn, tokensFor } from '../oauth/oauth-helpers.ts'
 
-// The HTTP behaviour of {base}/mcp, in process: who gets in (CONTRACT §4: audience {base}/mcp, API keys,
+// The HTTP behaviour of {base}/mcp, in process: who gets in (docs/security.md#credentials: audience {base}/mcp, API keys,
 // never the session cookie), which calls are refused before dispatch (scope per tools/call, body limits),
 // and the transport answers (stateless JSON, 405 for GET/DELETE, CORS).
 

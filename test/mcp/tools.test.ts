@@ -6,7 +6,7 @@ import { TOOLS } from '../../core/mcp/tools.ts'
 import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
 
 // Every MCP tool through a real MCP client over real HTTP, compared with what the REST API answers for
-// the same data: the tools are the REST operations (CONTRACT §8), so both must agree field for field.
+// the same data: the tools are the REST operations (docs/mcp.md#tools), so both must agree field for field.
 
 let live: LiveServer
 const clients: Client[] = []

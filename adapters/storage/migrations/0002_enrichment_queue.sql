@@ -11,7 +11,7 @@ CREATE TABLE `enrichment_jobs` (
 CREATE INDEX `enrichment_jobs_due_idx` ON `enrichment_jobs` (`run_after_ms`);--> statement-breakpoint
 -- Hand-written below (drizzle-kit does not model triggers). A new pending item, and an item whose
 -- enrichment goes from failed back to pending (a recapture), get a job in the same statement, so the
--- capture and its job commit together (CONTRACT §7). run_after_ms 0: due at once.
+-- capture and its job commit together (docs/enrichment.md). run_after_ms 0: due at once.
 CREATE TRIGGER `saved_items_enqueue_new` AFTER INSERT ON `saved_items`
 WHEN NEW.`enrichment_status` = 'pending'
 BEGIN

@@ -4,7 +4,7 @@ import { decideAfterFailure, isExhausted, LEASE_MS, MAX_ATTEMPTS, mergeTags, RET
 
 const NOW = Date.parse('2026-11-22T10:00:00.000Z')
 
-test('three attempts: the second 5 s after the first failed, the third 10 s after the second (CONTRACT §7)', () => {
+test('three attempts: the second 5 s after the first failed, the third 10 s after the second (docs/enrichment.md)', () => {
   assert.equal(MAX_ATTEMPTS, 3)
   assert.deepEqual(RETRY_DELAYS_MS, [5_000, 10_000])
   assert.deepEqual(decideAfterFailure(1, false, NOW), { kind: 'retry', runAfterMs: NOW + 5_000 })

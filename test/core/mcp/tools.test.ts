@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { findTool, MCP_DEFAULT_SCOPE, scopesNeededFor, stepUpScope, TOOLS } from '../../../core/mcp/tools.ts'
 import { SCOPES } from '../../../core/types.ts'
 
-// CONTRACT §8: the tool names, and the scope of the REST operation each one mirrors (CONTRACT §4).
+// docs/mcp.md#tools: the tool names, and the scope of the REST operation each one mirrors (docs/security.md#scopes).
 const EXPECTED_SCOPES: Record<string, string> = {
   save_url: 'saved-items:capture',
   list_saved_items: 'saved-items:read',
@@ -24,7 +24,7 @@ const DELETE_TOOLS = ['delete_saved_item', 'delete_folder']
 const call = (name: unknown, id: number = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } })
 
 describe('TOOLS', () => {
-  test('holds exactly the twelve tools of CONTRACT §8, each once', () => {
+  test('holds exactly the twelve tools of docs/mcp.md#tools, each once', () => {
     assert.deepEqual(TOOLS.map((tool) => tool.name), Object.keys(EXPECTED_SCOPES))
   })
 
