@@ -16,9 +16,18 @@ export function readCookie(request: Request, name: string): string | null {
   if (!header) return null
   for (const part of header.split(';')) {
     const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim())
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeCookieValue(part.slice(eq + 1).trim())
   }
   return null
+}
+
+/** A value that is not valid percent-encoding (`%zz`) is no cookie of ours: treated as absent, never an error. */
+function decodeCookieValue(value: string): string | null {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return null
+  }
 }
 
 export function cookieHeader(name: string, value: string, options: { secure: boolean; maxAgeSeconds: number; httpOnly?: boolean }): string {

@@ -73,8 +73,39 @@ describe('GET /api/auth/oauth2/authorize: errors sent back to the client with st
   }
 
   test('errors are checked before sign-in is asked for', async () => {
-    const location = redirectedTo(await visit(request({ code_challenge_method: 'plain' }), null))
-    expect(location.searchParams.get('error')).toBe('invalid_request')
+    const reply = await visit(request({ code_challenge_method: 'plain' }), null)
+    expect(reply.status).toBe(400)
+    expect(reply.headers.get('location')).toBeNull()
+  })
+})
+
+// Regression for an open redirector: anyone can register a client with their own https redirect URI, so a
+// request error is sent there only for a signed-in person (RFC 9700 §4.11.2; docs/oauth.md#authorize-and-consent).
+describe('GET /api/auth/oauth2/authorize: not signed in, request errors are a page, never a redirect', () => {
+  const errors: [string, Record<string, string | null>][] = [
+    ['response_type=token', { response_type: 'token' }],
+    ['no code_challenge', { code_challenge: null }],
+    ['the plain method', { code_challenge_method: 'plain' }],
+    ['prompt=none', { prompt: 'none' }],
+    ['an unknown scope', { scope: 'everything' }],
+    ['an unknown resource', { resource: 'https://other.example/api' }],
+  ]
+  for (const [what, overrides] of errors) {
+    test(`${what}: 400 HTML page, no Location, nothing written`, async () => {
+      const reply = await visit(request(overrides), null)
+      expect(reply.status).toBe(400)
+      expect(reply.headers.get('location')).toBeNull()
+      expect(reply.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(reply.text).toContain('This authorization request cannot be used')
+      expect(reply.text).not.toContain('agent.example')
+      expect(await countRows(h.db, 'oauth_grants')).toBe(0)
+    })
+  }
+
+  test('signed in, the same error still goes back to the client', async () => {
+    const location = redirectedTo(await visit(request({ prompt: 'none' })))
+    expect(location.origin + location.pathname).toBe('https://agent.example/cb')
+    expect(location.searchParams.get('state')).toBe('xyz 123')
   })
 })
 

@@ -31,7 +31,7 @@ function redirect(location: string): Response {
  * The person-facing half of the authorization server: GET authorize (checks, sign-in, the consent page)
  * and the consent form's POST, which creates the grant and its code. HTML, never JSON; an error that
  * cannot be trusted to go back to the client is shown here instead (RFC 6749 §4.1.2.1).
- * @see CONTRACT §4.2
+ * @see docs/oauth.md#authorize-and-consent
  */
 export const oauthAuthorizeRoutes = ({ deps }: RouteContext) => {
   const { db, config } = deps
@@ -74,7 +74,14 @@ export const oauthAuthorizeRoutes = ({ deps }: RouteContext) => {
       }
       const check = checkAuthorizationRequest(url.searchParams, client && registered(client), config.baseUrl)
       if (check.kind === 'error-page') return problem(400, 'This authorization request cannot be used', check.message)
-      if (check.kind === 'error-redirect') return redirect(check.location)
+      if (check.kind === 'error-redirect') {
+        // Only a signed-in person's request errors go back to the client: anyone can register a client with
+        // their own redirect URI, and redirecting strangers there would make this an open redirector
+        // (RFC 9700 §4.11.2; docs/oauth.md#authorize-and-consent).
+        if (session) return redirect(check.location)
+        const params = new URL(check.location).searchParams
+        return problem(400, 'This authorization request cannot be used', params.get('error_description') ?? params.get('error') ?? 'The request is invalid.')
+      }
       if (!session) return signIn()
       const csrf = csrfTokenFor(request, deps, secure)
       const ticket = await signConsentTicket(deps, session.userId, check.request)
