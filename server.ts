@@ -3,37 +3,52 @@ import { ConfigError, readConfig } from './adapters/config.ts'
 import { runCli } from './adapters/cli/run-cli.ts'
 import { createServer } from './adapters/http/app.ts'
 import { createLogger } from './adapters/runtime/logger.ts'
-import { openDatabase } from './adapters/storage/open-database.ts'
+import { DatabaseOpenError, openDatabase } from './adapters/storage/open-database.ts'
 import { startMaintenance } from './adapters/storage/maintenance.ts'
 import { serve } from './adapters/runtime/serve.ts'
-import { loadSigningKeys } from './adapters/oauth/signing-keys.ts'
+import { loadSigningKeys, SigningKeyError } from './adapters/oauth/signing-keys.ts'
 import { startEnrichment } from './adapters/enrichment/start.ts'
 
 // Composition root: `bun server.ts` serves; `bun server.ts <command>` runs the admin CLI.
+// A configuration the service cannot run with stops it with one line on stderr and exit status 2
+// (docs/operations.md#configuration).
 
-let config
-try {
-  config = readConfig(process.env)
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error
-  console.error(`error: ${error.message}`)
-  process.exit(2)
+/** Runs `start`; a configuration problem ends the process with its one-line reason. */
+async function orExit<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return await start()
+  } catch (error) {
+    if (!(error instanceof ConfigError || error instanceof DatabaseOpenError || error instanceof SigningKeyError)) throw error
+    console.error(`error: ${error.message}`)
+    process.exit(2)
+  }
 }
+
+async function readStdin(): Promise<string> {
+  const decoder = new TextDecoder()
+  let text = ''
+  for await (const chunk of process.stdin) text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
+  return text + decoder.decode()
+}
+
+const config = await orExit(async () => readConfig(process.env))
 
 const args = process.argv.slice(2)
 if (args.length > 0) {
-  const cfg = config
-  const code = await runCli(args, { openDb: () => openDatabase(cfg.databaseUrl, cfg.databaseAuthToken), clock: systemClock, random: webRandom }, {
+  const code = await orExit(() => runCli(args, {
+    openDb: () => openDatabase(config.databaseUrl, config.databaseAuthToken),
+    config, clock: systemClock, random: webRandom, readStdin,
+  }, {
     out: (line) => console.log(line),
     err: (line) => console.error(line),
-  })
+  }))
   process.exit(code)
 }
 
 const log = createLogger(config.logLevel)
-const db = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+const db = await orExit(() => openDatabase(config.databaseUrl, config.databaseAuthToken))
 // The token signing key is made on first start (and kept in the database for every later start and process).
-await loadSigningKeys(db, systemClock)
+await orExit(() => loadSigningKeys(db, systemClock, config.encryptionKey))
 const server = createServer({ db, config, clock: systemClock, random: webRandom, log })
 const stopMaintenance = startMaintenance(db, systemClock, (error) => log('warn', { msg: 'maintenance failed', error: error instanceof Error ? error.name : 'unknown' }))
 const enrichment = startEnrichment({ db, config, clock: systemClock, log })

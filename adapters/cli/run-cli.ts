@@ -1,13 +1,10 @@
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
-import { isScope } from '../../core/auth/scopes.ts'
-import { uuidv7 } from '../../core/ids.ts'
-import { toTimestamp } from '../../core/time.ts'
 import { SCOPES, type Clock, type RandomSource } from '../../core/types.ts'
+import type { Config } from '../config.ts'
 import type { Database } from '../storage/open-database.ts'
-import { insertApiKey } from '../storage/api-keys.ts'
-import { findUserByEmail, insertUser } from '../storage/users.ts'
-import { hashPassword, passwordProblem } from './passwords.ts'
-import { emailProblem } from '../web/forms.ts'
+import { backup, restore } from './database-commands.ts'
+import { UsageError } from './flags.ts'
+import { keyCreate, keyList, keyRevoke, signingKeyRotate } from './key-commands.ts'
+import { userCreate, userDelete, userList, userPassword } from './user-commands.ts'
 
 export interface CliIo {
   out(line: string): void
@@ -16,83 +13,49 @@ export interface CliIo {
 
 export interface CliDeps {
   openDb(): Promise<Database>
+  config: Config
   clock: Clock
   random: RandomSource
+  /** Everything on standard input (passwords are read from it, never from argv). */
+  readStdin(): Promise<string>
 }
-
-export const COMMANDS = ['user create', 'key create', 'help']
 
 const HELP = `Readlater admin commands (all honour DATABASE_URL / DATABASE_AUTH_TOKEN):
 
   bun server.ts                                             serve the API, OAuth, MCP and web app
   bun server.ts user create --email E --password P          create an account; prints its id
+  bun server.ts user create --email E --password-stdin      the same, the password read from stdin
+  bun server.ts user list                                   one line per person: id, email, created, items
+  bun server.ts user password --email E                     set a new password read from stdin; ends their sessions
+  bun server.ts user delete --email E --yes                 delete the person and everything of theirs
   bun server.ts key create --email E --scopes s1,s2 --label L
                                                             create a personal API key; prints it on the last line
+  bun server.ts key list --email E                          the person's keys: id, label, scopes, created, last used, origin
+  bun server.ts key revoke --id ID                          revoke a key and every key issued through it
+  bun server.ts backup --to PATH                            consistent copy of the file database (safe while serving)
+  bun server.ts restore --from PATH                         check a backup and put it in place (stop the server first)
+  bun server.ts signing-key rotate                          a new token signing key; the old one verifies until its tokens expire
   bun server.ts help                                        this text
 
-Scopes: ${SCOPES.join(', ')}`
+Scopes: ${SCOPES.join(', ')}
+Exit status: 0 done, 1 refused (unknown account, failed check), 2 bad arguments or configuration.`
 
-class UsageError extends Error {}
+type Command = (args: string[], deps: CliDeps, io: CliIo) => Promise<number>
 
-function parseFlags(args: string[], allowed: readonly string[]): Record<string, string> {
-  const flags: Record<string, string> = {}
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    const match = /^--([a-z]+)(?:=(.*))?$/.exec(arg)
-    if (!match || !allowed.includes(match[1]!)) throw new UsageError(`unknown argument "${arg}"`)
-    const value = match[2] ?? args[++i]
-    if (value === undefined || (match[2] === undefined && value.startsWith('--'))) throw new UsageError(`--${match[1]} needs a value`)
-    if (flags[match[1]!] !== undefined) throw new UsageError(`--${match[1]} given twice`)
-    flags[match[1]!] = value
-  }
-  for (const name of allowed) if (flags[name] === undefined) throw new UsageError(`missing --${name}`)
-  return flags
+const COMMANDS: Record<string, Command> = {
+  'user create': userCreate,
+  'user list': userList,
+  'user password': userPassword,
+  'user delete': userDelete,
+  'key create': keyCreate,
+  'key list': keyList,
+  'key revoke': keyRevoke,
+  'signing-key rotate': signingKeyRotate,
 }
 
+const SINGLE_WORD: Record<string, Command> = { backup, restore }
 
-async function userCreate(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
-  const { email, password } = parseFlags(args, ['email', 'password']) as { email: string; password: string }
-  if (emailProblem(email.trim())) throw new UsageError(`"${email}" is not an email address`)
-  const problem = passwordProblem(password)
-  if (problem) throw new UsageError(problem)
-  const db = await deps.openDb()
-  const now = deps.clock.now()
-  const id = uuidv7(now.getTime(), deps.random)
-  const result = await insertUser(db, { id, email, passwordHash: await hashPassword(password), createdAt: toTimestamp(now) })
-  if (result === 'email-taken') {
-    io.err(`error: an account with email ${email.trim().toLowerCase()} already exists`)
-    return 1
-  }
-  io.out(id)
-  return 0
-}
-
-async function keyCreate(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
-  const { email, scopes: rawScopes, label } = parseFlags(args, ['email', 'scopes', 'label']) as Record<'email' | 'scopes' | 'label', string>
-  const scopes = [...new Set(rawScopes.split(',').map((s) => s.trim()).filter(Boolean))]
-  const unknown = scopes.filter((s) => !isScope(s))
-  if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope')
-  if (unknown.length > 0) throw new UsageError(`unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}; known: ${SCOPES.join(',')}`)
-  const trimmedLabel = label.trim()
-  if (trimmedLabel.length === 0 || trimmedLabel.length > 100) throw new UsageError('--label must be 1–100 characters')
-  const db = await deps.openDb()
-  const user = await findUserByEmail(db, email)
-  if (!user) {
-    io.err(`error: no account with email ${email.trim().toLowerCase()}`)
-    return 1
-  }
-  const now = deps.clock.now()
-  const key = generateApiKey(deps.random)
-  await insertApiKey(db, {
-    id: uuidv7(now.getTime(), deps.random), userId: user.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key),
-    label: trimmedLabel, scopes, createdAt: toTimestamp(now),
-  })
-  io.out(`Created API key "${trimmedLabel}" for ${user.email} with scopes ${scopes.join(',')}. It is shown only once:`)
-  io.out(key)
-  return 0
-}
-
-/** Runs one admin command. Returns the exit code: 0 done, 1 refused, 2 bad arguments. */
+/** Runs one admin command. Returns the exit code: 0 done, 1 refused, 2 bad arguments (docs/operations.md#admin-cli). */
 export async function runCli(argv: string[], deps: CliDeps, io: CliIo): Promise<number> {
   const [noun, verb, ...rest] = argv
   try {
@@ -101,8 +64,10 @@ export async function runCli(argv: string[], deps: CliDeps, io: CliIo): Promise<
       io.out(HELP)
       return 0
     }
-    if (noun === 'user' && verb === 'create') return await userCreate(rest, deps, io)
-    if (noun === 'key' && verb === 'create') return await keyCreate(rest, deps, io)
+    const single = noun ? SINGLE_WORD[noun] : undefined
+    if (single) return await single(argv.slice(1), deps, io)
+    const command = COMMANDS[`${noun} ${verb}`]
+    if (command) return await command(rest, deps, io)
     throw new UsageError(`unknown command "${[noun, verb].filter(Boolean).join(' ')}"; try: bun server.ts help`)
   } catch (error) {
     if (error instanceof UsageError) {

@@ -27,10 +27,40 @@ const BUSY_TIMEOUT_MS = 5000
  */
 export async function openDatabase(url: string, authToken?: string): Promise<Database> {
   if (url.startsWith('file:') || url === ':memory:') return openEmbedded(url.replace(/^file:/, '') || ':memory:')
-  const client = createClient({ url, authToken })
+  let client
+  try {
+    client = createClient({ url, authToken })
+  } catch (error) {
+    throw new DatabaseOpenError(`DATABASE_URL is not a database URL this build can use: ${firstLine(error)}`)
+  }
   const db = drizzleRemote(client, { schema }) as Database
-  await migrateRemote(db, { migrationsFolder: MIGRATIONS })
+  try {
+    await migrateRemote(db, { migrationsFolder: MIGRATIONS })
+  } catch (error) {
+    client.close()
+    // The origin only: the URL may carry a token in its query.
+    throw new DatabaseOpenError(`cannot reach the database at ${originOf(url)}: ${firstLine(error)}`)
+  }
   return db
+}
+
+/** The database could not be opened: a one-line reason, fit for an operator (docs/operations.md#configuration). */
+export class DatabaseOpenError extends Error {}
+
+function firstLine(error: unknown): string {
+  const cause = (error as { cause?: unknown })?.cause
+  const text = error instanceof Error ? error.message : String(error)
+  const detail = cause instanceof Error && !text.includes(cause.message) ? `${text} (${cause.message})` : text
+  return detail.split('\n')[0]!.slice(0, 300)
+}
+
+function originOf(url: string): string {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}`
+  } catch {
+    return 'DATABASE_URL'
+  }
 }
 
 /**
@@ -40,12 +70,23 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
  * prepared statements compiled: the same query costs ≈ 20 µs.
  */
 function openEmbedded(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:') {
+    try {
+      mkdirSync(dirname(path), { recursive: true })
+    } catch (error) {
+      throw new DatabaseOpenError(`cannot create the data directory ${dirname(path)}: ${(error as { code?: string }).code ?? firstLine(error)}`)
+    }
+  }
   // `timeout` is SQLite's busy timeout: two processes on one file wait for each other's write lock
   // instead of failing with SQLITE_BUSY.
-  const native = new NativeDatabase(path, { timeout: BUSY_TIMEOUT_MS })
+  let native: InstanceType<typeof NativeDatabase>
+  try {
+    native = new NativeDatabase(path, { timeout: BUSY_TIMEOUT_MS })
+    if (path !== ':memory:') native.exec('PRAGMA journal_mode=WAL')
+  } catch (error) {
+    throw new DatabaseOpenError(`cannot open the database file ${path}: ${firstLine(error)}`)
+  }
   if (path !== ':memory:') {
-    native.exec('PRAGMA journal_mode=WAL')
     // In WAL mode NORMAL never corrupts the file; it only lets the last commits roll back on power loss
     // (not on a process crash), and it saves an fsync on every commit: every authenticated request writes
     // its rate-limit counter.

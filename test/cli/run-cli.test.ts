@@ -24,8 +24,10 @@ const deps: CliDeps = {
     opened.push(handle)
     return handle
   },
+  config: readConfig({ DATABASE_URL: dbUrl }),
   clock,
   random,
+  readStdin: async () => '',
 }
 
 beforeAll(async () => {
@@ -141,7 +143,13 @@ describe('bad arguments exit 2 with exactly one stderr line and nothing on stdou
 
   const cases: [string, string[]][] = [
     ['no command', []],
-    ['an unknown command', ['user', 'delete', '--email', 'a@example.com']],
+    ['an unknown command', ['user', 'rename', '--email', 'a@example.com']],
+    ['user delete without --yes', ['user', 'delete', '--email', 'a@example.com']],
+    ['user create: both --password and --password-stdin', ['user', 'create', '--email', 'new7@example.com', '--password', 'password-123', '--password-stdin']],
+    ['user create: --yes=1 style value on a switch', ['user', 'delete', '--email', 'a@example.com', '--yes=1']],
+    ['key revoke: missing --id', ['key', 'revoke']],
+    ['backup: missing --to', ['backup']],
+    ['restore: a file that does not exist', ['restore', '--from', '/nonexistent/readlater-backup.db']],
     ['an unknown noun', ['frobnicate']],
     ['user create: missing --password', ['user', 'create', '--email', 'new1@example.com']],
     ['user create: missing --email', ['user', 'create', '--password', 'password-123']],

@@ -119,8 +119,10 @@ export async function startServer(env: Record<string, string>, command: string[]
 }
 
 /** Runs `bun server.ts <args>` to completion. */
-export async function runServerCommand(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
-  const proc = Bun.spawn([BUN, 'server.ts', ...args], { cwd: ROOT, env: childEnv(env), stdout: 'pipe', stderr: 'pipe' })
+export async function runServerCommand(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
+  const proc = Bun.spawn([BUN, 'server.ts', ...args], {
+    cwd: ROOT, env: childEnv(env), stdout: 'pipe', stderr: 'pipe', stdin: stdin === undefined ? 'ignore' : new TextEncoder().encode(stdin),
+  })
   const stdout: string[] = []
   const stderr: string[] = []
   await Promise.all([collectLines(proc.stdout, stdout), collectLines(proc.stderr, stderr)])

@@ -1,0 +1,79 @@
+import { and, asc, eq, isNull } from 'drizzle-orm'
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
+import { isScope } from '../../core/auth/scopes.ts'
+import { uuidv7 } from '../../core/ids.ts'
+import { toTimestamp } from '../../core/time.ts'
+import { SCOPES } from '../../core/types.ts'
+import { rotateSigningKey } from '../oauth/signing-keys.ts'
+import { insertApiKey, revokeApiKey } from '../storage/api-keys.ts'
+import { apiKeys, oauthClients, oauthGrants } from '../storage/schema.ts'
+import { findUserByEmail } from '../storage/users.ts'
+import { parseFlags, UsageError } from './flags.ts'
+import type { CliDeps, CliIo } from './run-cli.ts'
+import { noAccount } from './user-commands.ts'
+
+/** `key create --email E --scopes s1,s2 --label L`: prints the key alone on the last line. */
+export async function keyCreate(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
+  const { email, scopes: rawScopes, label } = parseFlags(args, { required: ['email', 'scopes', 'label'] }) as Record<'email' | 'scopes' | 'label', string>
+  const scopes = [...new Set(rawScopes.split(',').map((s) => s.trim()).filter(Boolean))]
+  const unknown = scopes.filter((s) => !isScope(s))
+  if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope')
+  if (unknown.length > 0) throw new UsageError(`unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}; known: ${SCOPES.join(',')}`)
+  const trimmedLabel = label.trim()
+  if (trimmedLabel.length === 0 || trimmedLabel.length > 100) throw new UsageError('--label must be 1–100 characters')
+  const db = await deps.openDb()
+  const user = await findUserByEmail(db, email)
+  if (!user) return noAccount(io, email)
+  const now = deps.clock.now()
+  const key = generateApiKey(deps.random)
+  await insertApiKey(db, {
+    id: uuidv7(now.getTime(), deps.random), userId: user.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key),
+    label: trimmedLabel, scopes, createdAt: toTimestamp(now),
+  })
+  io.out(`Created API key "${trimmedLabel}" for ${user.email} with scopes ${scopes.join(',')}. It is shown only once:`)
+  io.out(key)
+  return 0
+}
+
+/**
+ * `key list --email E`: one tab-separated line per key in force: id, label, scopes, created, last used
+ * (`-` when never), and where a connect-issued key came from. Never the key or its hash.
+ */
+export async function keyList(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
+  const flags = parseFlags(args, { required: ['email'] })
+  const db = await deps.openDb()
+  const user = await findUserByEmail(db, flags.email!)
+  if (!user) return noAccount(io, flags.email!)
+  const keys = await db.select().from(apiKeys).where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt))).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
+  const labels = new Map(keys.map((key) => [key.id, key.label]))
+  const clients = new Map((await db.select({ id: oauthGrants.id, name: oauthClients.name }).from(oauthGrants)
+    .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId)).where(eq(oauthGrants.userId, user.id))).map((row) => [row.id, row.name]))
+  for (const key of keys) {
+    const origin = key.issuedByKeyId ? `issued by key "${labels.get(key.issuedByKeyId) ?? key.issuedByKeyId}"`
+      : key.issuedByGrantId ? `issued by agent "${clients.get(key.issuedByGrantId) ?? key.issuedByGrantId}"`
+      : key.connectClient ? `connected ${key.connectClient}` : 'personal'
+    io.out([key.id, key.label, key.scopes.join(','), key.createdAt, key.lastUsedAt ?? '-', origin].join('\t'))
+  }
+  return 0
+}
+
+/** `key revoke --id ID`: the key and every key issued through it (docs/security.md#connect-issued-keys). */
+export async function keyRevoke(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
+  const flags = parseFlags(args, { required: ['id'] })
+  const db = await deps.openDb()
+  if (!(await revokeApiKey(db, null, flags.id!, toTimestamp(deps.clock.now())))) {
+    io.err(`error: no API key in force with id ${flags.id}`)
+    return 1
+  }
+  io.out(`Revoked API key ${flags.id} and the keys issued through it.`)
+  return 0
+}
+
+/** `signing-key rotate`: a new key signs from now on; the old one verifies until its tokens expire. */
+export async function signingKeyRotate(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
+  parseFlags(args, {})
+  const db = await deps.openDb()
+  const { kid, retired } = await rotateSigningKey(db, deps.clock, deps.config.encryptionKey)
+  io.out(`New signing key ${kid} is active${retired.length ? `; retired ${retired.join(', ')} (in the JWKS until its tokens expire)` : ''}.`)
+  return 0
+}

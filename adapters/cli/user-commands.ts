@@ -1,0 +1,75 @@
+import { eq, sql } from 'drizzle-orm'
+import { uuidv7 } from '../../core/ids.ts'
+import { toTimestamp } from '../../core/time.ts'
+import { deleteAccount } from '../storage/delete-account.ts'
+import { users, webSessions } from '../storage/schema.ts'
+import { canonicalEmail, findUserByEmail, insertUser } from '../storage/users.ts'
+import { emailProblem } from '../web/forms.ts'
+import { parseFlags, passwordFromStdin, UsageError } from './flags.ts'
+import { hashPassword, passwordProblem } from './passwords.ts'
+import type { CliDeps, CliIo } from './run-cli.ts'
+
+/** `user create --email E (--password P | --password-stdin)`: prints the new id. */
+export async function userCreate(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
+  const flags = parseFlags(args, { required: ['email'], optional: ['password'], switches: ['password-stdin'] })
+  if ((flags.password === undefined) === (flags['password-stdin'] === undefined)) throw new UsageError('give exactly one of --password P or --password-stdin')
+  const email = flags.email!
+  if (emailProblem(email.trim())) throw new UsageError(`"${email}" is not an email address`)
+  const password = flags.password ?? passwordFromStdin(await deps.readStdin())
+  const problem = passwordProblem(password)
+  if (problem) throw new UsageError(problem)
+  const db = await deps.openDb()
+  const now = deps.clock.now()
+  const id = uuidv7(now.getTime(), deps.random)
+  const result = await insertUser(db, { id, email, passwordHash: await hashPassword(password), createdAt: toTimestamp(now) })
+  if (result === 'email-taken') {
+    io.err(`error: an account with email ${canonicalEmail(email)} already exists`)
+    return 1
+  }
+  io.out(id)
+  return 0
+}
+
+/** `user list`: one tab-separated line per person: id, email, created, item count. */
+export async function userList(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
+  parseFlags(args, {})
+  const db = await deps.openDb()
+  const rows = await db.select({
+    id: users.id, email: users.email, createdAt: users.createdAt,
+    // Written out: drizzle leaves columns unqualified here, and `user_id = id` would compare inside saved_items.
+    items: sql<number>`(SELECT count(*) FROM saved_items AS s WHERE s.user_id = users.id)`,
+  }).from(users).orderBy(users.createdAt, users.email)
+  for (const row of rows) io.out([row.id, row.email, row.createdAt, String(row.items)].join('\t'))
+  return 0
+}
+
+/** `user password --email E`: the new password from stdin; every web session of the person ends. */
+export async function userPassword(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
+  const flags = parseFlags(args, { required: ['email'] })
+  const password = passwordFromStdin(await deps.readStdin())
+  const problem = passwordProblem(password)
+  if (problem) throw new UsageError(problem)
+  const db = await deps.openDb()
+  const user = await findUserByEmail(db, flags.email!)
+  if (!user) return noAccount(io, flags.email!)
+  await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id))
+  const ended = await db.delete(webSessions).where(eq(webSessions.userId, user.id)).returning({ tokenHash: webSessions.tokenHash })
+  io.out(`Password changed for ${user.email}; ${ended.length} web session${ended.length === 1 ? '' : 's'} ended.`)
+  return 0
+}
+
+/** `user delete --email E --yes`: the person and everything of theirs. */
+export async function userDelete(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
+  const flags = parseFlags(args, { required: ['email'], switches: ['yes'] })
+  if (!flags.yes) throw new UsageError('user delete removes the account and everything in it; add --yes to confirm')
+  const db = await deps.openDb()
+  const user = await findUserByEmail(db, flags.email!)
+  if (!user || !(await deleteAccount(db, user.id))) return noAccount(io, flags.email!)
+  io.out(`Deleted ${user.email} (${user.id}) and everything of theirs.`)
+  return 0
+}
+
+export function noAccount(io: CliIo, email: string): number {
+  io.err(`error: no account with email ${canonicalEmail(email)}`)
+  return 1
+}

@@ -1,0 +1,25 @@
+import { eq, sql } from 'drizzle-orm'
+import { atomically, type Database } from './open-database.ts'
+import { apiKeys, idempotencyKeys, oauthGrants, rateLimits, users, webSessions } from './schema.ts'
+import { findUserById } from './users.ts'
+
+/**
+ * Removes a person and everything of theirs in one unit (docs/operations.md#deleting-an-account): the user
+ * row cascades to items (and their enrichment jobs), folders, API keys, OAuth grants (and their codes and
+ * refresh tokens), web sessions and connect codes; idempotency records and the rate-limit counters of their
+ * credentials have no foreign key and go explicitly. The email is then free to sign up again.
+ * Returns false when there is no such person.
+ */
+export async function deleteAccount(db: Database, userId: string): Promise<boolean> {
+  if (!(await findUserById(db, userId))) return false
+  // Bucket names as the request guard writes them: `cred:` + the credential id (adapters/http/credentials.ts).
+  const buckets = sql`SELECT 'cred:key:' || ${apiKeys.id} FROM ${apiKeys} WHERE ${apiKeys.userId} = ${userId}
+    UNION SELECT 'cred:grant:' || ${oauthGrants.id} FROM ${oauthGrants} WHERE ${oauthGrants.userId} = ${userId}
+    UNION SELECT 'cred:session:' || substr(${webSessions.tokenHash}, 1, 32) FROM ${webSessions} WHERE ${webSessions.userId} = ${userId}`
+  await atomically(db, [
+    db.delete(rateLimits).where(sql`${rateLimits.bucket} IN (${buckets})`),
+    db.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, userId)),
+    db.delete(users).where(eq(users.id, userId)),
+  ])
+  return true
+}
