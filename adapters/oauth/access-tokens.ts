@@ -1,13 +1,14 @@
-import { compactVerify, jwtVerify, SignJWT, type JWSHeaderParameters, type JWTPayload } from 'jose'
+import { compactVerify, jwtVerify, SignJWT, type JWTPayload } from 'jose'
 import { uuidv7 } from '../../core/ids.ts'
 import { oauthEndpoints } from '../../core/oauth/metadata.ts'
 import { apiScopes } from '../../core/oauth/oauth-scopes.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../http/deps.ts'
 import { findActiveGrant, touchGrant } from '../storage/oauth-grants.ts'
-import { loadSigningKeys, SIGNING_ALG, type SigningKeySet } from './signing-keys.ts'
+import { loadSigningKeys, SIGNING_ALG, signingKeyResolver } from './signing-keys.ts'
+import { ACCESS_TOKEN_TTL_SECONDS } from './token-lifetimes.ts'
 
-export const ACCESS_TOKEN_TTL_SECONDS = 3600
+export { ACCESS_TOKEN_TTL_SECONDS }
 // RFC 9068 §2.1: the media type that tells an access token from any other JWT we sign.
 const ACCESS_TOKEN_TYP = 'at+jwt'
 
@@ -26,7 +27,7 @@ export interface AccessTokenClaims {
  * `exp` one hour later, and `grant_id`, the consent it hangs from. @see docs/oauth.md#tokens
  */
 export async function issueAccessToken(deps: AppDeps, claims: AccessTokenClaims): Promise<string> {
-  const keys = await loadSigningKeys(deps.db, deps.clock)
+  const keys = await loadSigningKeys(deps.db, deps.clock, deps.config.encryptionKey)
   const now = deps.clock.now()
   const iat = Math.floor(now.getTime() / 1000)
   return new SignJWT({ client_id: claims.clientId, scope: claims.scope, grant_id: claims.grantId })
@@ -38,14 +39,6 @@ export async function issueAccessToken(deps: AppDeps, claims: AccessTokenClaims)
     .setIssuedAt(iat)
     .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
     .sign(keys.active.privateKey)
-}
-
-function keyResolver(keys: SigningKeySet) {
-  return (header: JWSHeaderParameters): CryptoKey => {
-    const key = header.kid ? keys.verificationKey(header.kid) : null
-    if (!key) throw new Error('unknown signing key')
-    return key
-  }
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
@@ -60,8 +53,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 export async function verifyAccessToken(deps: AppDeps, token: string, audience: string): Promise<Principal | null> {
   let payload: JWTPayload
   try {
-    const keys = await loadSigningKeys(deps.db, deps.clock)
-    ;({ payload } = await jwtVerify(token, keyResolver(keys), {
+    ;({ payload } = await jwtVerify(token, signingKeyResolver(deps.db, deps.clock, deps.config.encryptionKey), {
       algorithms: [SIGNING_ALG],
       typ: ACCESS_TOKEN_TYP,
       issuer: oauthEndpoints(deps.config.baseUrl).issuer,
@@ -99,8 +91,7 @@ export async function verifyAccessToken(deps: AppDeps, token: string, audience: 
  */
 export async function readAccessTokenGrant(deps: AppDeps, token: string): Promise<{ grantId: string; clientId: string } | null> {
   try {
-    const keys = await loadSigningKeys(deps.db, deps.clock)
-    const { payload, protectedHeader } = await compactVerify(token, keyResolver(keys), { algorithms: [SIGNING_ALG] })
+    const { payload, protectedHeader } = await compactVerify(token, signingKeyResolver(deps.db, deps.clock, deps.config.encryptionKey), { algorithms: [SIGNING_ALG] })
     if (protectedHeader.typ !== ACCESS_TOKEN_TYP) return null
     const claims = JSON.parse(new TextDecoder().decode(payload)) as JWTPayload
     if (claims.iss !== oauthEndpoints(deps.config.baseUrl).issuer) return null

@@ -3,7 +3,7 @@ import type { AuthorizationRequest } from '../../core/oauth/authorization-reques
 import { oauthEndpoints } from '../../core/oauth/metadata.ts'
 import { isOAuthScope } from '../../core/oauth/oauth-scopes.ts'
 import type { AppDeps } from '../http/deps.ts'
-import { loadSigningKeys, SIGNING_ALG } from './signing-keys.ts'
+import { loadSigningKeys, SIGNING_ALG, signingKeyResolver } from './signing-keys.ts'
 
 // The consent form carries the checked authorization request as a short-lived token signed with our key
 // and bound to the signed-in person. The POST trusts only that token, so a replayed or edited form
@@ -15,7 +15,7 @@ const TICKET_TYP = 'consent+jwt'
 const audienceOf = (deps: AppDeps): string => `${oauthEndpoints(deps.config.baseUrl).issuer}/oauth2/consent`
 
 export async function signConsentTicket(deps: AppDeps, userId: string, request: AuthorizationRequest): Promise<string> {
-  const keys = await loadSigningKeys(deps.db, deps.clock)
+  const keys = await loadSigningKeys(deps.db, deps.clock, deps.config.encryptionKey)
   const iat = Math.floor(deps.clock.now().getTime() / 1000)
   return new SignJWT({ req: request })
     .setProtectedHeader({ alg: SIGNING_ALG, kid: keys.active.kid, typ: TICKET_TYP })
@@ -30,12 +30,7 @@ export async function signConsentTicket(deps: AppDeps, userId: string, request: 
 /** The authorization request in a ticket issued to `userId`, or null if forged, expired or someone else's. */
 export async function readConsentTicket(deps: AppDeps, ticket: string, userId: string): Promise<AuthorizationRequest | null> {
   try {
-    const keys = await loadSigningKeys(deps.db, deps.clock)
-    const { payload } = await jwtVerify(ticket, (header) => {
-      const key = header.kid ? keys.verificationKey(header.kid) : null
-      if (!key) throw new Error('unknown signing key')
-      return key
-    }, {
+    const { payload } = await jwtVerify(ticket, signingKeyResolver(deps.db, deps.clock, deps.config.encryptionKey), {
       algorithms: [SIGNING_ALG], typ: TICKET_TYP, issuer: oauthEndpoints(deps.config.baseUrl).issuer, audience: audienceOf(deps),
       subject: userId, currentDate: deps.clock.now(),
     })

@@ -1,4 +1,4 @@
-import { lt } from 'drizzle-orm'
+import { lt, sql } from 'drizzle-orm'
 import type { Clock } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
 import { pruneIdempotencyKeys } from './idempotency.ts'
@@ -6,6 +6,8 @@ import { pruneRateLimits } from './rate-limits.ts'
 import { pruneConnectCodes } from './connect-codes.ts'
 import { pruneOAuth } from './oauth.ts'
 import { webSessions } from './schema.ts'
+import { pruneRetiredSigningKeys } from '../oauth/signing-keys.ts'
+import { SESSION_IDLE_DAYS } from '../web/session.ts'
 
 const EVERY_MS = 10 * 60 * 1000
 // Rate-limit windows are at most this long in any sane configuration; older counters are dead.
@@ -13,7 +15,8 @@ const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000
 
 /**
  * Deletes rows nothing will read again: expired idempotency records, dead rate-limit counters, expired
- * connect codes and web sessions, stale OAuth codes and the refresh tokens of revoked grants.
+ * connect codes and web sessions, stale OAuth codes and the refresh tokens of revoked grants, unused
+ * registered clients, and signing keys retired longer than their last token lives.
  */
 export async function runMaintenance(db: Database, now: Date): Promise<void> {
   const nowMs = now.getTime()
@@ -21,7 +24,10 @@ export async function runMaintenance(db: Database, now: Date): Promise<void> {
   await pruneRateLimits(db, nowMs - RATE_LIMIT_RETENTION_MS)
   await pruneConnectCodes(db, now.toISOString())
   await db.delete(webSessions).where(lt(webSessions.expiresAt, now.toISOString()))
+  const idleSince = new Date(nowMs - SESSION_IDLE_DAYS * 86_400_000).toISOString()
+  await db.delete(webSessions).where(lt(sql`coalesce(${webSessions.lastSeenAt}, ${webSessions.createdAt})`, idleSince))
   await pruneOAuth(db, now)
+  await pruneRetiredSigningKeys(db, now)
 }
 
 /** Runs maintenance now and every 10 minutes (any process may; the deletes are idempotent). Returns a stop function. */

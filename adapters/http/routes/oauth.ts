@@ -50,7 +50,7 @@ export const oauthRoutes = ({ deps }: RouteContext) => {
     .options('/api/auth/oauth2/revoke', () => preflight('POST'), hidden)
 
     .get('/api/auth/jwks', () => answerOAuth(deps, async () => {
-      const keys = await loadSigningKeys(deps.db, deps.clock)
+      const keys = await loadSigningKeys(deps.db, deps.clock, deps.config.encryptionKey)
       return new Response(JSON.stringify({ keys: keys.publicJwks }), {
         headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300', ...CORS_HEADERS },
       })
