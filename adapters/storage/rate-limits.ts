@@ -21,6 +21,13 @@ export async function hitRateLimit(db: Database, bucket: string, windowStartMs: 
   return row?.count ?? 1
 }
 
+/** The count of `bucket` in the window starting at `windowStartMs`, without counting anything. */
+export async function peekRateLimit(db: Database, bucket: string, windowStartMs: number): Promise<number> {
+  const [row] = await db.select({ count: rateLimits.count }).from(rateLimits)
+    .where(sql`${rateLimits.bucket} = ${bucket} AND ${rateLimits.windowStartMs} = ${windowStartMs}`)
+  return row?.count ?? 0
+}
+
 /** Drops counters of windows that ended before `beforeMs`. */
 export async function pruneRateLimits(db: Database, beforeMs: number): Promise<void> {
   await db.delete(rateLimits).where(sql`${rateLimits.windowStartMs} < ${beforeMs}`)

@@ -26,3 +26,9 @@ export async function findUserById(db: Database, id: string): Promise<UserRow | 
   const [row] = await db.select().from(users).where(eq(users.id, id))
   return row ?? null
 }
+
+/** Records that someone tried to sign up with a taken email; returns the owner's id (null if none). */
+export async function markSignupAttempt(db: Database, email: string, now: string): Promise<string | null> {
+  const [row] = await db.update(users).set({ signupAttemptedAt: now }).where(eq(users.email, canonicalEmail(email))).returning({ id: users.id })
+  return row?.id ?? null
+}

@@ -36,12 +36,22 @@ ${options.body}
 </html>`.value
 }
 
+/**
+ * The pages' Content-Security-Policy: nothing but inline styles and our own images, no framing, and forms
+ * that post only to this origin (`formTargets` adds where a form's answer may redirect to: Chromium applies
+ * `form-action` to the redirect that follows a POST, so the consent page names the client's redirect URI).
+ * @see docs/security.md#response-headers
+ */
+export function pageCsp(formTargets: readonly string[] = []): string {
+  return `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`
+}
+
 /** Security headers for every HTML page: no framing (consent must not be clickjacked), no inline script. */
 export const HTML_HEADERS: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': pageCsp(),
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
 }

@@ -14,7 +14,8 @@ import { insertApiKey, listApiKeys, revokeApiKey } from '../storage/api-keys.ts'
 import { listFolders } from '../storage/folders.ts'
 import { listActiveGrants, revokeGrant } from '../storage/oauth-grants.ts'
 import { changeSavedItem, listSavedItems, upsertCapture } from '../storage/saved-items.ts'
-import { findUserByEmail, insertUser } from '../storage/users.ts'
+import { findUserByEmail, findUserById, insertUser, markSignupAttempt } from '../storage/users.ts'
+import { deleteAccount } from '../storage/delete-account.ts'
 import { emailProblem, readForm, safeNext, signInPath } from './forms.ts'
 import { type SafeHtml } from './html.ts'
 import { HTML_HEADERS, layout } from './layout.ts'
@@ -26,9 +27,10 @@ import { signInPage } from './pages/sign-in.ts'
 import { signOutPage } from './pages/sign-out.ts'
 import { signUpClosedPage, signUpPage } from './pages/sign-up.ts'
 import {
-  cookieHeader, createWebSession, csrfTokenFor, deleteWebSession, isValidCsrf, readWebSession, sessionCookieName, SESSION_DAYS,
+  cookieHeader, createWebSession, csrfTokenFor, deleteOtherWebSessions, deleteWebSession, isValidCsrf, newCsrfToken, readWebSession, sessionCookieName, SESSION_DAYS,
   type WebSession,
 } from './session.ts'
+import { accountThrottle } from './sign-in-throttle.ts'
 
 /** One page request: who is signed in, the CSRF token for its forms, and cookies to set on the way out. */
 interface Visit {
@@ -43,6 +45,9 @@ type Handler = (visit: Visit) => Promise<Response>
 type FormHandler = (visit: Visit, form: URLSearchParams) => Promise<Response>
 
 const WRONG_CREDENTIALS = 'Wrong email or password.'
+/** How long settings tells the owner that someone tried to sign up with their email. */
+const SIGNUP_ATTEMPT_NOTICE_DAYS = 30
+const SIGNED_UP = 'If this email had no account, it has one now: sign in with the password you chose.'
 
 /**
  * The server-rendered web app (CONTRACT §5). Pages are outside the API guard: they read the session
@@ -126,7 +131,15 @@ export const webRoutes = ({ deps }: RouteContext) => {
     if (visit.session) await deleteWebSession(db, visit.session.tokenHash)
     const token = await createWebSession(db, deps, userId)
     visit.cookies.push(sessionCookie(token, SESSION_DAYS * 86_400))
+    rotateCsrf(visit)
     return redirect(visit, next)
+  }
+
+  /** A new CSRF token at sign-in and sign-out: one read before cannot be used with the new session. */
+  function rotateCsrf(visit: Visit): void {
+    const fresh = newCsrfToken(deps, secure)
+    visit.csrf = fresh.token
+    visit.cookies.push(fresh.setCookie)
   }
 
   const showSignUp = async (visit: Visit): Promise<Response> => {
@@ -145,27 +158,42 @@ export const webRoutes = ({ deps }: RouteContext) => {
       page(visit, status, 'Create account', signUpPage({ csrf: visit.csrf, next, email, error }))
     const problem = emailProblem(email) ?? passwordProblem(password)
     if (problem) return again(422, problem.charAt(0).toUpperCase() + problem.slice(1).replace(/[^.]$/, '$&.'))
+    // The same work and the same answer whether or not the email has an account, so sign-up cannot be
+    // used to find out who uses this server (docs/security.md#sign-up-and-sign-in). The owner of a taken
+    // email sees the attempt in settings instead; a new account signs in like everyone else.
     const id = newId()
     const result = await insertUser(db, { id, email, passwordHash: await hashPassword(password), createdAt: now() })
-    if (result === 'email-taken') return again(422, 'An account with this email already exists. Sign in instead.')
-    deps.log('info', { msg: 'account created', userId: id, via: 'web' })
-    return startSession(visit, id, next)
+    if (result === 'email-taken') {
+      const owner = await markSignupAttempt(db, email, now())
+      deps.log('info', { msg: 'sign-up for an existing account', userId: owner })
+    } else {
+      deps.log('info', { msg: 'account created', userId: id, via: 'web' })
+    }
+    return redirect(visit, `${signInPath(next)}${next === '/' ? '?' : '&'}signed-up=1`)
   }
 
   const showSignIn = async (visit: Visit): Promise<Response> => {
     const next = nextOf(visit.url.searchParams.get('next'))
     if (visit.session) return redirect(visit, next)
-    return page(visit, 200, 'Sign in', signInPage({ csrf: visit.csrf, next, signupOpen }))
+    const notice = visit.url.searchParams.get('signed-up') === '1' ? SIGNED_UP : null
+    return page(visit, 200, 'Sign in', signInPage({ csrf: visit.csrf, next, signupOpen, notice }))
   }
 
   const signIn: FormHandler = async (visit, form) => {
     const email = (form.get('email') ?? '').trim()
     const password = form.get('password') ?? ''
     const next = nextOf(form.get('next'))
+    // Per account on top of the per-IP limit: guesses spread over many addresses still stop. Keyed by the
+    // email, account or not, so the lock tells nothing about who has one (docs/security.md#sign-up-and-sign-in).
+    const throttle = await accountThrottle(deps, email)
+    if (throttle.locked) {
+      return page(visit, 429, 'Sign in', signInPage({ csrf: visit.csrf, next, email, error: throttle.message, signupOpen }))
+    }
     const user = email ? await findUserByEmail(db, email) : null
     // Same work and the same answer whether the email is unknown or the password wrong: no account probing.
     const valid = user ? await verifyPassword(user.passwordHash, password) : (await verifyPassword(await timingDummy(), password), false)
     if (!user || !valid) {
+      await throttle.fail()
       return page(visit, 401, 'Sign in', signInPage({ csrf: visit.csrf, next, email, error: WRONG_CREDENTIALS, signupOpen }))
     }
     return startSession(visit, user.id, next)
@@ -177,6 +205,7 @@ export const webRoutes = ({ deps }: RouteContext) => {
   const signOut: FormHandler = async (visit) => {
     if (visit.session) await deleteWebSession(db, visit.session.tokenHash)
     visit.cookies.push(sessionCookie('', 0))
+    rotateCsrf(visit)
     return redirect(visit, '/sign-in')
   }
 
@@ -184,12 +213,46 @@ export const webRoutes = ({ deps }: RouteContext) => {
 
   async function settings(visit: Visit & { session: WebSession }, status: number, extra: Partial<SettingsView> = {}): Promise<Response> {
     const userId = visit.session.userId
-    const [keys, agents] = await Promise.all([listApiKeys(db, userId), listActiveGrants(db, userId)])
+    const [keys, agents, user] = await Promise.all([listApiKeys(db, userId), listActiveGrants(db, userId), findUserById(db, userId)])
     keys.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
-    return page(visit, status, 'Settings', settingsPage({ csrf: visit.csrf, email: visit.session.email, keys, agents, ...extra }))
+    // A key issued through the connect flow names its issuer; while the key is in force so is the issuer.
+    const labels = new Map(keys.map((key) => [key.id, key.label]))
+    const clients = new Map(agents.map((agent) => [agent.grantId, agent.clientName]))
+    const issuedBy = new Map(keys.flatMap((key) => {
+      const name = key.issuedByKeyId ? labels.get(key.issuedByKeyId) : key.issuedByGrantId ? clients.get(key.issuedByGrantId) : undefined
+      return name === undefined ? [] : [[key.id, name] as const]
+    }))
+    const attempt = user?.signupAttemptedAt ?? null
+    const recentAttempt = attempt && deps.clock.now().getTime() - Date.parse(attempt) < SIGNUP_ATTEMPT_NOTICE_DAYS * 86_400_000 ? attempt : null
+    return page(visit, status, 'Settings', settingsPage({
+      csrf: visit.csrf, email: visit.session.email, keys, agents, issuedBy, signupAttemptedAt: recentAttempt, ...extra,
+    }))
   }
 
-  const NOTICES: Record<string, string> = { 'key-revoked': 'API key revoked. It no longer works.', 'agent-revoked': 'Agent disconnected. Its tokens no longer work.' }
+  const NOTICES: Record<string, string> = {
+    'key-revoked': 'API key revoked. It no longer works, nor do the keys issued through it.',
+    'agent-revoked': 'Agent disconnected. Its tokens no longer work, nor do the keys issued through it.',
+    'signed-out-others': 'Every other session is signed out.',
+  }
+
+  const signOutOthers = (visit: Visit) => signedIn(async (visit) => {
+    const ended = await deleteOtherWebSessions(db, visit.session.userId, visit.session.tokenHash)
+    deps.log('info', { msg: 'other sessions signed out', userId: visit.session.userId, ended })
+    return redirect(visit, '/settings?done=signed-out-others')
+  })(visit)
+
+  const deleteOwnAccount = (visit: Visit, form: URLSearchParams) => signedIn(async (visit) => {
+    const user = await findUserById(db, visit.session.userId)
+    if (!user || !(await verifyPassword(user.passwordHash, form.get('password') ?? ''))) {
+      return settings(visit, 403, { deleteError: 'That is not your password. Nothing was deleted.' })
+    }
+    await deleteAccount(db, user.id)
+    deps.log('info', { msg: 'account deleted', userId: user.id, via: 'web' })
+    ;(visit as Visit).session = null
+    visit.cookies.push(sessionCookie('', 0))
+    rotateCsrf(visit)
+    return message(visit, 200, 'Account deleted', 'Your account and everything in it are gone: saved items, folders, API keys and connected agents. This email can be used to create a new account.', { href: '/', label: 'Go to the start page' })
+  })(visit)
 
   const showSettings = signedIn((visit) => settings(visit, 200, { notice: NOTICES[visit.url.searchParams.get('done') ?? ''] ?? null }))
 
@@ -285,6 +348,8 @@ export const webRoutes = ({ deps }: RouteContext) => {
     .post('/settings/api-keys', posted(createKey), form)
     .post('/settings/api-keys/:id/revoke', posted((visit) => revokeKey(visit, paramOf(visit, 3))), form)
     .post('/settings/agents/:grantId/revoke', posted((visit) => revokeAgent(visit, paramOf(visit, 3))), form)
+    .post('/settings/sessions/sign-out-others', posted(signOutOthers), form)
+    .post('/settings/delete-account', posted(deleteOwnAccount), form)
     .post('/queue/capture', posted(capture), form)
     .post('/queue/items/:id/read-state', posted((visit, form) => setReadState(visit, form, paramOf(visit, 3))), form)
 }

@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm'
+import { and, eq, gt, ne, sql } from 'drizzle-orm'
 import { generateSecret, hashSecret } from '../../core/auth/secrets.ts'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import type { Clock, RandomSource } from '../../core/types.ts'
@@ -6,6 +6,9 @@ import type { Database } from '../storage/open-database.ts'
 import { users, webSessions } from '../storage/schema.ts'
 
 export const SESSION_DAYS = 30
+/** A session nobody used for this long ends, whatever its age. */
+export const SESSION_IDLE_DAYS = 7
+const TOUCH_EVERY_MS = 60 * 60 * 1000
 
 /** `__Host-` pins the cookie to this exact origin (Secure, Path=/, no Domain): only possible on https. */
 export const sessionCookieName = (secure: boolean): string => (secure ? '__Host-rl_session' : 'rl_session')
@@ -54,14 +57,33 @@ export async function createWebSession(db: Database, deps: { clock: Clock; rando
   return token
 }
 
+/**
+ * The signed-in person of a request, if its session is in force: not past its 30 days, and used within the
+ * last {@link SESSION_IDLE_DAYS} days. Use is recorded at most once an hour, so most reads stay reads.
+ * @see docs/security.md#web-sessions
+ */
 export async function readWebSession(db: Database, request: Request, now: Date, secure: boolean): Promise<WebSession | null> {
   const token = readCookie(request, sessionCookieName(secure))
   if (!token) return null
   const tokenHash = hashSecret(token)
-  const [row] = await db.select({ userId: webSessions.userId, email: users.email }).from(webSessions)
+  const idleSince = new Date(now.getTime() - SESSION_IDLE_DAYS * 86_400_000).toISOString()
+  const [row] = await db.select({ userId: webSessions.userId, email: users.email, lastSeenAt: sql<string>`coalesce(${webSessions.lastSeenAt}, ${webSessions.createdAt})` })
+    .from(webSessions)
     .innerJoin(users, eq(users.id, webSessions.userId))
-    .where(and(eq(webSessions.tokenHash, tokenHash), gt(webSessions.expiresAt, now.toISOString())))
-  return row ? { ...row, tokenHash } : null
+    .where(and(eq(webSessions.tokenHash, tokenHash), gt(webSessions.expiresAt, now.toISOString()),
+      gt(sql`coalesce(${webSessions.lastSeenAt}, ${webSessions.createdAt})`, idleSince)))
+  if (!row) return null
+  if (now.getTime() - Date.parse(row.lastSeenAt) >= TOUCH_EVERY_MS) {
+    await db.update(webSessions).set({ lastSeenAt: now.toISOString() }).where(eq(webSessions.tokenHash, tokenHash))
+  }
+  return { userId: row.userId, email: row.email, tokenHash }
+}
+
+/** Ends every session of a person but `keep` (the one asking): "Sign out other sessions". Returns how many. */
+export async function deleteOtherWebSessions(db: Database, userId: string, keep: string): Promise<number> {
+  const rows = await db.delete(webSessions).where(and(eq(webSessions.userId, userId), ne(webSessions.tokenHash, keep)))
+    .returning({ tokenHash: webSessions.tokenHash })
+  return rows.length
 }
 
 export async function deleteWebSession(db: Database, tokenHash: string): Promise<void> {
@@ -76,6 +98,11 @@ export async function deleteWebSession(db: Database, tokenHash: string): Promise
 export function csrfTokenFor(request: Request, deps: { random: RandomSource }, secure: boolean): { token: string; setCookie: string | null } {
   const existing = readCookie(request, csrfCookieName(secure))
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return { token: existing, setCookie: null }
+  return newCsrfToken(deps, secure)
+}
+
+/** A fresh CSRF token and the cookie that carries it. */
+export function newCsrfToken(deps: { random: RandomSource }, secure: boolean): { token: string; setCookie: string } {
   const token = generateSecret(deps.random)
   return { token, setCookie: cookieHeader(csrfCookieName(secure), token, { secure, maxAgeSeconds: SESSION_DAYS * 86_400 }) }
 }

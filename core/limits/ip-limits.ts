@@ -2,22 +2,27 @@
 export type RefusalStyle = 'api' | 'oauth' | 'html'
 
 export interface IpLimitedEndpoint {
-  method: 'POST'
+  method: 'GET' | 'POST'
   path: string
   style: RefusalStyle
 }
 
 /**
  * Public endpoints that guess-able or costly input reaches without a credential; each gets its own
- * per-client-IP bucket (`IP_RATE_LIMIT_MAX` per minute). @see CONTRACT §6
+ * per-client-IP bucket (`IP_RATE_LIMIT_MAX` per minute). @see docs/api.md#rate-limits
  */
 export const IP_LIMITED_ENDPOINTS: readonly IpLimitedEndpoint[] = [
   { method: 'POST', path: '/connect/exchange', style: 'api' },
   { method: 'POST', path: '/api/auth/oauth2/token', style: 'oauth' },
   { method: 'POST', path: '/api/auth/oauth2/register', style: 'oauth' },
   { method: 'POST', path: '/sign-in', style: 'html' },
-  // Beyond the contract: account creation is as abusable as sign-in.
+  // Account creation is as abusable as sign-in.
   { method: 'POST', path: '/sign-up', style: 'html' },
+  // Revocation, the authorization page and the consent form are public or cheap to call and do real work
+  // (a token verification, a client lookup or metadata-document fetch, a grant) per request.
+  { method: 'POST', path: '/api/auth/oauth2/revoke', style: 'oauth' },
+  { method: 'GET', path: '/api/auth/oauth2/authorize', style: 'html' },
+  { method: 'POST', path: '/api/auth/oauth2/consent', style: 'html' },
 ]
 
 export const IP_LIMIT_WINDOW_SECONDS = 60

@@ -12,6 +12,7 @@ import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
 // is ever a 5xx. The counter lives in the database, so this also shows it is exact under concurrency.
 
 const LIMIT = 5
+let signIns = 0
 const BURST = 60
 const IPS = ['203.0.113.10', '198.51.100.20']
 const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'
@@ -53,9 +54,10 @@ const ENDPOINTS: Endpoint[] = [
   {
     name: 'POST /sign-in',
     path: '/sign-in',
-    // With a valid double-submit CSRF pair, so each admitted request reaches the password check.
+    // With a valid double-submit CSRF pair, so each admitted request reaches the password check; each
+    // for another email, so the per-account throttle (10 failures) never answers in the IP limit's place.
     request: () => {
-      const request = form({ csrf: 'burst-csrf', email: 'nobody@example.com', password: 'not-the-password' })
+      const request = form({ csrf: 'burst-csrf', email: `nobody-${++signIns}@example.com`, password: 'not-the-password' })
       return { ...request, headers: { ...request.headers, cookie: 'rl_csrf=burst-csrf' } }
     },
     answered: (reply) => expect({ status: reply.status, html: reply.text.includes('<form') }).toEqual({ status: 401, html: true }),

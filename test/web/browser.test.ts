@@ -6,7 +6,7 @@ import { issueAccessToken } from '../../adapters/oauth/access-tokens.ts'
 import { random } from '../helpers/harness.ts'
 
 // The web app in Debian's Chromium against the whole service on a real port, using only the
-// accessible names of CONTRACT §5 to find things.
+// accessible names of docs/web.md#pages to find things.
 let live: LiveServer
 let browser: Browser
 const contexts: BrowserContext[] = []
@@ -42,6 +42,11 @@ async function signUp(page: Page, base: string, password = 'correct horse batter
   await page.getByLabel('Email', { exact: true }).fill(email)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Create account', exact: true }).click()
+  // Sign-up never signs in by itself (it answers the same for a taken email): the new person signs in.
+  await page.waitForURL(`${live.url}/sign-in?signed-up=1`)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   await page.waitForURL(`${live.url}/`)
   return email
 }
@@ -49,7 +54,7 @@ async function signUp(page: Page, base: string, password = 'correct horse batter
 const api = (path: string, key: string): Promise<Response> => fetch(`${live.url}${path}`, { headers: { authorization: `Bearer ${key}` } })
 
 describe('in a real browser', () => {
-  test('sign up lands signed in; sign out; sign in again', async () => {
+  test('sign up, sign in, land on the queue; sign out; sign in again', async () => {
     const page = await newPage()
     const email = await signUp(page, 'browser@example.com')
     await expect(page.getByRole('heading', { name: 'Your queue' }).isVisible()).resolves.toBe(true)
@@ -170,5 +175,56 @@ describe('in a real browser', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0)
       await page.screenshot({ path: `/tmp/queue-${name}.png`, fullPage: true })
     }
+  }, BROWSER_TEST)
+
+  test('"Delete account": a wrong password deletes nothing; the right one removes every row of the person and signs out', async () => {
+    const page = await newPage()
+    const email = await signUp(page, 'leaving@example.com')
+    const userId = await userIdOf(live.harness, email)
+    const other = await live.harness.user()
+    const otherKey = await other.key()
+    await page.getByLabel('URL', { exact: true }).fill('https://example.com/leaving')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.waitForURL(`${live.url}/?done=saved`)
+    await page.goto(`${live.url}/settings`)
+    await page.getByLabel('Label', { exact: true }).fill('leaving key')
+    await page.getByLabel('saved-items:read', { exact: true }).check()
+    await page.getByRole('button', { name: 'Create key', exact: true }).click()
+    await page.waitForLoadState()
+    const key = (await page.locator('#new-api-key').textContent())!.trim()
+    const owned = async (): Promise<number> => {
+      let total = 0
+      for (const table of ['users', 'saved_items', 'api_keys', 'web_sessions', 'folders', 'oauth_grants', 'connect_codes', 'idempotency_keys']) {
+        const column = table === 'users' ? 'id' : 'user_id'
+        total += Number((await live.harness.db.$client.execute({ sql: `SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`, args: [userId] })).rows[0]!.n)
+      }
+      return total
+    }
+    expect(await owned()).toBeGreaterThanOrEqual(4)
+
+    await page.getByLabel('Password', { exact: true }).fill('not my password')
+    await page.getByRole('button', { name: 'Delete account', exact: true }).click()
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('That is not your password. Nothing was deleted.')
+    expect((await api('/v1/saved-items', key)).status).toBe(200)
+
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery')
+    await page.getByRole('button', { name: 'Delete account', exact: true }).click()
+    await expect(page.getByRole('heading', { name: 'Account deleted' }).isVisible()).resolves.toBe(true)
+    expect(await owned()).toBe(0)
+    expect((await api('/v1/saved-items', key)).status).toBe(401)
+    expect((await api('/v1/saved-items', otherKey)).status).toBe(200)
+    expect((await page.context().cookies()).some((c) => c.name === 'rl_session' && c.value !== '')).toBe(false)
+    await page.goto(`${live.url}/settings`)
+    expect(page.url()).toBe(`${live.url}/sign-in?next=/settings`)
+    // The email is free again.
+    await page.goto(`${live.url}/sign-up`)
+    await page.getByLabel('Email', { exact: true }).fill(email)
+    await page.getByLabel('Password', { exact: true }).fill('a new password')
+    await page.getByRole('button', { name: 'Create account', exact: true }).click()
+    await page.waitForURL(`${live.url}/sign-in?signed-up=1`)
+    await page.getByLabel('Email', { exact: true }).fill(email)
+    await page.getByLabel('Password', { exact: true }).fill('a new password')
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.waitForURL(`${live.url}/`)
   }, BROWSER_TEST)
 })

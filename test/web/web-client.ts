@@ -65,10 +65,17 @@ export class WebClient {
     return this.request('POST', path, body)
   }
 
-  /** Signs up through the pages (GET the form, POST it) and returns the final response. */
-  async signUp(email: string, password = 'correct horse battery'): Promise<Page> {
+  /** Posts the sign-up form (GET it, POST it) and returns that answer: sign-up never signs in by itself. */
+  async submitSignUp(email: string, password = 'correct horse battery'): Promise<Page> {
     await this.get('/sign-up')
     return this.post('/sign-up', { email, password })
+  }
+
+  /** Creates an account through the pages and signs in with it, as a new person does; returns the sign-in answer. */
+  async signUp(email: string, password = 'correct horse battery'): Promise<Page> {
+    const created = await this.submitSignUp(email, password)
+    if (created.status !== 303) return created
+    return this.signIn(email, password)
   }
 
   async signIn(email: string, password: string, next?: string): Promise<Page> {

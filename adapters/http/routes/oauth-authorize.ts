@@ -8,7 +8,7 @@ import { findClient, insertGrantWithCode, type ClientRow } from '../../storage/o
 import { resolveMetadataClient } from '../../oauth/client-metadata-documents.ts'
 import { isClientIdMetadataUrl } from '../../../core/oauth/client-id-metadata.ts'
 import type { SafeHtml } from '../../web/html.ts'
-import { HTML_HEADERS, layout } from '../../web/layout.ts'
+import { HTML_HEADERS, layout, pageCsp } from '../../web/layout.ts'
 import { consentPage } from '../../web/pages/consent.ts'
 import { messagePage } from '../../web/pages/message.ts'
 import { csrfTokenFor, isValidCsrf, readWebSession, type WebSession } from '../../web/session.ts'
@@ -22,6 +22,12 @@ export const AUTHORIZATION_CODE_TTL_SECONDS = 300
 const registered = (client: ClientRow): RegisteredClient => ({
   id: client.id, name: client.name, redirectUris: client.redirectUris, grantTypes: client.grantTypes, scope: client.scope,
 })
+
+/** The CSP source that matches a redirect URI: its origin (http, https), or its scheme (`com.example.app:`). */
+function cspSourceOf(redirectUri: string): string {
+  const url = new URL(redirectUri)
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol
+}
 
 function redirect(location: string): Response {
   return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } })
@@ -37,9 +43,10 @@ export const oauthAuthorizeRoutes = ({ deps }: RouteContext) => {
   const { db, config } = deps
   const secure = config.appUrl.startsWith('https:')
 
-  function page(status: number, title: string, body: SafeHtml, options: { session?: WebSession | null; csrf?: string; setCookie?: string | null } = {}): Response {
+  function page(status: number, title: string, body: SafeHtml, options: { session?: WebSession | null; csrf?: string; setCookie?: string | null; formTarget?: string } = {}): Response {
     const headers = new Headers(HTML_HEADERS)
     if (options.setCookie) headers.append('set-cookie', options.setCookie)
+    if (options.formTarget) headers.set('content-security-policy', pageCsp([options.formTarget]))
     return new Response(layout({ title, body, signedInAs: options.session?.email ?? null, csrfToken: options.csrf }), { status, headers })
   }
   const problem = (status: number, heading: string, text: string): Response => page(status, heading, messagePage({ heading, text }))
@@ -90,7 +97,7 @@ export const oauthAuthorizeRoutes = ({ deps }: RouteContext) => {
         publishedBy: isClientIdMetadataUrl(client!.id) ? new URL(client!.id).host : null,
         forMcp: check.request.resource !== config.baseUrl, ticket, csrf: csrf.token,
       })
-      return page(200, 'Authorize access', body, { session, csrf: csrf.token, setCookie: csrf.setCookie })
+      return page(200, 'Authorize access', body, { session, csrf: csrf.token, setCookie: csrf.setCookie, formTarget: cspSourceOf(check.request.redirectUri) })
     }), { detail: { hide: true } })
 
     .post('/api/auth/oauth2/consent', guarded(async (request) => {

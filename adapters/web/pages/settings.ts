@@ -15,17 +15,25 @@ export interface SettingsView {
   notice?: string | null
   /** The create-key form as submitted, when it is shown again with an error. */
   form?: { label: string; scopes: string[]; error: string } | null
+  /** Key id → the label of the key or the name of the agent that issued it (connect flow). */
+  issuedBy?: ReadonlyMap<string, string>
+  /** When someone last tried to sign up with this account's email (shown for 30 days). */
+  signupAttemptedAt?: string | null
+  /** Why "Delete account" was refused. */
+  deleteError?: string | null
 }
 
 const scopeList = (scopes: readonly string[]): SafeHtml =>
   html`<ul class="scopes">${scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul>`
 
-function clientOf(key: ApiKeyRow): SafeHtml {
-  if (!key.connectClient && !key.deviceHint) return html`<span class="muted">personal</span>`
-  return html`${key.connectClient ?? ''}${key.connectClient && key.deviceHint ? ' · ' : ''}${key.deviceHint ?? ''}`
+function clientOf(key: ApiKeyRow, issuedBy: ReadonlyMap<string, string>): SafeHtml {
+  const issuer = issuedBy.get(key.id)
+  const origin = issuer === undefined ? null : html`<br><span class="muted">issued by ${issuer}</span>`
+  if (!key.connectClient && !key.deviceHint) return html`<span class="muted">personal</span>${origin}`
+  return html`${key.connectClient ?? ''}${key.connectClient && key.deviceHint ? ' · ' : ''}${key.deviceHint ?? ''}${origin}`
 }
 
-function keyTable(csrf: string, keys: ApiKeyRow[]): SafeHtml {
+function keyTable(csrf: string, keys: ApiKeyRow[], issuedBy: ReadonlyMap<string, string>): SafeHtml {
   if (keys.length === 0) return html`<p class="muted">No API keys yet.</p>`
   return html`<div class="table-wrap"><table class="rows">
 <thead><tr><th scope="col">Label</th><th scope="col">Scopes</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Client</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
@@ -36,7 +44,7 @@ ${keys.map((key) => html`<tr>
   <td data-label="Prefix"><code>${key.prefix}…</code></td>
   <td data-label="Created">${timeOf(key.createdAt)}</td>
   <td data-label="Last used">${timeOf(key.lastUsedAt)}</td>
-  <td data-label="Client">${clientOf(key)}</td>
+  <td data-label="Client">${clientOf(key, issuedBy)}</td>
   <td><form method="post" action="/settings/api-keys/${key.id}/revoke">${csrfField(csrf)}<button type="submit" class="danger">Revoke</button></form></td>
 </tr>`)}
 </tbody>
@@ -59,12 +67,16 @@ ${agents.map((agent) => html`<tr>
 </table></div>`
 }
 
-/** Labels "API keys", "Label", one checkbox per scope string, "Create key", "Connected agents", "Revoke" (CONTRACT §5). */
+/**
+ * Labels "API keys", "Label", one checkbox per scope string, "Create key", "Connected agents", "Revoke",
+ * "Sign out other sessions", "Delete account" (docs/web.md#pages).
+ */
 export function settingsPage(view: SettingsView): SafeHtml {
   const checked = new Set(view.form?.scopes ?? [])
   return html`<h1>Settings</h1>
 <p class="muted">Signed in as ${view.email}.</p>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
+${view.signupAttemptedAt ? html`<p class="notice" role="status">Someone tried to create an account with your email on ${timeOf(view.signupAttemptedAt)}. Nothing changed for your account; if it was not you, you need not do anything.</p>` : null}
 <section aria-labelledby="api-keys">
 <h2 id="api-keys">API keys</h2>
 ${view.newKey ? html`<div class="card new-key" role="status">
@@ -84,10 +96,29 @@ ${view.newKey ? html`<div class="card new-key" role="status">
   </fieldset>
   <div class="actions"><button type="submit">Create key</button></div>
 </form>
-${keyTable(view.csrf, view.keys)}
+${keyTable(view.csrf, view.keys, view.issuedBy ?? new Map())}
 </section>
 <section aria-labelledby="connected-agents">
 <h2 id="connected-agents">Connected agents</h2>
 ${agentTable(view.csrf, view.agents)}
+</section>
+<section aria-labelledby="sessions">
+<h2 id="sessions">Sessions</h2>
+<form method="post" action="/settings/sessions/sign-out-others" class="card">
+  ${csrfField(view.csrf)}
+  <p class="muted">Signed in somewhere you no longer use? This ends every session but this one.</p>
+  <div class="actions"><button type="submit">Sign out other sessions</button></div>
+</form>
+</section>
+<section aria-labelledby="delete-account">
+<h2 id="delete-account">Delete account</h2>
+<form method="post" action="/settings/delete-account" class="card">
+  ${errorNotice(view.deleteError)}
+  ${csrfField(view.csrf)}
+  <p>This deletes your account and everything in it: saved items, folders, API keys and connected agents. It cannot be undone.</p>
+  <label for="delete-password">Password</label>
+  <input id="delete-password" name="password" type="password" autocomplete="current-password" required>
+  <div class="actions"><button type="submit" class="danger">Delete account</button></div>
+</form>
 </section>`
 }

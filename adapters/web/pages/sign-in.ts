@@ -6,12 +6,15 @@ export interface SignInView {
   next: string
   email?: string
   error?: string | null
+  /** A neutral note shown above the form (after sign-up). */
+  notice?: string | null
   signupOpen: boolean
 }
 
-/** "Email", "Password", "Sign in" are the contract's accessible names (CONTRACT §5). The password is never echoed. */
+/** "Email", "Password", "Sign in" are the contract's accessible names (docs/web.md#pages). The password is never echoed. */
 export function signInPage(view: SignInView): SafeHtml {
   return html`<h1>Sign in</h1>
+${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
 <form method="post" action="/sign-in" class="card narrow">
   ${errorNotice(view.error)}
   ${csrfField(view.csrf)}

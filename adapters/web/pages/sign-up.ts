@@ -9,7 +9,7 @@ export interface SignUpView {
   error?: string | null
 }
 
-/** "Email", "Password", "Create account" are the contract's accessible names (CONTRACT §5). */
+/** "Email", "Password", "Create account" are the contract's accessible names (docs/web.md#pages). */
 export function signUpPage(view: SignUpView): SafeHtml {
   return html`<h1>Create account</h1>
 <form method="post" action="/sign-up" class="card narrow">
