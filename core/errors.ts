@@ -1,5 +1,5 @@
 /**
- * Tagged errors. `_tag` equals the wire `_tag` of spec §7.1 / docs/api.md#errors; the HTTP adapter maps
+ * Tagged errors. `_tag` equals the wire `_tag` of docs/api.md#errors; the HTTP adapter maps
  * each tag to a status in one table. Guards check `_tag`, so errors survive crossing realms.
  */
 

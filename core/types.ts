@@ -1,4 +1,4 @@
-/** Domain vocabulary: the enumerations of spec §2.3 and the records the core works with. */
+/** Domain vocabulary: the enumerations of docs/api.md#endpoints and the records the core works with. */
 
 export const TAGS = ['ai', 'tools', 'typescript', 'security', 'design', 'backend', 'front-end'] as const
 export type Tag = (typeof TAGS)[number]

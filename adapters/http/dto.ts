@@ -2,7 +2,7 @@ import type { SavedItem } from '../../core/types.ts'
 
 export type SavedItemDto = ReturnType<typeof toSavedItemDto>
 
-/** The wire shape of a saved item (spec §2.1): every field present, internal ones left out. */
+/** The wire shape of a saved item (docs/api.md#endpoints): every field present, internal ones left out. */
 export function toSavedItemDto(item: SavedItem) {
   return {
     id: item.id,

@@ -70,7 +70,7 @@ export const Health = t.Object({ ok: t.Boolean() }, closed)
 export const Me = t.Object({ id: t.String(), email: t.String() }, closed)
 export const IdParams = t.Object({ id: t.String() })
 
-// Connect flow (spec §4.5). `client` and the scope values are plain strings, not enums: an unknown one is a
+// Connect flow (docs/oauth.md#connect-flow). `client` and the scope values are plain strings, not enums: an unknown one is a
 // value problem answered with a ConnectError code (docs/oauth.md#connect-flow), not a ValidationError.
 const connectClientField = t.String({ description: '`chrome-extension` or `raycast`; another value is ConnectError `unknown_client`' })
 export const ConnectAuthorizeRequest = t.Object({
@@ -118,7 +118,7 @@ export const Errors = {
   InternalError: errorBody('InternalError'),
 }
 
-/** Responses every authenticated operation can give besides its own (spec §4, docs/api.md#errors). */
+/** Responses every authenticated operation can give besides its own (docs/api.md#errors). */
 export const commonAuthedErrors = {
   401: Errors.Unauthorized,
   403: Errors.InsufficientScopeError,

@@ -50,7 +50,7 @@ const SIGNUP_ATTEMPT_NOTICE_DAYS = 30
 const SIGNED_UP = 'If this email had no account, it has one now: sign in with the password you chose.'
 
 /**
- * The server-rendered web app (CONTRACT §5). Pages are outside the API guard: they read the session
+ * The server-rendered web app (docs/web.md#pages). Pages are outside the API guard: they read the session
  * cookie themselves and check the CSRF field on every POST before anything is written.
  */
 export const webRoutes = ({ deps }: RouteContext) => {

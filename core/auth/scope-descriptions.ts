@@ -4,7 +4,7 @@ import type { Scope } from '../types.ts'
 export const OFFLINE_ACCESS = 'offline_access'
 
 /**
- * What each scope grants, in the words of spec §5.5: shown on the consent page and in the OpenAPI `oauth2`
+ * What each scope grants, in the words of docs/mcp.md#tools: shown on the consent page and in the OpenAPI `oauth2`
  * scheme, so a person and a client developer read the same sentence.
  */
 export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope | typeof OFFLINE_ACCESS, string>> = {

@@ -4,7 +4,7 @@ import type { Scope } from '../types.ts'
 
 const KNOWN_SCOPES: ReadonlySet<string> = new Set(SCOPES)
 
-/** Whether a string is one of the scopes of spec §2.3. @see docs/security.md#scopes */
+/** Whether a string is one of the scopes of docs/api.md#endpoints. @see docs/security.md#scopes */
 export function isScope(value: string): value is Scope {
   return KNOWN_SCOPES.has(value)
 }

@@ -22,7 +22,7 @@ export const MAX_REDIRECT_URI_LENGTH = 2048
 const KNOWN_CLIENTS: ReadonlySet<string> = new Set(CONNECT_CLIENTS)
 const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u
 
-/** Whether `value` names one of the connect clients of spec §4.5. */
+/** Whether `value` names one of the connect clients of docs/oauth.md#connect-flow. */
 export function isConnectClient(value: string): value is ConnectClient {
   return KNOWN_CLIENTS.has(value)
 }

@@ -1,6 +1,6 @@
 import { ConnectError } from '../errors.ts'
 
-/** The `code` values of a ConnectError, spec §7.1; which condition yields which is docs/oauth.md#connect-flow. */
+/** The `code` values of a ConnectError, which condition yields which is in docs/oauth.md#connect-flow. */
 export const CONNECT_ERROR_CODES = [
   'unknown_client',
   'invalid_redirect_uri',

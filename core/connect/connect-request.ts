@@ -22,7 +22,7 @@ export const CODE_CHALLENGE_PATTERN = '^[A-Za-z0-9_-]{43}$'
 export const MAX_CONNECT_LABEL_LENGTH = 100
 export const MAX_DEVICE_HINT_LENGTH = 200
 
-/** The body of POST /connect/authorize once its shape is checked (spec §4.5). */
+/** The body of POST /connect/authorize once its shape is checked (docs/oauth.md#connect-flow). */
 export interface ConnectAuthorizeInput {
   client: string
   redirectUri: string

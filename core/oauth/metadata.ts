@@ -1,7 +1,7 @@
 import { SCOPES } from '../types.ts'
 import { OAUTH_SCOPES } from './oauth-scopes.ts'
 
-/** The authorization server's URLs, all under `{base}/api/auth`. @see spec §4.6 */
+/** The authorization server's URLs, all under `{base}/api/auth`. @see docs/oauth.md#authorization-server */
 export interface OAuthEndpoints {
   issuer: string
   authorization: string
@@ -34,7 +34,7 @@ export function resourceIdentifiers(baseUrl: string): readonly [string, string] 
 /**
  * The RFC 8414 document, served the same at every path clients try. `agent_auth` is static: clients
  * register anonymously and the person supplies the identity, and "claiming" a credential is the token
- * endpoint. @see spec §5.2 and https://www.rfc-editor.org/rfc/rfc8414#section-2
+ * endpoint. @see docs/oauth.md#metadata and https://www.rfc-editor.org/rfc/rfc8414#section-2
  */
 export function authorizationServerMetadata(baseUrl: string): Record<string, unknown> {
   const endpoints = oauthEndpoints(baseUrl)

@@ -8,7 +8,7 @@ export { OFFLINE_ACCESS, SCOPE_DESCRIPTIONS }
 /** What an OAuth client may ask for: the API scopes plus `offline_access` (a refresh token). */
 export type OAuthScope = Scope | typeof OFFLINE_ACCESS
 
-/** Every scope an OAuth client may request, in the order the consent page lists them. @see spec §5.5 */
+/** Every scope an OAuth client may request, in the order the consent page lists them. @see docs/mcp.md#tools */
 export const OAUTH_SCOPES: readonly OAuthScope[] = [...SCOPES, OFFLINE_ACCESS]
 
 /** What an authorization request without `scope` gets when the client registered none. @see docs/oauth.md#authorize-and-consent */

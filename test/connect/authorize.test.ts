@@ -11,7 +11,7 @@ import {
   RAYCAST_REDIRECT, RFC7636_CHALLENGE,
 } from './connect-fixtures.ts'
 
-// POST /connect/authorize (spec §4.5, docs/oauth.md#connect-flow): any valid credential; every value problem is a
+// POST /connect/authorize (docs/oauth.md#connect-flow): any valid credential; every value problem is a
 // ConnectError, every shape problem a ValidationError, and neither writes anything.
 
 let h: Harness

@@ -8,7 +8,7 @@ import {
   RFC7636_CHALLENGE, RFC7636_VERIFIER,
 } from './connect-fixtures.ts'
 
-// POST /connect/exchange (spec §4.5, docs/oauth.md#connect-flow): public; the code is single use, 5 minutes, bound to
+// POST /connect/exchange (docs/oauth.md#connect-flow): public; the code is single use, 5 minutes, bound to
 // its client and PKCE challenge; the answer is an API key tied to the client and device hint.
 
 let h: Harness

@@ -93,7 +93,7 @@ describe('GET /openapi.json', () => {
     expect(doc.security).toEqual([{ bearer: [] }, { oauth2: [] }])
   })
 
-  test('the oauth2 scheme is the authorization code flow of the server at /api/auth, PKCE S256, with the scopes of spec §5.5', () => {
+  test('the oauth2 scheme is the authorization code flow of the server at /api/auth, PKCE S256, with the scopes of docs/mcp.md#tools', () => {
     const scheme = doc.components.securitySchemes.oauth2
     expect(Object.keys(scheme).sort()).toEqual(['description', 'flows', 'type'])
     expect(scheme.type).toBe('oauth2')
@@ -272,7 +272,7 @@ describe('GET /openapi.json', () => {
   })
 })
 
-describe('the SavedItem schema (spec §2.1)', () => {
+describe('the SavedItem schema (docs/api.md#endpoints)', () => {
   const FIELDS = [
     'id', 'originalUrl', 'normalizedUrl', 'host', 'title', 'description', 'siteName', 'faviconUrl', 'faviconLightUrl', 'faviconDarkUrl',
     'imageUrl', 'canonicalUrl', 'previewSummary', 'type', 'tags', 'enrichmentStatus', 'sourceName', 'captureChannel', 'folder', 'isRead',
@@ -341,7 +341,7 @@ describe('the SavedItem schema (spec §2.1)', () => {
   })
 })
 
-describe('the operations of spec §4', () => {
+describe('the operations of docs/api.md#endpoints', () => {
   test('POST /v1/captures: 201 created and 200 updated, each with the saved item; 400 InvalidUrlError; 404 FolderNotFoundError', () => {
     const { responses, requestBody } = doc.paths['/v1/captures'].post
     const created = jsonSchemaOf(responses['201'])
@@ -414,7 +414,7 @@ describe('the operations of spec §4', () => {
   })
 })
 
-describe('the connect operations of spec §4.5', () => {
+describe('the connect operations of docs/oauth.md#connect-flow', () => {
   const CODES = ['unknown_client', 'invalid_redirect_uri', 'invalid_scope', 'invalid_code', 'invalid_verifier', 'client_mismatch']
 
   test('both are documented under the Connect tag with a summary and distinct operationIds', () => {
@@ -431,7 +431,7 @@ describe('the connect operations of spec §4.5', () => {
     expect(new Set(ids).size).toBe(ids.length)
   })
 
-  test('ConnectError is { _tag, message, code } with code one of the six of spec §7.1', () => {
+  test('ConnectError is { _tag, message, code } with code one of the six of docs/api.md#errors', () => {
     expect(deref(doc.components.schemas.ConnectError)).toEqual({
       type: 'object', additionalProperties: false, required: ['_tag', 'message', 'code'],
       properties: { _tag: { const: 'ConnectError', type: 'string' }, message: { type: 'string' }, code: { type: 'string', enum: CODES } },

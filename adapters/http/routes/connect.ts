@@ -30,7 +30,7 @@ function issuerOf(principal: Principal): { issuedByKeyId: string | null; issuedB
 const connectErrors = { 400: t.Union([Errors.ValidationError, Errors.ConnectError]) }
 
 /**
- * The client connection flow (spec §4.5, §5.6; docs/oauth.md#connect-flow): a signed-in caller asks for a one-time code
+ * The client connection flow (docs/oauth.md#connect-flow): a signed-in caller asks for a one-time code
  * bound to a PKCE challenge, and the client trades it, with the verifier, for its own API key. The guard in
  * front has already checked the credential (authorize) or the per-IP limit (exchange), the body size and
  * the JSON content type. Both answers carry a secret, so neither may be cached.

@@ -7,7 +7,7 @@ import { insertClient } from '../../storage/oauth.ts'
 import { answerOAuth, CORS_HEADERS, oauthJson, preflight, readOAuthForm, readOAuthJson } from '../oauth-http.ts'
 import type { RouteContext } from '../route-context.ts'
 
-// The machine-facing endpoints of the authorization server at {base}/api/auth (spec §4.6, docs/oauth.md#authorization-server).
+// The machine-facing endpoints of the authorization server at {base}/api/auth (docs/oauth.md#authorization-server).
 // Not REST operations, so hidden from /openapi.json; the metadata documents describe them instead.
 
 export const oauthRoutes = ({ deps }: RouteContext) => {

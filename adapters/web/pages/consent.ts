@@ -21,7 +21,7 @@ function destination(redirectUri: string): string {
 }
 
 /**
- * The consent page (CONTRACT §4.2, §5): the client's name, exactly the requested scopes with their
+ * The consent page (docs/oauth.md#authorize-and-consent, docs/web.md#pages): the client's name, exactly the requested scopes with their
  * descriptions, and "Allow" / "Deny" in one POST form. Asked every time; never framed (HTML_HEADERS).
  */
 export function consentPage(view: ConsentView): SafeHtml {

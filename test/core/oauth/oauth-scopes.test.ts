@@ -4,7 +4,7 @@ import { apiScopes, isOAuthScope, OAUTH_SCOPES, SCOPE_DESCRIPTIONS, sortScopes }
 import { isOAuthError, OAuthError, toOAuthErrorBody } from '../../../core/oauth/oauth-error.ts'
 import { SCOPES } from '../../../core/types.ts'
 
-test('OAUTH_SCOPES are the API scopes plus offline_access, each with its spec §5.5 description', () => {
+test('OAUTH_SCOPES are the API scopes plus offline_access, each with its docs/mcp.md#tools description', () => {
   assert.deepEqual(OAUTH_SCOPES, [...SCOPES, 'offline_access'])
   assert.deepEqual(Object.keys(SCOPE_DESCRIPTIONS).sort(), [...OAUTH_SCOPES].sort())
   assert.equal(SCOPE_DESCRIPTIONS['saved-items:capture'], 'save a URL to the queue')
