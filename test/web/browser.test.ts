@@ -209,7 +209,8 @@ describe('in a real browser', () => {
 
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery')
     await page.getByRole('button', { name: 'Delete account', exact: true }).click()
-    await expect(page.getByRole('heading', { name: 'Account deleted' }).isVisible()).resolves.toBe(true)
+    // waitFor, not isVisible: the form's answer is a navigation, and isVisible does not wait for it.
+    await page.getByRole('heading', { name: 'Account deleted' }).waitFor()
     expect(await owned()).toBe(0)
     expect((await api('/v1/saved-items', key)).status).toBe(401)
     expect((await api('/v1/saved-items', otherKey)).status).toBe(200)
