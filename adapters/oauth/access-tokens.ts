@@ -6,7 +6,7 @@ import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../http/deps.ts'
 import { findActiveGrant, touchGrant } from '../storage/oauth-grants.ts'
 import { loadSigningKeys, SIGNING_ALG, signingKeyResolver } from './signing-keys.ts'
-import { ACCESS_TOKEN_TTL_SECONDS } from './token-lifetimes.ts'
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../core/auth/lifetimes.ts'
 
 export { ACCESS_TOKEN_TTL_SECONDS }
 // RFC 9068 §2.1: the media type that tells an access token from any other JWT we sign.

@@ -1,18 +1,15 @@
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
 import type { Clock } from '../../core/types.ts'
 import { atomically, type Database } from '../storage/open-database.ts'
 import { signingKeys } from '../storage/schema.ts'
 import { decryptPrivateJwk, encryptPrivateJwk, isEncryptedJwk } from './key-encryption.ts'
-import { ACCESS_TOKEN_TTL_SECONDS } from './token-lifetimes.ts'
+import { RETIRED_KEY_GRACE_MS } from '../../core/auth/lifetimes.ts'
+import { pruneRetiredSigningKeys } from '../storage/signing-keys.ts'
 
 export const SIGNING_ALG = 'ES256'
 
-/**
- * How long a retired key keeps verifying: the longest-lived thing it signed (an access token, 1 hour)
- * plus a margin for clocks that disagree a little.
- */
-export const RETIRED_KEY_GRACE_MS = (ACCESS_TOKEN_TTL_SECONDS + 300) * 1000
+export { RETIRED_KEY_GRACE_MS, pruneRetiredSigningKeys }
 
 /** How long a process trusts its cached key set before reading it again (a rotation by another process). */
 const CACHE_MS = 60_000
@@ -156,12 +153,6 @@ export function signingKeyResolver(db: Database, clock: Clock, encryptionKey: st
     if (!key) throw new Error('unknown signing key')
     return key
   }
-}
-
-/** Deletes retired keys whose grace period is over (maintenance). */
-export async function pruneRetiredSigningKeys(db: Database, now: Date): Promise<void> {
-  const before = new Date(now.getTime() - RETIRED_KEY_GRACE_MS).toISOString()
-  await db.delete(signingKeys).where(lt(signingKeys.retiredAt, before))
 }
 
 type KeyRow = typeof signingKeys.$inferSelect

@@ -6,8 +6,8 @@ import { pruneRateLimits } from './rate-limits.ts'
 import { pruneConnectCodes } from './connect-codes.ts'
 import { pruneOAuth } from './oauth.ts'
 import { webSessions } from './schema.ts'
-import { pruneRetiredSigningKeys } from '../oauth/signing-keys.ts'
-import { SESSION_IDLE_DAYS } from '../web/session.ts'
+import { pruneRetiredSigningKeys } from './signing-keys.ts'
+import { SESSION_IDLE_DAYS } from '../../core/auth/lifetimes.ts'
 
 const EVERY_MS = 10 * 60 * 1000
 // Rate-limit windows are at most this long in any sane configuration; older counters are dead.

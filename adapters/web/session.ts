@@ -3,11 +3,10 @@ import { generateSecret, hashSecret } from '../../core/auth/secrets.ts'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import type { Clock, RandomSource } from '../../core/types.ts'
 import type { Database } from '../storage/open-database.ts'
+import { SESSION_DAYS, SESSION_IDLE_DAYS } from '../../core/auth/lifetimes.ts'
 import { users, webSessions } from '../storage/schema.ts'
 
-export const SESSION_DAYS = 30
-/** A session nobody used for this long ends, whatever its age. */
-export const SESSION_IDLE_DAYS = 7
+export { SESSION_DAYS, SESSION_IDLE_DAYS }
 const TOUCH_EVERY_MS = 60 * 60 * 1000
 
 /** `__Host-` pins the cookie to this exact origin (Secure, Path=/, no Domain): only possible on https. */
