@@ -4,9 +4,9 @@ import { toTimestamp } from '../../core/time.ts'
 import { deleteAccount } from '../storage/delete-account.ts'
 import { users, webSessions } from '../storage/schema.ts'
 import { canonicalEmail, findUserByEmail, insertUser } from '../storage/users.ts'
-import { emailProblem } from '../web/forms.ts'
+import { emailProblem } from '../app/email.ts'
 import { parseFlags, passwordFromStdin, UsageError } from './flags.ts'
-import { hashPassword, passwordProblem } from './passwords.ts'
+import { hashPassword, passwordProblem } from '../app/passwords.ts'
 import type { CliDeps, CliIo } from './run-cli.ts'
 
 /** `user create --email E (--password P | --password-stdin)`: prints the new id. */

@@ -1,19 +1,12 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
+import type { FetchedPage } from '../app/deps.ts'
 import { describeAddressRange, isPublicAddress } from './address-policy.ts'
+
+export type { FetchedPage }
 
 export const FETCH_TIMEOUT_MS = 10_000
 export const MAX_PAGE_BYTES = 2 * 1024 * 1024
 export const MAX_REDIRECTS = 5
-
-export interface FetchedPage {
-  finalUrl: string
-  status: number
-  contentType: string | null
-  body: Uint8Array
-  truncated: boolean
-  redirects: number
-  isHtml: boolean
-}
 
 type RefusedReason = 'scheme' | 'credentials' | 'port' | 'address' | 'redirects' | 'status'
 type FailedReason = 'network' | 'dns' | 'timeout' | 'status'

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/types.ts'
 import type { Config } from '../config.ts'
-import type { Log } from '../http/deps.ts'
+import type { Log } from '../app/deps.ts'
 import type { Database } from '../storage/open-database.ts'
 import { guardedFetch } from './guarded-fetch.ts'
 import { startEnrichmentWorkers, type EnrichmentWorkers } from './worker.ts'

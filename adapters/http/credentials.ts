@@ -4,8 +4,8 @@ import { SCOPES, type ConnectClient, type Principal } from '../../core/types.ts'
 import type { Database } from '../storage/open-database.ts'
 import { findActiveApiKey, touchApiKey } from '../storage/api-keys.ts'
 import { verifyAccessToken } from '../oauth/access-tokens.ts'
-import { isValidCsrf, readWebSession } from '../web/session.ts'
-import type { AppDeps } from './deps.ts'
+import { isValidCsrf, readWebSession } from './web/session.ts'
+import type { AppDeps } from '../app/deps.ts'
 
 export type CredentialResult = { kind: 'none' } | { kind: 'invalid' } | { kind: 'ok'; principal: Principal }
 

@@ -2,7 +2,7 @@ import { isAppError } from '../../core/errors.ts'
 import { isOAuthError, OAuthError, toOAuthErrorBody, type OAuthErrorCode } from '../../core/oauth/oauth-error.ts'
 import { readBodyCapped } from './body.ts'
 import { jsonDepth, MAX_JSON_DEPTH } from '../../core/limits/json-depth.ts'
-import type { AppDeps } from './deps.ts'
+import type { AppDeps } from '../app/deps.ts'
 import { describeFailure } from './errors.ts'
 
 // Shared by the machine-facing OAuth endpoints: JSON answers with RFC 6749 errors, never cached, and

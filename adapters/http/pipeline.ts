@@ -2,19 +2,20 @@ import type { Elysia } from 'elysia'
 import { requireScope, matchEndpoint } from '../../core/auth/scopes.ts'
 import { InsufficientScopeError, isAppError, RateLimitExceededError, RouteNotFoundError, UnauthorizedError } from '../../core/errors.ts'
 import { MCP_DEFAULT_SCOPE, scopesNeededFor, stepUpScope } from '../../core/mcp/tools.ts'
-import { MCP_CORS_HEADERS } from '../mcp/endpoint.ts'
+import { MCP_CORS_HEADERS } from './mcp/endpoint.ts'
 import { decideRateLimit, rateLimitWindowStart, type RateLimitDecision } from '../../core/limits/rate-limit.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import { requireShallowJson } from '../../core/limits/json-depth.ts'
 import type { Principal } from '../../core/types.ts'
-import type { AppDeps } from './deps.ts'
+import type { AppDeps } from '../app/deps.ts'
 import { readBodyCapped, requireJsonContentType } from './body.ts'
 import { insufficientScopeChallenge, isMcpPath, resolveCredential, resourceMetadataUrl, unauthorizedChallenge } from './credentials.ts'
 import { IP_LIMIT_WINDOW_SECONDS, matchIpLimited, type RefusalStyle } from '../../core/limits/ip-limits.ts'
 import { describeFailure, errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
 import { NO_REPLAY_HEADER, withIdempotency } from './idempotency.ts'
-import { HTML_HEADERS, layout } from '../web/layout.ts'
-import { messagePage } from '../web/pages/message.ts'
+import { socketAddressOf, type RequestHandler } from '../runtime/connection.ts'
+import { HTML_HEADERS, layout } from './web/layout.ts'
+import { messagePage } from './web/pages/message.ts'
 import { oauthJson } from './oauth-http.ts'
 import { hitRateLimit } from '../storage/rate-limits.ts'
 
@@ -170,33 +171,6 @@ function rateLimitRefusal(style: RefusalStyle, limit: RateLimitDecision, windowS
     return new Response(layout({ title: 'Too many attempts', body }), { status: 429, headers: HTML_HEADERS })
   }
   return errorResponse(new RateLimitExceededError(message))
-}
-
-/**
- * What a host hands the fetch handler beside the request, so per-IP limits can see the client: Bun's
- * `Server` (what `Bun.serve({ fetch })` passes), Deno's handler info (what `Deno.serve(fetch)` passes), or
- * the address itself from any other host. A bare string or anything else does not compile, so a host
- * cannot hand over the wrong thing by accident (docs/operations.md#embedding).
- */
-export type ConnectionInfo =
-  | { requestIP(request: Request): { address: string } | null }
-  | { remoteAddr: { hostname?: string } }
-  | { clientIp: string | null }
-
-export type RequestHandler = (request: Request, connection?: ConnectionInfo) => Promise<Response>
-
-/** The socket peer's address from whatever the host passed; null when it passed nothing usable. */
-export function socketAddressOf(request: Request, connection: ConnectionInfo | undefined): string | null {
-  if (!connection) return null
-  if ('clientIp' in connection) return connection.clientIp
-  if ('requestIP' in connection && typeof connection.requestIP === 'function') return unmapIpv4(connection.requestIP(request)?.address ?? null)
-  if ('remoteAddr' in connection) return unmapIpv4(connection.remoteAddr?.hostname ?? null)
-  return null
-}
-
-/** A dual-stack socket reports IPv4 peers as `::ffff:a.b.c.d`; one client must have one bucket either way. */
-function unmapIpv4(address: string | null): string | null {
-  return address && /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address
 }
 
 /** Wraps the app with the guard, a request id and one structured log line per request (no credentials). */

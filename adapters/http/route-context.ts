@@ -1,6 +1,6 @@
 import { UnauthorizedError } from '../../core/errors.ts'
 import type { Principal, Scope } from '../../core/types.ts'
-import type { AppDeps } from './deps.ts'
+import type { AppDeps } from '../app/deps.ts'
 
 export interface OperationDocs {
   summary: string

@@ -2,7 +2,7 @@ import { MAX_CLIENT_METADATA_BYTES, validateClientIdMetadataDocument } from '../
 import { isOAuthError } from '../../core/oauth/oauth-error.ts'
 import { toTimestamp } from '../../core/time.ts'
 import { guardedFetch, type FetchedPage } from '../enrichment/guarded-fetch.ts'
-import type { AppDeps } from '../http/deps.ts'
+import type { AppDeps } from '../app/deps.ts'
 import { upsertClient, type ClientRow } from '../storage/oauth.ts'
 
 const JSON_TYPES: ReadonlySet<string> = new Set(['application/json'])

@@ -2,7 +2,7 @@ import { jwtVerify, SignJWT } from 'jose'
 import type { AuthorizationRequest } from '../../core/oauth/authorization-request.ts'
 import { oauthEndpoints } from '../../core/oauth/metadata.ts'
 import { isOAuthScope } from '../../core/oauth/oauth-scopes.ts'
-import type { AppDeps } from '../http/deps.ts'
+import type { AppDeps } from '../app/deps.ts'
 import { loadSigningKeys, SIGNING_ALG, signingKeyResolver } from './signing-keys.ts'
 
 // The consent form carries the checked authorization request as a short-lived token signed with our key

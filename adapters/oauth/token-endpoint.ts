@@ -3,7 +3,7 @@ import { parseScopeList } from '../../core/auth/scopes.ts'
 import { OAuthError } from '../../core/oauth/oauth-error.ts'
 import { isOAuthScope, OFFLINE_ACCESS, sortScopes } from '../../core/oauth/oauth-scopes.ts'
 import { verifyPkceS256 } from '../../core/oauth/pkce.ts'
-import type { AppDeps } from '../http/deps.ts'
+import type { AppDeps } from '../app/deps.ts'
 import { revokeGrant, type GrantRow } from '../storage/oauth-grants.ts'
 import {
   findClient, findCode, findGrant, findRefreshToken, insertRefreshToken, spendCode, spendRefreshToken, type ClientRow,

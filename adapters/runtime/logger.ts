@@ -1,4 +1,4 @@
-import type { Log, LogLevel } from '../http/deps.ts'
+import type { Log, LogLevel } from '../app/deps.ts'
 
 const RANK: Record<LogLevel | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }
 

@@ -1,4 +1,4 @@
-import type { RequestHandler } from '../http/pipeline.ts'
+import type { RequestHandler } from './connection.ts'
 
 /** A listening HTTP server, whatever runtime started it. */
 export interface Listener {

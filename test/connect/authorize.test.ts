@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { hashSecret } from '../../core/auth/secrets.ts'
 import { SCOPES } from '../../core/types.ts'
-import { createWebSession, csrfCookieName, sessionCookieName } from '../../adapters/web/session.ts'
+import { createWebSession, csrfCookieName, sessionCookieName } from '../../adapters/http/web/session.ts'
 import { issueAccessToken } from '../../adapters/oauth/access-tokens.ts'
 import { insertClient } from '../../adapters/storage/oauth.ts'
 import { insertGrant } from '../../adapters/storage/oauth-grants.ts'

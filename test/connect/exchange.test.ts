@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { hashApiKey } from '../../core/auth/api-keys.ts'
 import { listApiKeys, revokeApiKey } from '../../adapters/storage/api-keys.ts'
-import { createWebSession, csrfCookieName, sessionCookieName } from '../../adapters/web/session.ts'
+import { createWebSession, csrfCookieName, sessionCookieName } from '../../adapters/http/web/session.ts'
 import { createHarness, random, type Harness, type TestUser } from '../helpers/harness.ts'
 import {
   codeFor, codeRow, connectRowCounts, exchange, expectConnectError, expectValidationError, pkcePair, REDIRECTS,

@@ -1,7 +1,7 @@
 import { expect } from 'bun:test'
 import { guardedFetch, type GuardedFetchOptions } from '../../adapters/enrichment/guarded-fetch.ts'
 import { startEnrichmentWorkers, type EnrichmentWorkerDeps, type EnrichmentWorkers } from '../../adapters/enrichment/worker.ts'
-import type { Log } from '../../adapters/http/deps.ts'
+import type { Log } from '../../adapters/app/deps.ts'
 import type { Database } from '../../adapters/storage/open-database.ts'
 import { readPage, type PageName } from '../fixtures/pages/read-page.ts'
 import { createHarness, type Harness, type TestClock } from '../helpers/harness.ts'

@@ -1,5 +1,5 @@
 import { chromium, type Browser } from 'playwright-core'
-import type { AppDeps } from '../../adapters/http/deps.ts'
+import type { AppDeps } from '../../adapters/app/deps.ts'
 import type { Server } from '../../adapters/http/app.ts'
 import { createHarness, type Harness } from './harness.ts'
 

@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
 import type { TestUser } from '../helpers/harness.ts'
 import { signedIn, type Browserless } from '../oauth/oauth-helpers.ts'
-import { hashPassword } from '../../adapters/cli/passwords.ts'
+import { hashPassword } from '../../adapters/app/passwords.ts'
 import { allowOverHttp, jwtClaims, mcpPost, MemoryOAuthProvider, recordingFetch, rest, signInOverHttp, type Exchange } from './mcp-helpers.ts'
 
 // The official MCP TypeScript SDK as a third-party client doing its own OAuth against the service on a

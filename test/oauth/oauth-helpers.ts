@@ -1,6 +1,6 @@
 import { calculatePkceS256Challenge } from '../../core/oauth/pkce.ts'
 import { generateSecret } from '../../core/auth/secrets.ts'
-import { createWebSession } from '../../adapters/web/session.ts'
+import { createWebSession } from '../../adapters/http/web/session.ts'
 import { BASE, random, type Harness, type Reply } from '../helpers/harness.ts'
 
 export const ISSUER = `${BASE}/api/auth`

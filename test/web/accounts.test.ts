@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { hashSecret } from '../../core/auth/secrets.ts'
-import { hashPassword } from '../../adapters/cli/passwords.ts'
+import { hashPassword } from '../../adapters/app/passwords.ts'
 import { insertUser } from '../../adapters/storage/users.ts'
 import { countRows, createHarness, type Harness } from '../helpers/harness.ts'
 import { textOf, WebClient } from './web-client.ts'

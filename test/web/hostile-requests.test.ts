@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { createHarness } from '../helpers/harness.ts'
-import { hashPassword } from '../../adapters/cli/passwords.ts'
+import { hashPassword } from '../../adapters/app/passwords.ts'
 import { insertUser } from '../../adapters/storage/users.ts'
 import { send } from '../oauth/oauth-helpers.ts'
 import { WebClient } from './web-client.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { hashPassword } from '../../adapters/cli/passwords.ts'
+import { hashPassword } from '../../adapters/app/passwords.ts'
 import { insertUser } from '../../adapters/storage/users.ts'
 import { createHarness, type Harness } from '../helpers/harness.ts'
 import { form, registerClient, send, signedIn } from '../oauth/oauth-helpers.ts'

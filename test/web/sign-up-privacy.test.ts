@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { hashPassword, verifyPassword } from '../../adapters/cli/passwords.ts'
+import { hashPassword, verifyPassword } from '../../adapters/app/passwords.ts'
 import { insertUser } from '../../adapters/storage/users.ts'
 import { createHarness, type Harness } from '../helpers/harness.ts'
 import { WebClient, textOf, type Page } from './web-client.ts'

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { RouteContext } from '../route-context.ts'
 import { commonAuthedErrors, Health, Me } from '../schemas.ts'
-import { whoAmI } from '../../operations/account.ts'
+import { whoAmI } from '../../app/account.ts'
 
 export const accountRoutes = ({ deps, principalOf, docs }: RouteContext) => {
   // Healthy means the database answers; a 503 lets load balancers and Docker see an outage.

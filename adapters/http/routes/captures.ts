@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { RouteContext } from '../route-context.ts'
 import { CaptureRequest, CaptureResponseCreated, CaptureResponseUpdated, commonAuthedErrors, commonWriteErrors, Errors } from '../schemas.ts'
-import { captureUrl } from '../../operations/saved-items.ts'
+import { captureUrl } from '../../app/saved-items.ts'
 
 export const captureRoutes = ({ deps, principalOf, docs }: RouteContext) =>
   new Elysia().post('/v1/captures', async ({ body, request, set }) => {

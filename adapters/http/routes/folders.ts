@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { RouteContext } from '../route-context.ts'
 import { commonAuthedErrors, commonWriteErrors, Errors, Folder, FolderList, FolderNameRequest, IdParams } from '../schemas.ts'
-import { folderCreate, folderDelete, folderList, folderRename } from '../../operations/folders.ts'
+import { folderCreate, folderDelete, folderList, folderRename } from '../../app/folders.ts'
 
 const tags = ['Folders']
 const nameErrors = { 400: t.Union([Errors.ValidationError, Errors.InvalidFolderNameError]), 409: t.Union([Errors.FolderNameConflictError, Errors.IdempotencyKeyInFlightError]) }

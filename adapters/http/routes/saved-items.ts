@@ -5,7 +5,7 @@ import {
   commonAuthedErrors, commonWriteErrors, Errors, IdParams, ListQuery, ReadStateRequest, SavedItem, SavedItemList, SetFolderRequest,
 } from '../schemas.ts'
 import type { ItemChange } from '../../storage/saved-items.ts'
-import { changeItem, deleteItem, listItems } from '../../operations/saved-items.ts'
+import { changeItem, deleteItem, listItems } from '../../app/saved-items.ts'
 
 const tags = ['Saved items']
 const notFound = { 404: Errors.SavedItemNotFoundError }

@@ -1,4 +1,4 @@
-import { readBodyCapped } from '../http/body.ts'
+import { readBodyCapped } from '../body.ts'
 
 /** Reads an HTML form post (urlencoded, at most 64 KiB). Anything else parses to no fields. */
 export async function readForm(request: Request): Promise<URLSearchParams> {
@@ -33,12 +33,4 @@ export function safeNext(next: string | null | undefined, appUrl: string): strin
 /** `/sign-in?next=…`, keeping `/` readable in the query as browsers and people expect. */
 export function signInPath(next: string): string {
   return next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next).replace(/%2F/g, '/')}`
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-export function emailProblem(email: string): string | null {
-  if (email.length === 0) return 'Enter your email address.'
-  if (email.length > 254 || !EMAIL.test(email)) return 'That does not look like an email address.'
-  return null
 }

@@ -1,6 +1,6 @@
 import { UnauthorizedError } from '../../core/errors.ts'
 import type { Principal } from '../../core/types.ts'
-import type { AppDeps } from '../http/deps.ts'
+import type { AppDeps } from './deps.ts'
 import { findUserById } from '../storage/users.ts'
 
 /** The account a credential acts for (`GET /v1/me`, MCP `whoami`). */

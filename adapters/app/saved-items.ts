@@ -4,8 +4,8 @@ import { prepareCapture, type CaptureInput } from '../../core/items/capture.ts'
 import { decodeCursor, encodeCursor } from '../../core/items/list-order.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Principal, Sort } from '../../core/types.ts'
-import type { AppDeps } from '../http/deps.ts'
-import { toSavedItemDto, type SavedItemDto } from '../http/dto.ts'
+import type { AppDeps } from './deps.ts'
+import { toSavedItemDto, type SavedItemDto } from './dto.ts'
 import { changeSavedItem, deleteSavedItem, folderExists, listSavedItems, upsertCapture, type ItemChange } from '../storage/saved-items.ts'
 
 /**

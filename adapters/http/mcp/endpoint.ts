@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import type { RouteContext } from '../http/route-context.ts'
+import type { RouteContext } from '../route-context.ts'
 import { createMcpServer } from './server.ts'
 
 /**

@@ -1,7 +1,6 @@
 import type { Clock, RandomSource } from '../../core/types.ts'
 import type { Config } from '../config.ts'
 import type { Database } from '../storage/open-database.ts'
-import type { FetchedPage } from '../enrichment/guarded-fetch.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 export type Log = (level: LogLevel, fields: Record<string, unknown>) => void
@@ -18,4 +17,15 @@ export interface AppDeps {
    * private address. Tests inject one that serves documents for made-up public hosts.
    */
   fetchClientMetadata?: (url: string) => Promise<FetchedPage>
+}
+
+/** A page read by the guarded fetch (docs/enrichment.md#fetch-guard): what enrichment and metadata-document reads get. */
+export interface FetchedPage {
+  finalUrl: string
+  status: number
+  contentType: string | null
+  body: Uint8Array
+  truncated: boolean
+  redirects: number
+  isHtml: boolean
 }

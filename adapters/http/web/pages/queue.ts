@@ -1,4 +1,4 @@
-import type { Folder, SavedItem } from '../../../core/types.ts'
+import type { Folder, SavedItem } from '../../../../core/types.ts'
 import { html, type SafeHtml } from '../html.ts'
 import { csrfField, errorNotice, timeOf } from './parts.ts'
 

@@ -1,10 +1,10 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm'
-import { generateSecret, hashSecret } from '../../core/auth/secrets.ts'
+import { generateSecret, hashSecret } from '../../../core/auth/secrets.ts'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
-import type { Clock, RandomSource } from '../../core/types.ts'
-import type { Database } from '../storage/open-database.ts'
-import { SESSION_DAYS, SESSION_IDLE_DAYS } from '../../core/auth/lifetimes.ts'
-import { users, webSessions } from '../storage/schema.ts'
+import type { Clock, RandomSource } from '../../../core/types.ts'
+import type { Database } from '../../storage/open-database.ts'
+import { SESSION_DAYS, SESSION_IDLE_DAYS } from '../../../core/auth/lifetimes.ts'
+import { users, webSessions } from '../../storage/schema.ts'
 
 export { SESSION_DAYS, SESSION_IDLE_DAYS }
 const TOUCH_EVERY_MS = 60 * 60 * 1000

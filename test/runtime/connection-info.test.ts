@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { socketAddressOf, type ConnectionInfo, type RequestHandler } from '../../adapters/http/pipeline.ts'
+import { socketAddressOf, type ConnectionInfo, type RequestHandler } from '../../adapters/runtime/connection.ts'
 
 // The fetch handler's second argument is what Bun.serve or Deno.serve pass, or `{ clientIp }`; a bare
 // address string (the old signature, which Bun's Server object silently filled) no longer compiles

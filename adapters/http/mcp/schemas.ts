@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { MAX_PAGE_SIZE } from '../../core/items/list-order.ts'
-import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, SORTS, TAGS } from '../../core/types.ts'
+import { MAX_PAGE_SIZE } from '../../../core/items/list-order.ts'
+import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, SORTS, TAGS } from '../../../core/types.ts'
 
 // The MCP SDK takes zod. Outputs mirror the REST DTOs of adapters/http/schemas.ts field for field (tests
 // compare each tool's structuredContent with the REST answer for the same data); inputs are the REST

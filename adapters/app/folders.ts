@@ -2,7 +2,7 @@ import { normalizeFolderName } from '../../core/folders/folder-name.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Folder, Principal } from '../../core/types.ts'
-import type { AppDeps } from '../http/deps.ts'
+import type { AppDeps } from './deps.ts'
 import { createFolder, deleteFolder, listFolders, renameFolder } from '../storage/folders.ts'
 
 /** The folder operations, shared by the REST routes and the MCP tools. */

@@ -1,4 +1,4 @@
-import { SCOPE_DESCRIPTIONS, type OAuthScope } from '../../../core/oauth/oauth-scopes.ts'
+import { SCOPE_DESCRIPTIONS, type OAuthScope } from '../../../../core/oauth/oauth-scopes.ts'
 import { html, type SafeHtml } from '../html.ts'
 import { csrfField } from './parts.ts'
 
