@@ -17,17 +17,9 @@ export function toTimestamp(date: Date): string {
 }
 
 /**
- * A new Date `seconds` later than `date` (earlier when negative); `date` is not changed.
- * @see docs/api.md#data-rules
- */
-export function addSeconds(date: Date, seconds: number): Date {
-  return new Date(date.getTime() + seconds * 1000)
-}
-
-/**
  * The real clock. `Date` is a Web API, so the core may hold it; code still receives it as a
  * dependency so tests can freeze time.
- * @see STYLE example 3
+ * (Injected, like Oslo's RandomReader and Deno std's `generate(timestamp)`.)
  */
 export const systemClock: Clock = { now: () => new Date() }
 

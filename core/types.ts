@@ -76,7 +76,7 @@ export interface Principal {
   offlineAccess?: boolean
 }
 
-/** Injected time and randomness (STYLE example 3). */
+/** Injected time and randomness, so tests can freeze them. */
 export interface Clock {
   now(): Date
 }

@@ -6,10 +6,6 @@ import { revokeIssuedKeys } from './api-keys.ts'
 
 export type GrantRow = typeof oauthGrants.$inferSelect
 
-export async function insertGrant(db: Database, row: typeof oauthGrants.$inferInsert): Promise<void> {
-  await db.insert(oauthGrants).values(row)
-}
-
 const activeGrant = preparedPer((db) =>
   db.select().from(oauthGrants).where(and(eq(oauthGrants.id, sql.placeholder('id')), isNull(oauthGrants.revokedAt))).prepare())
 

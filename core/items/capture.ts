@@ -11,7 +11,7 @@ export interface CaptureInput {
   folderId?: string | null
 }
 
-/** The row a first capture inserts; a recapture merges into the stored row instead (see `RECAPTURE_RULES`). */
+/** The row a first capture inserts; a recapture merges into the stored row instead (the merge rules: docs/api.md#captures). */
 export interface NewSavedItemRow {
   id: string
   userId: string
@@ -69,19 +69,3 @@ export function prepareCapture(
     },
   }
 }
-
-/**
- * What a recapture of a known URL does to the stored item (docs/api.md#captures). The storage adapter applies
- * these in one atomic upsert statement; this table is the single statement of the rules it implements.
- */
-export const RECAPTURE_RULES = {
-  lastSavedAt: 'now',
-  updatedAt: 'now',
-  isRead: 'false: saving again puts the item back in the queue',
-  sourceName: 'replaced when given non-null, kept otherwise',
-  captureChannel: 'replaced when given non-null, kept otherwise',
-  tags: 'union of stored and given, stored order first',
-  folderId: 'set when given non-null, kept otherwise',
-  enrichmentStatus: 'failed goes back to pending; pending and enriched are kept',
-  originalUrl: 'kept: it is the URL as first captured',
-} as const

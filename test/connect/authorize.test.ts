@@ -4,7 +4,7 @@ import { SCOPES } from '../../core/types.ts'
 import { createWebSession, csrfCookieName, sessionCookieName } from '../../adapters/http/web/session.ts'
 import { issueAccessToken } from '../../adapters/oauth/access-tokens.ts'
 import { insertClient } from '../../adapters/storage/oauth.ts'
-import { insertGrant } from '../../adapters/storage/oauth-grants.ts'
+import { oauthGrants } from '../../adapters/storage/schema.ts'
 import { BASE, countRows, createHarness, random, type Harness, type TestUser } from '../helpers/harness.ts'
 import {
   authorize, authorizeBody, CHROME_REDIRECT, codeRow, connectRowCounts, expectConnectError, expectValidationError,
@@ -99,7 +99,7 @@ async function accessToken(scopes: string[], audience: string): Promise<string> 
   const grantId = crypto.randomUUID()
   const now = h.clock.now().toISOString()
   await insertClient(h.db, { id: clientId, name: 'Agent', redirectUris: ['http://127.0.0.1/cb'], grantTypes: ['authorization_code'], scope: null, metadata: {}, createdAt: now })
-  await insertGrant(h.db, { id: grantId, userId: person.id, clientId, scopes, resource: audience, createdAt: now })
+  await h.db.insert(oauthGrants).values({ id: grantId, userId: person.id, clientId, scopes, resource: audience, createdAt: now })
   return issueAccessToken({ db: h.db, config: h.config, clock: h.clock, random, log: () => {} }, { grantId, userId: person.id, clientId, scope: scopes.join(' '), audience })
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { addSeconds, systemClock, toTimestamp, webRandom } from '../../core/time.ts'
+import { systemClock, toTimestamp, webRandom } from '../../core/time.ts'
 
 test('toTimestamp() writes RFC 3339 UTC with milliseconds', () => {
   assert.equal(toTimestamp(new Date(Date.UTC(2026, 10, 22, 10, 4, 5, 123))), '2026-11-22T10:04:05.123Z')
@@ -14,14 +14,6 @@ test('toTimestamp() converts offsets to UTC', () => {
 test('toTimestamp() rejects invalid and out-of-range dates', () => {
   assert.throws(() => toTimestamp(new Date(Number.NaN)), RangeError)
   assert.throws(() => toTimestamp(new Date(Date.UTC(10000, 0, 1))), RangeError)
-})
-
-test('addSeconds() adds and subtracts without mutating', () => {
-  const start = new Date('2026-11-22T10:04:05.123Z')
-  assert.equal(addSeconds(start, 60).toISOString(), '2026-11-22T10:05:05.123Z')
-  assert.equal(addSeconds(start, -5).toISOString(), '2026-11-22T10:04:00.123Z')
-  assert.equal(addSeconds(start, 0.5).toISOString(), '2026-11-22T10:04:05.623Z')
-  assert.equal(start.toISOString(), '2026-11-22T10:04:05.123Z')
 })
 
 test('systemClock.now() returns the current time', () => {

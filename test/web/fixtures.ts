@@ -1,6 +1,5 @@
 import { uuidv7 } from '../../core/ids.ts'
-import { oauthClients } from '../../adapters/storage/schema.ts'
-import { insertGrant } from '../../adapters/storage/oauth-grants.ts'
+import { oauthClients, oauthGrants } from '../../adapters/storage/schema.ts'
 import { findUserByEmail } from '../../adapters/storage/users.ts'
 import { random, type Harness } from '../helpers/harness.ts'
 
@@ -13,7 +12,7 @@ export async function insertAgent(h: Harness, userId: string, clientName: string
     metadata: { client_name: clientName }, createdAt: now,
   })
   const grantId = uuidv7(h.clock.now().getTime(), random)
-  await insertGrant(h.db, { id: grantId, userId, clientId, scopes, resource: h.config.baseUrl, createdAt: now })
+  await h.db.insert(oauthGrants).values({ id: grantId, userId, clientId, scopes, resource: h.config.baseUrl, createdAt: now })
   return { clientId, grantId }
 }
 

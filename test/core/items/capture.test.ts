@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { prepareCapture, RECAPTURE_RULES } from '../../../core/items/capture.ts'
+import { prepareCapture } from '../../../core/items/capture.ts'
 import { InvalidUrlError } from '../../../core/errors.ts'
 
 const context = {
@@ -93,10 +93,4 @@ test('prepareCapture() throws InvalidUrlError for URLs that are not absolute htt
       return true
     }, url)
   }
-})
-
-test('RECAPTURE_RULES names a rule for every field a recapture may touch', () => {
-  assert.deepEqual(Object.keys(RECAPTURE_RULES).sort(), [
-    'captureChannel', 'enrichmentStatus', 'folderId', 'isRead', 'lastSavedAt', 'originalUrl', 'sourceName', 'tags', 'updatedAt',
-  ])
 })
