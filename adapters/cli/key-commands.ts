@@ -1,11 +1,10 @@
 import { and, asc, eq, isNull } from 'drizzle-orm'
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
 import { isScope } from '../../core/auth/scopes.ts'
-import { uuidv7 } from '../../core/ids.ts'
 import { toTimestamp } from '../../core/time.ts'
 import { SCOPES } from '../../core/types.ts'
 import { rotateSigningKey } from '../oauth/signing-keys.ts'
-import { insertApiKey, revokeApiKey } from '../storage/api-keys.ts'
+import { revokeApiKey } from '../storage/api-keys.ts'
+import { issueApiKey, keyLabelProblem } from '../app/api-keys.ts'
 import { apiKeys, oauthClients, oauthGrants } from '../storage/schema.ts'
 import { findUserByEmail } from '../storage/users.ts'
 import { parseFlags, UsageError } from './flags.ts'
@@ -19,17 +18,13 @@ export async function keyCreate(args: string[], deps: CliDeps, io: CliIo): Promi
   const unknown = scopes.filter((s) => !isScope(s))
   if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope')
   if (unknown.length > 0) throw new UsageError(`unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}; known: ${SCOPES.join(',')}`)
+  const labelProblem = keyLabelProblem(label)
+  if (labelProblem) throw new UsageError(`--label: ${labelProblem}`)
   const trimmedLabel = label.trim()
-  if (trimmedLabel.length === 0 || trimmedLabel.length > 100) throw new UsageError('--label must be 1–100 characters')
   const db = await deps.openDb()
   const user = await findUserByEmail(db, email)
   if (!user) return noAccount(io, email)
-  const now = deps.clock.now()
-  const key = generateApiKey(deps.random)
-  await insertApiKey(db, {
-    id: uuidv7(now.getTime(), deps.random), userId: user.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key),
-    label: trimmedLabel, scopes, createdAt: toTimestamp(now),
-  })
+  const { key } = (await issueApiKey({ db, clock: deps.clock, random: deps.random }, { userId: user.id, label: trimmedLabel, scopes: scopes.filter(isScope) }))!
   io.out(`Created API key "${trimmedLabel}" for ${user.email} with scopes ${scopes.join(',')}. It is shown only once:`)
   io.out(key)
   return 0

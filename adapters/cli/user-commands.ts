@@ -1,9 +1,8 @@
 import { eq, sql } from 'drizzle-orm'
-import { uuidv7 } from '../../core/ids.ts'
-import { toTimestamp } from '../../core/time.ts'
 import { deleteAccount } from '../storage/delete-account.ts'
 import { users, webSessions } from '../storage/schema.ts'
-import { canonicalEmail, findUserByEmail, insertUser } from '../storage/users.ts'
+import { canonicalEmail, findUserByEmail } from '../storage/users.ts'
+import { createAccount } from '../app/accounts.ts'
 import { emailProblem } from '../app/email.ts'
 import { parseFlags, passwordFromStdin, UsageError } from './flags.ts'
 import { hashPassword, passwordProblem } from '../app/passwords.ts'
@@ -19,14 +18,12 @@ export async function userCreate(args: string[], deps: CliDeps, io: CliIo): Prom
   const problem = passwordProblem(password)
   if (problem) throw new UsageError(problem)
   const db = await deps.openDb()
-  const now = deps.clock.now()
-  const id = uuidv7(now.getTime(), deps.random)
-  const result = await insertUser(db, { id, email, passwordHash: await hashPassword(password), createdAt: toTimestamp(now) })
-  if (result === 'email-taken') {
+  const account = await createAccount({ db, clock: deps.clock, random: deps.random }, { email, password })
+  if (account.kind === 'email-taken') {
     io.err(`error: an account with email ${canonicalEmail(email)} already exists`)
     return 1
   }
-  io.out(id)
+  io.out(account.id)
   return 0
 }
 

@@ -3,7 +3,7 @@ import { ValidationError } from '../errors.ts'
 import type { ConnectClient, Scope } from '../types.ts'
 import { isAllowedRedirectUri, isConnectClient } from './connect-clients.ts'
 import { connectError } from './connect-errors.ts'
-import { disguisingCharacter } from '../text/display-text.ts'
+import { displayTextProblem } from '../text/display-text.ts'
 import { isS256CodeChallenge } from '../oauth/pkce.ts'
 
 /** How long a connect code can be exchanged, from its issue: docs/oauth.md#connect-flow "Codes: single use, 5 minutes". */
@@ -89,9 +89,8 @@ export function checkConnectAuthorize(input: ConnectAuthorizeInput, callerScopes
 function checkText(field: string, raw: string, maxLength: number): string | null {
   const value = raw.trim()
   if (value === '') return null
-  const disguising = disguisingCharacter(value)
-  if (disguising) throw new ValidationError(`body.${field}: must not contain control, invisible or bidirectional characters (found ${disguising})`)
-  if ([...value].length > maxLength) throw new ValidationError(`body.${field}: must be at most ${maxLength} characters`)
+  const problem = displayTextProblem(value, maxLength)
+  if (problem) throw new ValidationError(`body.${field}: ${problem}`)
   return value
 }
 

@@ -17,3 +17,15 @@ export function disguisingCharacter(text: string): string | null {
   if (found === null) return null
   return `U+${(found[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`
 }
+
+/**
+ * Why a short name shown to a person (a key label, a device hint) cannot be used, as the end of a
+ * sentence ("must be at most 100 characters"), or null. Lengths count code points, as a person would;
+ * `text` is taken as already trimmed.
+ */
+export function displayTextProblem(text: string, maxLength: number): string | null {
+  const disguising = disguisingCharacter(text)
+  if (disguising) return `must not contain control, invisible or bidirectional characters (found ${disguising})`
+  if ([...text].length > maxLength) return `must be at most ${maxLength} characters`
+  return null
+}

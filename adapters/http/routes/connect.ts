@@ -1,16 +1,14 @@
 import { Elysia, t } from 'elysia'
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../../core/auth/api-keys.ts'
 import { isScope } from '../../../core/auth/scopes.ts'
 import { generateSecret, hashSecret } from '../../../core/auth/secrets.ts'
 import { checkExchange, checkExchangeClient } from '../../../core/connect/connect-exchange.ts'
 import { checkConnectAuthorize, connectCodeExpiry } from '../../../core/connect/connect-request.ts'
-import { uuidv7 } from '../../../core/ids.ts'
 import { toTimestamp } from '../../../core/time.ts'
 import type { RouteContext } from '../route-context.ts'
 import {
   commonWriteErrors, ConnectAuthorizeRequest, ConnectAuthorizeResponse, ConnectExchangeRequest, ConnectExchangeResponse, Errors,
 } from '../schemas.ts'
-import { insertIssuedApiKey } from '../../storage/api-keys.ts'
+import { issueApiKey } from '../../app/api-keys.ts'
 import { connectError } from '../../../core/connect/connect-errors.ts'
 import type { Principal } from '../../../core/types.ts'
 import { NO_REPLAY_HEADER } from '../idempotency.ts'
@@ -82,23 +80,13 @@ export const connectRoutes = ({ deps, principalOf, docs }: RouteContext) =>
       const now = deps.clock.now()
       const spent = await spendConnectCode(deps.db, hashSecret(body.code), toTimestamp(now))
       checkExchange(spent, client, body.codeVerifier)
-      const apiKey = generateApiKey(deps.random)
-      const id = uuidv7(now.getTime(), deps.random)
       const scopes = spent.scopes.filter(isScope)
-      const issued = await insertIssuedApiKey(deps.db, {
-        id,
-        userId: spent.userId,
-        keyHash: hashApiKey(apiKey),
-        prefix: apiKeyDisplayPrefix(apiKey),
-        label: spent.label,
-        scopes,
-        connectClient: client,
-        deviceHint: spent.deviceHint,
-        issuedByKeyId: spent.issuedByKeyId,
-        issuedByGrantId: spent.issuedByGrantId,
-        createdAt: toTimestamp(now),
+      const issuedBy = spent.issuedByKeyId ? { keyId: spent.issuedByKeyId } : spent.issuedByGrantId ? { grantId: spent.issuedByGrantId } : null
+      const issued = await issueApiKey(deps, {
+        userId: spent.userId, label: spent.label, scopes, connectClient: client, deviceHint: spent.deviceHint, issuedBy,
       })
       if (!issued) throw connectError('invalid_code', 'The credential that authorized this code has been revoked; start the connection again')
+      const { id, key: apiKey } = issued
       // Who connected what, for the operator; never the code, verifier or key.
       deps.log('info', { msg: 'connect key issued', userId: spent.userId, client, apiKeyId: id })
       set.headers['cache-control'] = 'no-store'

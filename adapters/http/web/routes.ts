@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../../core/auth/api-keys.ts'
 import { isScope } from '../../../core/auth/scopes.ts'
 import { isAppError } from '../../../core/errors.ts'
 import { uuidv7 } from '../../../core/ids.ts'
@@ -7,14 +6,15 @@ import { prepareCapture } from '../../../core/items/capture.ts'
 import { MAX_PAGE_SIZE } from '../../../core/items/list-order.ts'
 import { toTimestamp } from '../../../core/time.ts'
 import { hashPassword, passwordProblem, verifyPassword } from '../../app/passwords.ts'
-import { describeFailure } from '../errors.ts'
-import { STATUS_BY_TAG } from '../errors.ts'
+import { describeFailure, STATUS_BY_TAG } from '../errors.ts'
 import type { RouteContext } from '../route-context.ts'
-import { insertApiKey, listApiKeys, revokeApiKey } from '../../storage/api-keys.ts'
+import { listApiKeys, revokeApiKey } from '../../storage/api-keys.ts'
+import { issueApiKey, keyLabelProblem } from '../../app/api-keys.ts'
+import { createAccount } from '../../app/accounts.ts'
 import { listFolders } from '../../storage/folders.ts'
 import { listActiveGrants, revokeGrant } from '../../storage/oauth-grants.ts'
 import { changeSavedItem, listSavedItems, upsertCapture } from '../../storage/saved-items.ts'
-import { findUserByEmail, findUserById, insertUser, markSignupAttempt } from '../../storage/users.ts'
+import { findUserByEmail, findUserById, markSignupAttempt } from '../../storage/users.ts'
 import { deleteAccount } from '../../storage/delete-account.ts'
 import { readForm, safeNext, signInPath } from './forms.ts'
 import { emailProblem } from '../../app/email.ts'
@@ -162,13 +162,12 @@ export const webRoutes = ({ deps }: RouteContext) => {
     // The same work and the same answer whether or not the email has an account, so sign-up cannot be
     // used to find out who uses this server (docs/security.md#sign-up-and-sign-in). The owner of a taken
     // email sees the attempt in settings instead; a new account signs in like everyone else.
-    const id = newId()
-    const result = await insertUser(db, { id, email, passwordHash: await hashPassword(password), createdAt: now() })
-    if (result === 'email-taken') {
+    const account = await createAccount(deps, { email, password })
+    if (account.kind === 'email-taken') {
       const owner = await markSignupAttempt(db, email, now())
       deps.log('info', { msg: 'sign-up for an existing account', userId: owner })
     } else {
-      deps.log('info', { msg: 'account created', userId: id, via: 'web' })
+      deps.log('info', { msg: 'account created', userId: account.id, via: 'web' })
     }
     return redirect(visit, `${signInPath(next)}${next === '/' ? '?' : '&'}signed-up=1`)
   }
@@ -260,16 +259,13 @@ export const webRoutes = ({ deps }: RouteContext) => {
   const createKey = (visit: Visit, form: URLSearchParams) => signedIn(async (visit) => {
     const label = (form.get('label') ?? '').trim()
     const scopes = [...new Set(form.getAll('scope'))]
-    const error = label.length === 0 ? 'Give the key a label.'
-      : label.length > 100 ? 'The label must be at most 100 characters.'
+    const labelProblem = keyLabelProblem(label)
+    const error = labelProblem ? `${labelProblem.charAt(0).toUpperCase()}${labelProblem.slice(1)}.`
       : scopes.length === 0 ? 'Choose at least one scope.'
       : !scopes.every(isScope) ? 'Choose scopes from the list.'
       : null
     if (error) return settings(visit, 422, { form: { label, scopes, error } })
-    const key = generateApiKey(deps.random)
-    await insertApiKey(db, {
-      id: newId(), userId: visit.session.userId, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key), label, scopes, createdAt: now(),
-    })
+    const { key } = (await issueApiKey(deps, { userId: visit.session.userId, label, scopes: scopes.filter(isScope) }))!
     // Rendered in this response only: the database keeps the hash, and no flash or log ever holds the key.
     return settings(visit, 201, { newKey: { key, label } })
   })(visit)

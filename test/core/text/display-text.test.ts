@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { disguisingCharacter } from '../../../core/text/display-text.ts'
+import { disguisingCharacter, displayTextProblem } from '../../../core/text/display-text.ts'
 
 test('disguisingCharacter() finds controls, bidi controls and zero-width characters', () => {
   const rows: [string, string][] = [
@@ -16,4 +16,11 @@ test('disguisingCharacter() accepts ordinary names in any script', () => {
   for (const text of ['Claude Desktop', 'Chrome on my laptop · Büro', 'MacBook Air, Chrome 142', 'مساعد القراءة', '読み上げ', 'Ωmega 🚀', 'tab-free ok']) {
     assert.equal(disguisingCharacter(text), null, text)
   }
+})
+
+test('displayTextProblem() refuses disguising characters first, then counts code points against the limit', () => {
+  assert.equal(displayTextProblem('MacBook Air', 200), null)
+  assert.equal(displayTextProblem('🚀'.repeat(100), 100), null)
+  assert.equal(displayTextProblem('🚀'.repeat(101), 100), 'must be at most 100 characters')
+  assert.equal(displayTextProblem('a\u202eb', 100), 'must not contain control, invisible or bidirectional characters (found U+202E)')
 })

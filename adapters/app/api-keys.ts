@@ -1,0 +1,53 @@
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
+import { uuidv7 } from '../../core/ids.ts'
+import { displayTextProblem } from '../../core/text/display-text.ts'
+import { toTimestamp } from '../../core/time.ts'
+import type { Clock, ConnectClient, RandomSource, Scope } from '../../core/types.ts'
+import { insertIssuedApiKey } from '../storage/api-keys.ts'
+import type { Database } from '../storage/open-database.ts'
+
+export const MAX_KEY_LABEL_LENGTH = 100
+
+/** Why a key label cannot be used (the rule of connect labels too: core/text/display-text.ts), or null. */
+export function keyLabelProblem(label: string): string | null {
+  const trimmed = label.trim()
+  if (trimmed.length === 0) return 'give the key a label'
+  const problem = displayTextProblem(trimmed, MAX_KEY_LABEL_LENGTH)
+  return problem && `the label ${problem}`
+}
+
+export interface NewApiKey {
+  userId: string
+  /** Already checked with {@link keyLabelProblem}; stored trimmed. */
+  label: string
+  scopes: readonly Scope[]
+  connectClient?: ConnectClient | null
+  deviceHint?: string | null
+  /** The credential that authorized a connect-issued key (docs/security.md#connect-issued-keys). */
+  issuedBy?: { keyId: string } | { grantId: string } | null
+}
+
+/**
+ * Issues an API key: the one place keys are made (settings, the admin CLI, the connect flow). The key is
+ * returned once and stored only as its hash. Null when the issuer was revoked meanwhile.
+ */
+export async function issueApiKey(deps: { db: Database; clock: Clock; random: RandomSource }, input: NewApiKey): Promise<{ id: string; key: string } | null> {
+  const now = deps.clock.now()
+  const key = generateApiKey(deps.random)
+  const id = uuidv7(now.getTime(), deps.random)
+  const issuedBy = input.issuedBy ?? null
+  const inserted = await insertIssuedApiKey(deps.db, {
+    id,
+    userId: input.userId,
+    keyHash: hashApiKey(key),
+    prefix: apiKeyDisplayPrefix(key),
+    label: input.label.trim(),
+    scopes: [...input.scopes],
+    connectClient: input.connectClient ?? null,
+    deviceHint: input.deviceHint ?? null,
+    issuedByKeyId: issuedBy && 'keyId' in issuedBy ? issuedBy.keyId : null,
+    issuedByGrantId: issuedBy && 'grantId' in issuedBy ? issuedBy.grantId : null,
+    createdAt: toTimestamp(now),
+  })
+  return inserted ? { id, key } : null
+}
