@@ -18,7 +18,8 @@ async function orExit<T>(start: () => Promise<T>): Promise<T> {
   try {
     return await start()
   } catch (error) {
-    if (!(error instanceof ConfigError || error instanceof DatabaseOpenError || error instanceof SigningKeyError)) throw error
+    if (!(error instanceof ConfigError || error instanceof DatabaseOpenError || error instanceof SigningKeyError))
+      throw error
     console.error(`error: ${error.message}`)
     process.exit(2)
   }
@@ -27,7 +28,8 @@ async function orExit<T>(start: () => Promise<T>): Promise<T> {
 async function readStdin(): Promise<string> {
   const decoder = new TextDecoder()
   let text = ''
-  for await (const chunk of process.stdin) text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
+  for await (const chunk of process.stdin)
+    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
   return text + decoder.decode()
 }
 
@@ -35,13 +37,22 @@ const config = await orExit(async () => readConfig(process.env))
 
 const args = process.argv.slice(2)
 if (args.length > 0) {
-  const code = await orExit(() => runCli(args, {
-    openDb: () => openDatabase(config.databaseUrl, config.databaseAuthToken),
-    config, clock: systemClock, random: webRandom, readStdin,
-  }, {
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-  }))
+  const code = await orExit(() =>
+    runCli(
+      args,
+      {
+        openDb: () => openDatabase(config.databaseUrl, config.databaseAuthToken),
+        config,
+        clock: systemClock,
+        random: webRandom,
+        readStdin,
+      },
+      {
+        out: (line) => console.log(line),
+        err: (line) => console.error(line),
+      },
+    ),
+  )
   process.exit(code)
 }
 
@@ -50,11 +61,18 @@ const db = await orExit(() => openDatabase(config.databaseUrl, config.databaseAu
 // The token signing key is made on first start (and kept in the database for every later start and process).
 await orExit(() => loadSigningKeys(db, systemClock, config.encryptionKey))
 const server = createServer({ db, config, clock: systemClock, random: webRandom, log })
-const stopMaintenance = startMaintenance(db, systemClock, (error) => log('warn', { msg: 'maintenance failed', error: error instanceof Error ? error.name : 'unknown' }))
+const stopMaintenance = startMaintenance(db, systemClock, (error) =>
+  log('warn', { msg: 'maintenance failed', error: error instanceof Error ? error.name : 'unknown' }),
+)
 const enrichment = startEnrichment({ db, config, clock: systemClock, log })
 // The transport limit sits above the API's own 64 KiB cap, so oversized bodies get the typed 413.
 const http = serve(server.fetch, { port: config.port, hostname: config.host, maxBodyBytes: 1024 * 1024 })
-log('info', { msg: 'listening', url: http.url, baseUrl: config.baseUrl, database: config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'remote' })
+log('info', {
+  msg: 'listening',
+  url: http.url,
+  baseUrl: config.baseUrl,
+  database: config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'remote',
+})
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {

@@ -27,14 +27,21 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   const value = Number(raw)
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`)
+  if (!Number.isInteger(value) || value < min)
+    throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`)
   return value
 }
 
-function oneOf<T extends string>(env: Record<string, string | undefined>, name: string, allowed: readonly T[], fallback: T): T {
+function oneOf<T extends string>(
+  env: Record<string, string | undefined>,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`)
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`)
   return raw as T
 }
 
@@ -48,8 +55,10 @@ function publicUrl(name: string, raw: string): string {
   } catch {
     throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`)
-  if (url.search || url.hash || raw.includes('#') || raw.includes('?')) throw new ConfigError(`${name} must not have a query or fragment, got "${raw}"`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`)
+  if (url.search || url.hash || raw.includes('#') || raw.includes('?'))
+    throw new ConfigError(`${name} must not have a query or fragment, got "${raw}"`)
   if (url.username || url.password) throw new ConfigError(`${name} must not carry a user name or password`)
   return stripSlash(raw)
 }
@@ -62,7 +71,9 @@ function databaseUrl(raw: string | undefined): string {
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(raw)?.[0]?.toLowerCase()
   if (!scheme || !DATABASE_SCHEMES.includes(scheme)) {
     // Never echo the value: a mistyped URL may carry a token.
-    throw new ConfigError(`DATABASE_URL must start with file:, libsql:, http: or https:, got ${scheme ? `"${scheme}"` : 'no scheme'}`)
+    throw new ConfigError(
+      `DATABASE_URL must start with file:, libsql:, http: or https:, got ${scheme ? `"${scheme}"` : 'no scheme'}`,
+    )
   }
   return raw
 }
@@ -71,7 +82,8 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   const port = int(env, 'PORT', 3000, 0)
   const baseUrl = publicUrl('BASE_URL', env.BASE_URL || `http://localhost:${port}`)
   const encryptionKey = env.ENCRYPTION_KEY || undefined
-  if (encryptionKey !== undefined && encryptionKey.length < 32) throw new ConfigError(`ENCRYPTION_KEY must be at least 32 characters, got ${encryptionKey.length}`)
+  if (encryptionKey !== undefined && encryptionKey.length < 32)
+    throw new ConfigError(`ENCRYPTION_KEY must be at least 32 characters, got ${encryptionKey.length}`)
   return {
     port,
     host: env.HOST || '127.0.0.1',

@@ -25,7 +25,10 @@ const paragraph = `<p>${'A streaming parser reads the document as it arrives, on
 const filler = paragraph.repeat(Math.ceil((1024 * 1024) / paragraph.length))
 const pages: [name: string, html: string][] = [
   ...PAGE_NAMES.map((name): [string, string] => [name, decodeHtml(readPage(name), 'text/html')]),
-  ['1 MiB article', `<html><head><meta property="og:type" content="article"><title>Long</title></head><body><article>${filler}</article></body></html>`],
+  [
+    '1 MiB article',
+    `<html><head><meta property="og:type" content="article"><title>Long</title></head><body><article>${filler}</article></body></html>`,
+  ],
   ['1 MiB plain', `<html><head><title>Long</title></head><body>${filler}</body></html>`],
 ]
 
@@ -60,4 +63,9 @@ for (const [name, html] of pages) {
 }
 
 const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '))
+for (const row of rows)
+  console.log(
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  '),
+  )

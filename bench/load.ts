@@ -63,7 +63,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const response = await fetch(url, init)
         const body = await response.arrayBuffer()
         status = String(response.status)
-        if (!expect.has(response.status)) detail = `${init.method ?? 'GET'} ${url} → ${response.status}: ${new TextDecoder().decode(body.slice(0, 300))}`
+        if (!expect.has(response.status))
+          detail = `${init.method ?? 'GET'} ${url} → ${response.status}: ${new TextDecoder().decode(body.slice(0, 300))}`
       } catch (error) {
         status = 'network'
         detail = `${init.method ?? 'GET'} ${url} → ${String(error)}`

@@ -52,7 +52,8 @@ export async function startServer(name: string, args: string[], env: Record<stri
 async function waitUntilUp(server: Server): Promise<void> {
   const deadline = performance.now() + 20_000
   while (performance.now() < deadline) {
-    if (server.process.exitCode !== null) throw new Error(`${server.name} exited with code ${server.process.exitCode}:\n${server.output.text}`)
+    if (server.process.exitCode !== null)
+      throw new Error(`${server.name} exited with code ${server.process.exitCode}:\n${server.output.text}`)
     try {
       const response = await fetch(`${server.url}/health`)
       await response.arrayBuffer()
@@ -67,9 +68,19 @@ async function waitUntilUp(server: Server): Promise<void> {
 
 /** Runs a command to completion; returns its stdout, or throws with its output on a non-zero exit. */
 export async function run(args: string[], env: Record<string, string>): Promise<string> {
-  const child = Bun.spawn([process.execPath, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+  const child = Bun.spawn([process.execPath, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   children.add(child)
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ])
   children.delete(child)
   if (code !== 0) throw new Error(`\`bun ${args.join(' ')}\` exited with code ${code}:\n${stdout}${stderr}`)
   return stdout

@@ -52,9 +52,17 @@ const log = (line: string) => console.error(line)
 
 async function createUserWithKey(email: string, scopes: string[]): Promise<{ userId: string; key: string }> {
   const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1)!.trim()
-  const userId = lastLine(await run(['server.ts', 'user', 'create', '--email', email, '--password', 'bench-password-123'], serverEnv))
-  const key = lastLine(await run(['server.ts', 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'], serverEnv))
-  if (!/^rlk_[A-Za-z0-9_-]{43}$/.test(key)) throw new Error(`key create printed "${key}" as its last line, not an API key`)
+  const userId = lastLine(
+    await run(['server.ts', 'user', 'create', '--email', email, '--password', 'bench-password-123'], serverEnv),
+  )
+  const key = lastLine(
+    await run(
+      ['server.ts', 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'],
+      serverEnv,
+    ),
+  )
+  if (!/^rlk_[A-Za-z0-9_-]{43}$/.test(key))
+    throw new Error(`key create printed "${key}" as its last line, not an API key`)
   return { userId, key }
 }
 
@@ -65,7 +73,10 @@ async function seedItems(db: Database, userId: string, total: number): Promise<v
     const now = new Date(start + i * 60_000)
     const tags: Tag[] = i % 3 === 0 ? [TAGS[i % TAGS.length]!] : []
     const url = `https://site${i % 97}.example.com/posts/${i}-some-article-slug?page=${i % 5}`
-    return prepareCapture({ url, tags, sourceName: 'bench' }, { id: uuidv7(now.getTime(), webRandom), userId, now, connectClient: null }).row
+    return prepareCapture(
+      { url, tags, sourceName: 'bench' },
+      { id: uuidv7(now.getTime(), webRandom), userId, now, connectClient: null },
+    ).row
   })
   const statements = []
   for (let i = 0; i < rows.length; i += 500) statements.push(db.insert(savedItems).values(rows.slice(i, i + 500)))
@@ -76,10 +87,17 @@ async function seedItems(db: Database, userId: string, total: number): Promise<v
 }
 
 /** One request before measuring, to prove the scenario does what it claims (and to copy its reply for the baseline). */
-async function probe(request: LoadRequest, expectStatus: number, check: (body: any, response: Response) => string | null): Promise<{ status: number; body: string }> {
+async function probe(
+  request: LoadRequest,
+  expectStatus: number,
+  check: (body: any, response: Response) => string | null,
+): Promise<{ status: number; body: string }> {
   const response = await fetch(request.url, request.init)
   const text = await response.text()
-  if (response.status !== expectStatus) throw new Error(`probe ${request.init.method ?? 'GET'} ${request.url}: expected ${expectStatus}, got ${response.status}: ${text.slice(0, 500)}`)
+  if (response.status !== expectStatus)
+    throw new Error(
+      `probe ${request.init.method ?? 'GET'} ${request.url}: expected ${expectStatus}, got ${response.status}: ${text.slice(0, 500)}`,
+    )
   const problem = check(JSON.parse(text), response)
   if (problem) throw new Error(`probe ${request.url}: ${problem}`)
   return { status: response.status, body: text }
@@ -102,7 +120,10 @@ interface ScenarioResult {
   ratio: number
 }
 
-async function inProcessListTimes(db: Database, userId: string): Promise<{ storageLayerP50Ms: number; rawSqlP50Ms: number; iterations: number }> {
+async function inProcessListTimes(
+  db: Database,
+  userId: string,
+): Promise<{ storageLayerP50Ms: number; rawSqlP50Ms: number; iterations: number }> {
   const iterations = 300
   const time = async (fn: () => Promise<unknown>): Promise<number> => {
     for (let i = 0; i < 20; i++) await fn()
@@ -114,11 +135,15 @@ async function inProcessListTimes(db: Database, userId: string): Promise<{ stora
     }
     return percentile(Float64Array.from(samples).sort(), 50)
   }
-  const storageLayerP50Ms = await time(() => listSavedItems(db, userId, { sort: 'newest', folder: null, limit: 50, after: null }))
-  const rawSqlP50Ms = await time(() => db.$client.execute({
-    sql: 'SELECT * FROM saved_items WHERE user_id = ? ORDER BY last_saved_at DESC, id DESC LIMIT 51',
-    args: [userId],
-  }))
+  const storageLayerP50Ms = await time(() =>
+    listSavedItems(db, userId, { sort: 'newest', folder: null, limit: 50, after: null }),
+  )
+  const rawSqlP50Ms = await time(() =>
+    db.$client.execute({
+      sql: 'SELECT * FROM saved_items WHERE user_id = ? ORDER BY last_saved_at DESC, id DESC LIMIT 51',
+      args: [userId],
+    }),
+  )
   return { storageLayerP50Ms, rawSqlP50Ms, iterations }
 }
 
@@ -127,12 +152,19 @@ const fmt = (value: number, digits: number) => (Number.isFinite(value) ? value.t
 function printTable(results: ScenarioResult[]): void {
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'raw req/s', 'raw p50', 'raw p99', 'ratio', 'errors']
   const rows = results.map((r) => [
-    r.name, fmt(r.ours.rps, 0), fmt(r.ours.p50Ms, 2), fmt(r.ours.p99Ms, 2),
-    fmt(r.raw.rps, 0), fmt(r.raw.p50Ms, 2), fmt(r.raw.p99Ms, 2), fmt(r.ratio, 3),
+    r.name,
+    fmt(r.ours.rps, 0),
+    fmt(r.ours.p50Ms, 2),
+    fmt(r.ours.p99Ms, 2),
+    fmt(r.raw.rps, 0),
+    fmt(r.raw.p50Ms, 2),
+    fmt(r.raw.p99Ms, 2),
+    fmt(r.ratio, 3),
     r.ours.errors + r.raw.errors > 0 ? `${r.ours.errors + r.raw.errors} FAILED` : '0',
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
   console.log(line(header))
   console.log(widths.map((w) => '-'.repeat(w)).join('  '))
   for (const row of rows) console.log(line(row))
@@ -140,7 +172,11 @@ function printTable(results: ScenarioResult[]): void {
 
 async function main(): Promise<number> {
   const started = performance.now()
-  log(`readlater bench: ${CONCURRENCY} in flight, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per run, bun ${Bun.version}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+  log(
+    `readlater bench: ${CONCURRENCY} in flight, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per run, bun ${Bun.version}, ${cpus().length} cores, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  )
   log(`database ${databaseUrl}`)
 
   // Accounts and keys through the CLI, exactly as an operator would; then 10,000 items by direct SQL.
@@ -166,34 +202,71 @@ async function main(): Promise<number> {
   const mcpInit = (key: string, name: string, args: Record<string, unknown>): RequestInit => ({
     method: 'POST',
     headers: {
-      authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25',
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   })
 
   // Probes: each scenario answers what it should, and its reply becomes the baseline's body.
-  const captureSample = await probe({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, newUrl(-1)) }, 201,
-    (b) => (b.captureResult === 'created' ? null : `captureResult ${b.captureResult}`))
+  const captureSample = await probe(
+    { url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, newUrl(-1)) },
+    201,
+    (b) => (b.captureResult === 'created' ? null : `captureResult ${b.captureResult}`),
+  )
   let recaptureSample = { status: 0, body: '' }
   for (let i = 0; i < RECAPTURE_URLS; i++) {
-    await probe({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, recaptureUrl(i)) }, 201, (b) => (b.captureResult === 'created' ? null : `captureResult ${b.captureResult}`))
-    recaptureSample = await probe({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, recaptureUrl(i)) }, 200,
-      (b) => (b.captureResult === 'updated' ? null : `captureResult ${b.captureResult}`))
+    await probe({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, recaptureUrl(i)) }, 201, (b) =>
+      b.captureResult === 'created' ? null : `captureResult ${b.captureResult}`,
+    )
+    recaptureSample = await probe(
+      { url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, recaptureUrl(i)) },
+      200,
+      (b) => (b.captureResult === 'updated' ? null : `captureResult ${b.captureResult}`),
+    )
   }
-  const listSample = await probe({ url: `${ours.url}/v1/saved-items?limit=50`, init: listInit }, 200,
-    (b, r) => (b.savedItems?.length !== 50 ? `${b.savedItems?.length} items, expected 50` : r.headers.get('link')?.includes('rel="next"') ? null : 'no Link rel="next" header'))
+  const listSample = await probe({ url: `${ours.url}/v1/saved-items?limit=50`, init: listInit }, 200, (b, r) =>
+    b.savedItems?.length !== 50
+      ? `${b.savedItems?.length} items, expected 50`
+      : r.headers.get('link')?.includes('rel="next"')
+        ? null
+        : 'no Link rel="next" header',
+  )
 
-  const mcpSaveSample = await probe({ url: `${ours.url}/mcp`, init: mcpInit(capturer.key, 'save_url', { url: newUrl(-2) }) }, 200,
-    (b) => (b.result?.structuredContent?.captureResult === 'created' ? null : `not a created item: ${JSON.stringify(b).slice(0, 200)}`))
-  const mcpListSample = await probe({ url: `${ours.url}/mcp`, init: mcpInit(reader.key, 'list_saved_items', { limit: 50 }) }, 200,
-    (b) => (b.result?.structuredContent?.savedItems?.length === 50 && b.result.structuredContent.nextCursor ? null : `not a page of 50: ${JSON.stringify(b).slice(0, 200)}`))
+  const mcpSaveSample = await probe(
+    { url: `${ours.url}/mcp`, init: mcpInit(capturer.key, 'save_url', { url: newUrl(-2) }) },
+    200,
+    (b) =>
+      b.result?.structuredContent?.captureResult === 'created'
+        ? null
+        : `not a created item: ${JSON.stringify(b).slice(0, 200)}`,
+  )
+  const mcpListSample = await probe(
+    { url: `${ours.url}/mcp`, init: mcpInit(reader.key, 'list_saved_items', { limit: 50 }) },
+    200,
+    (b) =>
+      b.result?.structuredContent?.savedItems?.length === 50 && b.result.structuredContent.nextCursor
+        ? null
+        : `not a page of 50: ${JSON.stringify(b).slice(0, 200)}`,
+  )
 
   const bodiesFile = join(workDir, 'raw-bodies.json')
-  writeFileSync(bodiesFile, JSON.stringify({
-    '/capture': captureSample, '/recapture': recaptureSample, '/list': listSample, '/mcp-save': mcpSaveSample, '/mcp-list': mcpListSample,
-  }))
+  writeFileSync(
+    bodiesFile,
+    JSON.stringify({
+      '/capture': captureSample,
+      '/recapture': recaptureSample,
+      '/list': listSample,
+      '/mcp-save': mcpSaveSample,
+      '/mcp-list': mcpListSample,
+    }),
+  )
   const raw: Server = await startServer('raw Bun.serve', ['bench/raw-server.ts'], { BODIES_FILE: bodiesFile })
-  log(`servers up: readlater ${ours.url} (pid ${ours.process.pid}), raw ${raw.url} (pid ${raw.process.pid}); response bytes capture ${captureSample.body.length}, recapture ${recaptureSample.body.length}, list ${listSample.body.length}`)
+  log(
+    `servers up: readlater ${ours.url} (pid ${ours.process.pid}), raw ${raw.url} (pid ${raw.process.pid}); response bytes capture ${captureSample.body.length}, recapture ${recaptureSample.body.length}, list ${listSample.body.length}`,
+  )
 
   const scenarios: Scenario[] = [
     {
@@ -221,8 +294,14 @@ async function main(): Promise<number> {
       name: 'mcp-save',
       description: 'POST /mcp tools/call save_url, a different URL each request (a new MCP server per request)',
       expect: [200],
-      ours: (n) => ({ url: `${ours.url}/mcp`, init: mcpInit(capturer.key, 'save_url', { url: newUrl(1_000_000_000 + n) }) }),
-      raw: (n) => ({ url: `${raw.url}/mcp-save`, init: mcpInit(capturer.key, 'save_url', { url: newUrl(1_000_000_000 + n) }) }),
+      ours: (n) => ({
+        url: `${ours.url}/mcp`,
+        init: mcpInit(capturer.key, 'save_url', { url: newUrl(1_000_000_000 + n) }),
+      }),
+      raw: (n) => ({
+        url: `${raw.url}/mcp-save`,
+        init: mcpInit(capturer.key, 'save_url', { url: newUrl(1_000_000_000 + n) }),
+      }),
     },
     {
       name: 'mcp-list',
@@ -239,7 +318,13 @@ async function main(): Promise<number> {
     // Baseline first, then ours, back to back, so both see the same background load.
     const rawResult = await runLoad({ ...load, request: scenario.raw })
     const ourResult = await runLoad({ ...load, request: scenario.ours })
-    results.push({ name: scenario.name, description: scenario.description, ours: ourResult, raw: rawResult, ratio: ourResult.rps / rawResult.rps })
+    results.push({
+      name: scenario.name,
+      description: scenario.description,
+      ours: ourResult,
+      raw: rawResult,
+      ratio: ourResult.rps / rawResult.rps,
+    })
     log(`${scenario.name}: ${ourResult.rps.toFixed(0)} req/s vs raw ${rawResult.rps.toFixed(0)} req/s`)
   }
 
@@ -250,29 +335,48 @@ async function main(): Promise<number> {
   printTable(results)
   console.log('')
   for (const r of results) console.log(`  ${r.name.padEnd(12)} ${r.description}`)
-  console.log(`  ratio = our req/s ÷ raw Bun.serve req/s (same response bytes, same run); ${CONCURRENCY} in flight, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up`)
-  console.log(`  list query in-process, no HTTP (p50 of ${inProcess.iterations} serial calls): storage layer ${inProcess.storageLayerP50Ms.toFixed(3)} ms, raw SQL ${inProcess.rawSqlP50Ms.toFixed(3)} ms`)
+  console.log(
+    `  ratio = our req/s ÷ raw Bun.serve req/s (same response bytes, same run); ${CONCURRENCY} in flight, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up`,
+  )
+  console.log(
+    `  list query in-process, no HTTP (p50 of ${inProcess.iterations} serial calls): storage layer ${inProcess.storageLayerP50Ms.toFixed(3)} ms, raw SQL ${inProcess.rawSqlP50Ms.toFixed(3)} ms`,
+  )
 
   const failures = results.flatMap((r) => [
-    ...(r.ours.errors + r.ours.warmupErrors > 0 ? [`${r.name} (readlater): ${r.ours.errors} measured + ${r.ours.warmupErrors} warm-up failures; statuses ${JSON.stringify(r.ours.statuses)}; first: ${r.ours.firstError}`] : []),
-    ...(r.raw.errors + r.raw.warmupErrors > 0 ? [`${r.name} (raw): ${r.raw.errors} measured + ${r.raw.warmupErrors} warm-up failures; first: ${r.raw.firstError}`] : []),
+    ...(r.ours.errors + r.ours.warmupErrors > 0
+      ? [
+          `${r.name} (readlater): ${r.ours.errors} measured + ${r.ours.warmupErrors} warm-up failures; statuses ${JSON.stringify(r.ours.statuses)}; first: ${r.ours.firstError}`,
+        ]
+      : []),
+    ...(r.raw.errors + r.raw.warmupErrors > 0
+      ? [
+          `${r.name} (raw): ${r.raw.errors} measured + ${r.raw.warmupErrors} warm-up failures; first: ${r.raw.firstError}`,
+        ]
+      : []),
   ])
 
   const resultsFile = join(tmpdir(), `readlater-bench-results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-  writeFileSync(resultsFile, JSON.stringify({
-    date: new Date().toISOString(),
-    bun: Bun.version,
-    cores: cpus().length,
-    loadavg: loadavg(),
-    concurrency: CONCURRENCY,
-    warmupSeconds: WARMUP_MS / 1000,
-    durationSeconds: DURATION_MS / 1000,
-    listItems: LIST_ITEMS,
-    scenarios: results,
-    listQueryInProcess: inProcess,
-    failures,
-    wallSeconds: (performance.now() - started) / 1000,
-  }, null, 2))
+  writeFileSync(
+    resultsFile,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        bun: Bun.version,
+        cores: cpus().length,
+        loadavg: loadavg(),
+        concurrency: CONCURRENCY,
+        warmupSeconds: WARMUP_MS / 1000,
+        durationSeconds: DURATION_MS / 1000,
+        listItems: LIST_ITEMS,
+        scenarios: results,
+        listQueryInProcess: inProcess,
+        failures,
+        wallSeconds: (performance.now() - started) / 1000,
+      },
+      null,
+      2,
+    ),
+  )
   console.log(`  results JSON: ${resultsFile}   (wall time ${((performance.now() - started) / 1000).toFixed(1)} s)`)
 
   if (failures.length > 0) {
@@ -303,7 +407,7 @@ let code = 1
 try {
   code = await main()
 } catch (error) {
-  console.error(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
+  console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
 } finally {
   await cleanUp()
 }

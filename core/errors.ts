@@ -37,9 +37,11 @@ export class InsufficientScopeError extends Error {
   /** The `scope` to name in the WWW-Authenticate challenge, when it is more than `requiredScope`. */
   readonly challengeScope: string
   constructor(requiredScope: string, challengeScope: string = requiredScope) {
-    super(requiredScope.includes(' ')
-      ? `This call needs the scopes "${requiredScope}", which the credential was not granted`
-      : `This call needs the "${requiredScope}" scope, which the credential was not granted`)
+    super(
+      requiredScope.includes(' ')
+        ? `This call needs the scopes "${requiredScope}", which the credential was not granted`
+        : `This call needs the "${requiredScope}" scope, which the credential was not granted`,
+    )
     this.requiredScope = requiredScope
     this.challengeScope = challengeScope
   }
@@ -118,14 +120,27 @@ export type AppError =
   | ConnectError
 
 const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
-  'InvalidUrlError', 'InvalidFolderNameError', 'ValidationError', 'Unauthorized', 'InsufficientScopeError',
-  'SavedItemNotFoundError', 'FolderNotFoundError', 'FolderNameConflictError', 'RouteNotFoundError',
-  'IdempotencyKeyReuseError', 'IdempotencyKeyInFlightError', 'PayloadTooLargeError', 'UnsupportedMediaTypeError',
-  'RateLimitExceeded', 'ConnectError',
+  'InvalidUrlError',
+  'InvalidFolderNameError',
+  'ValidationError',
+  'Unauthorized',
+  'InsufficientScopeError',
+  'SavedItemNotFoundError',
+  'FolderNotFoundError',
+  'FolderNameConflictError',
+  'RouteNotFoundError',
+  'IdempotencyKeyReuseError',
+  'IdempotencyKeyInFlightError',
+  'PayloadTooLargeError',
+  'UnsupportedMediaTypeError',
+  'RateLimitExceeded',
+  'ConnectError',
 ])
 
 export function isAppError(value: unknown): value is AppError {
-  return typeof value === 'object' && value !== null && TAGS_OF_APP_ERRORS.has((value as { _tag?: unknown })._tag as string)
+  return (
+    typeof value === 'object' && value !== null && TAGS_OF_APP_ERRORS.has((value as { _tag?: unknown })._tag as string)
+  )
 }
 
 /** The wire body of an error: `_tag`, `message` and the type's own fields, nothing else. */

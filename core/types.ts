@@ -3,7 +3,14 @@
 export const TAGS = ['ai', 'tools', 'typescript', 'security', 'design', 'backend', 'front-end'] as const
 export type Tag = (typeof TAGS)[number]
 
-export const CAPTURE_CHANNELS = ['chrome-extension', 'ios-app', 'ios-share-extension', 'raycast', 'web-companion', 'api'] as const
+export const CAPTURE_CHANNELS = [
+  'chrome-extension',
+  'ios-app',
+  'ios-share-extension',
+  'raycast',
+  'web-companion',
+  'api',
+] as const
 export type CaptureChannel = (typeof CAPTURE_CHANNELS)[number]
 
 export const ITEM_TYPES = ['article', 'video', 'website', 'repository'] as const

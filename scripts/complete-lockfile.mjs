@@ -23,9 +23,19 @@ for (const name of Object.keys(manifest.optionalDependencies ?? {})) {
   const key = `node_modules/${name}`
   const platform = platforms[name.replace('@deno/', '')]
   if (packages[key] || !platform) continue
-  packages[key] = { version: deno.version, cpu: platform.cpu, dev: true, ...(platform.libc ? { libc: platform.libc } : {}), license: 'MIT', optional: true, os: platform.os }
+  packages[key] = {
+    version: deno.version,
+    cpu: platform.cpu,
+    dev: true,
+    ...(platform.libc ? { libc: platform.libc } : {}),
+    license: 'MIT',
+    optional: true,
+    os: platform.os,
+  }
   added++
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)))
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+)
 writeFileSync(path, JSON.stringify(lock, null, 2) + '\n')
 console.log(added ? `package-lock.json: restored ${added} deno platform entries` : 'package-lock.json: complete')

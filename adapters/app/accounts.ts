@@ -12,9 +12,17 @@ export type CreatedAccount = { kind: 'created'; id: string } | { kind: 'email-ta
  * is taken, so both outcomes cost the same (docs/security.md#sign-up-and-sign-in). The caller checks the
  * email and password rules first (`emailProblem`, `passwordProblem`).
  */
-export async function createAccount(deps: { db: Database; clock: Clock; random: RandomSource }, input: { email: string; password: string }): Promise<CreatedAccount> {
+export async function createAccount(
+  deps: { db: Database; clock: Clock; random: RandomSource },
+  input: { email: string; password: string },
+): Promise<CreatedAccount> {
   const now = deps.clock.now()
   const id = uuidv7(now.getTime(), deps.random)
-  const result = await insertUser(deps.db, { id, email: input.email, passwordHash: await hashPassword(input.password), createdAt: toTimestamp(now) })
+  const result = await insertUser(deps.db, {
+    id,
+    email: input.email,
+    passwordHash: await hashPassword(input.password),
+    createdAt: toTimestamp(now),
+  })
   return result === 'created' ? { kind: 'created', id } : { kind: 'email-taken' }
 }

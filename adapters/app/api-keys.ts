@@ -31,7 +31,10 @@ export interface NewApiKey {
  * Issues an API key: the one place keys are made (settings, the admin CLI, the connect flow). The key is
  * returned once and stored only as its hash. Null when the issuer was revoked meanwhile.
  */
-export async function issueApiKey(deps: { db: Database; clock: Clock; random: RandomSource }, input: NewApiKey): Promise<{ id: string; key: string } | null> {
+export async function issueApiKey(
+  deps: { db: Database; clock: Clock; random: RandomSource },
+  input: NewApiKey,
+): Promise<{ id: string; key: string } | null> {
   const now = deps.clock.now()
   const key = generateApiKey(deps.random)
   const id = uuidv7(now.getTime(), deps.random)

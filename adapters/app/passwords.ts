@@ -13,4 +13,5 @@ export function passwordProblem(password: string): string | null {
 }
 
 export const hashPassword = (password: string): Promise<string> => hash(password, OPTIONS)
-export const verifyPassword = (phc: string, password: string): Promise<boolean> => verify(phc, password).catch(() => false)
+export const verifyPassword = (phc: string, password: string): Promise<boolean> =>
+  verify(phc, password).catch(() => false)

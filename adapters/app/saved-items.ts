@@ -6,16 +6,32 @@ import { toTimestamp } from '../../core/time.ts'
 import type { Principal, Sort } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { toSavedItemDto, type SavedItemDto } from './dto.ts'
-import { changeSavedItem, deleteSavedItem, folderExists, listSavedItems, upsertCapture, type ItemChange } from '../storage/saved-items.ts'
+import {
+  changeSavedItem,
+  deleteSavedItem,
+  folderExists,
+  listSavedItems,
+  upsertCapture,
+  type ItemChange,
+} from '../storage/saved-items.ts'
 
 /**
  * The saved-item operations, shared by the REST routes and the MCP tools so both answer with the same
  * rules and the same DTOs. Inputs arrive validated in shape; value rules (URL, cursor, folder) are here.
  */
 
-export async function captureUrl(deps: AppDeps, principal: Principal, input: CaptureInput): Promise<{ created: boolean; savedItem: SavedItemDto }> {
+export async function captureUrl(
+  deps: AppDeps,
+  principal: Principal,
+  input: CaptureInput,
+): Promise<{ created: boolean; savedItem: SavedItemDto }> {
   const now = deps.clock.now()
-  const prepared = prepareCapture(input, { id: uuidv7(now.getTime(), deps.random), userId: principal.userId, now, connectClient: principal.connectClient })
+  const prepared = prepareCapture(input, {
+    id: uuidv7(now.getTime(), deps.random),
+    userId: principal.userId,
+    now,
+    connectClient: principal.connectClient,
+  })
   if (prepared.row.folderId && !(await folderExists(deps.db, principal.userId, prepared.row.folderId))) {
     throw new FolderNotFoundError(prepared.row.folderId)
   }
@@ -32,19 +48,37 @@ export interface ListInput {
   cursor: string | null
 }
 
-export async function listItems(deps: AppDeps, principal: Principal, input: ListInput): Promise<{ savedItems: SavedItemDto[]; nextCursor: string | null }> {
+export async function listItems(
+  deps: AppDeps,
+  principal: Principal,
+  input: ListInput,
+): Promise<{ savedItems: SavedItemDto[]; nextCursor: string | null }> {
   const after = input.cursor !== null ? decodeCursor(input.cursor, input.sort) : null
-  if (input.folder !== null && input.folder !== 'none' && !(await folderExists(deps.db, principal.userId, input.folder))) {
+  if (
+    input.folder !== null &&
+    input.folder !== 'none' &&
+    !(await folderExists(deps.db, principal.userId, input.folder))
+  ) {
     throw new FolderNotFoundError(input.folder)
   }
-  const page = await listSavedItems(deps.db, principal.userId, { sort: input.sort, folder: input.folder, limit: input.limit, after })
+  const page = await listSavedItems(deps.db, principal.userId, {
+    sort: input.sort,
+    folder: input.folder,
+    limit: input.limit,
+    after,
+  })
   return {
     savedItems: page.items.map(toSavedItemDto),
     nextCursor: page.nextCursorValues ? encodeCursor(input.sort, page.nextCursorValues) : null,
   }
 }
 
-export async function changeItem(deps: AppDeps, principal: Principal, id: string, change: ItemChange): Promise<SavedItemDto> {
+export async function changeItem(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  change: ItemChange,
+): Promise<SavedItemDto> {
   return toSavedItemDto(await changeSavedItem(deps.db, principal.userId, id, change, toTimestamp(deps.clock.now())))
 }
 

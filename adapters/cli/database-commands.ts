@@ -11,7 +11,9 @@ const JOURNAL = fileURLToPath(new URL('../storage/migrations/meta/_journal.json'
 function databaseFile(deps: CliDeps, command: string): string {
   const url = deps.config.databaseUrl
   if (!url.startsWith('file:') || url === 'file::memory:') {
-    throw new UsageError(`${command} works on the embedded file database only; for a remote database use its own backups (for Turso: turso db shell <db> .dump)`)
+    throw new UsageError(
+      `${command} works on the embedded file database only; for a remote database use its own backups (for Turso: turso db shell <db> .dump)`,
+    )
   }
   return resolve(url.slice('file:'.length))
 }
@@ -80,13 +82,24 @@ function checkBackup(file: string): string | null {
     return `it is not a database (${(error as Error).message.split('\n')[0]})`
   }
   try {
-    const integrity = (native.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map((row) => row.integrity_check)
+    const integrity = (native.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(
+      (row) => row.integrity_check,
+    )
     if (integrity.join() !== 'ok') return `the integrity check failed: ${integrity.slice(0, 3).join('; ')}`
-    const hasMigrations = native.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get()
+    const hasMigrations = native
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+      .get()
     if (!hasMigrations) return 'it is not a Readlater database (no migration history)'
-    const applied = (native.prepare('SELECT created_at FROM __drizzle_migrations ORDER BY created_at').all() as { created_at: number | bigint }[]).map((row) => Number(row.created_at))
-    const ours = (JSON.parse(readFileSync(JOURNAL, 'utf8')) as { entries: { when: number }[] }).entries.map((entry) => entry.when)
-    if (applied.length > ours.length) return `its schema is newer than this build (${applied.length} migrations, this build knows ${ours.length}); upgrade first`
+    const applied = (
+      native.prepare('SELECT created_at FROM __drizzle_migrations ORDER BY created_at').all() as {
+        created_at: number | bigint
+      }[]
+    ).map((row) => Number(row.created_at))
+    const ours = (JSON.parse(readFileSync(JOURNAL, 'utf8')) as { entries: { when: number }[] }).entries.map(
+      (entry) => entry.when,
+    )
+    if (applied.length > ours.length)
+      return `its schema is newer than this build (${applied.length} migrations, this build knows ${ours.length}); upgrade first`
     if (applied.some((when, i) => when !== ours[i])) return 'its migration history is not one of this build'
     return null
   } catch (error) {

@@ -22,7 +22,8 @@ export function parseFlags(args: readonly string[], spec: FlagSpec): Record<stri
     const arg = args[i]!
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg)
     const name = match?.[1]
-    if (!match || !name || (!valued.includes(name) && !switches.includes(name))) throw new UsageError(`unknown argument "${arg}"`)
+    if (!match || !name || (!valued.includes(name) && !switches.includes(name)))
+      throw new UsageError(`unknown argument "${arg}"`)
     if (flags[name] !== undefined) throw new UsageError(`--${name} given twice`)
     if (switches.includes(name)) {
       if (match[2] !== undefined) throw new UsageError(`--${name} takes no value`)
@@ -30,7 +31,8 @@ export function parseFlags(args: readonly string[], spec: FlagSpec): Record<stri
       continue
     }
     const value = match[2] ?? args[++i]
-    if (value === undefined || (match[2] === undefined && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`)
+    if (value === undefined || (match[2] === undefined && value.startsWith('--')))
+      throw new UsageError(`--${name} needs a value`)
     flags[name] = value
   }
   for (const name of spec.required ?? []) if (flags[name] === undefined) throw new UsageError(`missing --${name}`)

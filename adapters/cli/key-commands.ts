@@ -13,18 +13,33 @@ import { noAccount } from './user-commands.ts'
 
 /** `key create --email E --scopes s1,s2 --label L`: prints the key alone on the last line. */
 export async function keyCreate(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
-  const { email, scopes: rawScopes, label } = parseFlags(args, { required: ['email', 'scopes', 'label'] }) as Record<'email' | 'scopes' | 'label', string>
-  const scopes = [...new Set(rawScopes.split(',').map((s) => s.trim()).filter(Boolean))]
+  const {
+    email,
+    scopes: rawScopes,
+    label,
+  } = parseFlags(args, { required: ['email', 'scopes', 'label'] }) as Record<'email' | 'scopes' | 'label', string>
+  const scopes = [
+    ...new Set(
+      rawScopes
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ]
   const unknown = scopes.filter((s) => !isScope(s))
   if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope')
-  if (unknown.length > 0) throw new UsageError(`unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}; known: ${SCOPES.join(',')}`)
+  if (unknown.length > 0)
+    throw new UsageError(`unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}; known: ${SCOPES.join(',')}`)
   const labelProblem = keyLabelProblem(label)
   if (labelProblem) throw new UsageError(`--label: ${labelProblem}`)
   const trimmedLabel = label.trim()
   const db = await deps.openDb()
   const user = await findUserByEmail(db, email)
   if (!user) return noAccount(io, email)
-  const { key } = (await issueApiKey({ db, clock: deps.clock, random: deps.random }, { userId: user.id, label: trimmedLabel, scopes: scopes.filter(isScope) }))!
+  const { key } = (await issueApiKey(
+    { db, clock: deps.clock, random: deps.random },
+    { userId: user.id, label: trimmedLabel, scopes: scopes.filter(isScope) },
+  ))!
   io.out(`Created API key "${trimmedLabel}" for ${user.email} with scopes ${scopes.join(',')}. It is shown only once:`)
   io.out(key)
   return 0
@@ -39,14 +54,29 @@ export async function keyList(args: string[], deps: CliDeps, io: CliIo): Promise
   const db = await deps.openDb()
   const user = await findUserByEmail(db, flags.email!)
   if (!user) return noAccount(io, flags.email!)
-  const keys = await db.select().from(apiKeys).where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt))).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
+  const keys = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt)))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
   const labels = new Map(keys.map((key) => [key.id, key.label]))
-  const clients = new Map((await db.select({ id: oauthGrants.id, name: oauthClients.name }).from(oauthGrants)
-    .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId)).where(eq(oauthGrants.userId, user.id))).map((row) => [row.id, row.name]))
+  const clients = new Map(
+    (
+      await db
+        .select({ id: oauthGrants.id, name: oauthClients.name })
+        .from(oauthGrants)
+        .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+        .where(eq(oauthGrants.userId, user.id))
+    ).map((row) => [row.id, row.name]),
+  )
   for (const key of keys) {
-    const origin = key.issuedByKeyId ? `issued by key "${labels.get(key.issuedByKeyId) ?? key.issuedByKeyId}"`
-      : key.issuedByGrantId ? `issued by agent "${clients.get(key.issuedByGrantId) ?? key.issuedByGrantId}"`
-      : key.connectClient ? `connected ${key.connectClient}` : 'personal'
+    const origin = key.issuedByKeyId
+      ? `issued by key "${labels.get(key.issuedByKeyId) ?? key.issuedByKeyId}"`
+      : key.issuedByGrantId
+        ? `issued by agent "${clients.get(key.issuedByGrantId) ?? key.issuedByGrantId}"`
+        : key.connectClient
+          ? `connected ${key.connectClient}`
+          : 'personal'
     io.out([key.id, key.label, key.scopes.join(','), key.createdAt, key.lastUsedAt ?? '-', origin].join('\t'))
   }
   return 0
@@ -69,6 +99,8 @@ export async function signingKeyRotate(args: string[], deps: CliDeps, io: CliIo)
   parseFlags(args, {})
   const db = await deps.openDb()
   const { kid, retired } = await rotateSigningKey(db, deps.clock, deps.config.encryptionKey)
-  io.out(`New signing key ${kid} is active${retired.length ? `; retired ${retired.join(', ')} (in the JWKS until its tokens expire)` : ''}.`)
+  io.out(
+    `New signing key ${kid} is active${retired.length ? `; retired ${retired.join(', ')} (in the JWKS until its tokens expire)` : ''}.`,
+  )
   return 0
 }

@@ -11,7 +11,8 @@ import type { CliDeps, CliIo } from './run-cli.ts'
 /** `user create --email E (--password P | --password-stdin)`: prints the new id. */
 export async function userCreate(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
   const flags = parseFlags(args, { required: ['email'], optional: ['password'], switches: ['password-stdin'] })
-  if ((flags.password === undefined) === (flags['password-stdin'] === undefined)) throw new UsageError('give exactly one of --password P or --password-stdin')
+  if ((flags.password === undefined) === (flags['password-stdin'] === undefined))
+    throw new UsageError('give exactly one of --password P or --password-stdin')
   const email = flags.email!
   if (emailProblem(email.trim())) throw new UsageError(`"${email}" is not an email address`)
   const password = flags.password ?? passwordFromStdin(await deps.readStdin())
@@ -31,11 +32,16 @@ export async function userCreate(args: string[], deps: CliDeps, io: CliIo): Prom
 export async function userList(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
   parseFlags(args, {})
   const db = await deps.openDb()
-  const rows = await db.select({
-    id: users.id, email: users.email, createdAt: users.createdAt,
-    // Written out: drizzle leaves columns unqualified here, and `user_id = id` would compare inside saved_items.
-    items: sql<number>`(SELECT count(*) FROM saved_items AS s WHERE s.user_id = users.id)`,
-  }).from(users).orderBy(users.createdAt, users.email)
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      createdAt: users.createdAt,
+      // Written out: drizzle leaves columns unqualified here, and `user_id = id` would compare inside saved_items.
+      items: sql<number>`(SELECT count(*) FROM saved_items AS s WHERE s.user_id = users.id)`,
+    })
+    .from(users)
+    .orderBy(users.createdAt, users.email)
   for (const row of rows) io.out([row.id, row.email, row.createdAt, String(row.items)].join('\t'))
   return 0
 }
@@ -49,8 +55,14 @@ export async function userPassword(args: string[], deps: CliDeps, io: CliIo): Pr
   const db = await deps.openDb()
   const user = await findUserByEmail(db, flags.email!)
   if (!user) return noAccount(io, flags.email!)
-  await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id))
-  const ended = await db.delete(webSessions).where(eq(webSessions.userId, user.id)).returning({ tokenHash: webSessions.tokenHash })
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password) })
+    .where(eq(users.id, user.id))
+  const ended = await db
+    .delete(webSessions)
+    .where(eq(webSessions.userId, user.id))
+    .returning({ tokenHash: webSessions.tokenHash })
   io.out(`Password changed for ${user.email}; ${ended.length} web session${ended.length === 1 ? '' : 's'} ended.`)
   return 0
 }

@@ -97,7 +97,10 @@ function parseTarget(raw: string, base?: URL): URL {
   try {
     url = base ? new URL(raw, base) : new URL(raw)
   } catch {
-    throw new FetchRefusedError('scheme', base ? `Refused redirect from ${base.host}: invalid Location` : 'Refused: not a valid URL')
+    throw new FetchRefusedError(
+      'scheme',
+      base ? `Refused redirect from ${base.host}: invalid Location` : 'Refused: not a valid URL',
+    )
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new FetchRefusedError('scheme', `Refused ${url.protocol} URL: only http and https are fetched`)
@@ -141,7 +144,10 @@ async function checkedAddress(url: URL, options: GuardedFetchOptions, signal: Ab
     // Every answer must pass: one private answer means the name can point inside.
     const blocked = addresses.find((address) => !isPublicAddress(address))
     if (blocked !== undefined) {
-      throw new FetchRefusedError('address', `Refused ${url.hostname}: not a public address (${describeAddressRange(blocked)})`)
+      throw new FetchRefusedError(
+        'address',
+        `Refused ${url.hostname}: not a public address (${describeAddressRange(blocked)})`,
+      )
     }
   }
   return first
@@ -160,7 +166,11 @@ function mediaType(contentType: string | null): string | null {
 
 /** For a response without Content-Type: the first bytes, past a BOM and whitespace, open an HTML document. */
 function looksLikeHtml(bytes: Uint8Array): boolean {
-  const head = new TextDecoder().decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart().toLowerCase()
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 512))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase()
   return /^<(!doctype html|html|head|body|title|meta|!--)[\s>]/.test(head)
 }
 
@@ -168,7 +178,11 @@ async function cancelBody(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => undefined)
 }
 
-interface ReadBody { body: Uint8Array; truncated: boolean; isHtml: boolean }
+interface ReadBody {
+  body: Uint8Array
+  truncated: boolean
+  isHtml: boolean
+}
 
 /** Streams at most `maxBytes`; one chunk past the cap is read only to learn whether there was more. */
 async function readBody(response: Response, maxBytes: number, sniff: boolean, signal: AbortSignal): Promise<ReadBody> {
@@ -216,7 +230,9 @@ async function readBody(response: Response, maxBytes: number, sniff: boolean, si
 export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<FetchedPage> {
   const maxBytes = options.maxBytes ?? MAX_PAGE_BYTES
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS
-  const fetchAddress = options.fetchAddress ?? ((target: URL, address: string, init: RequestInit) => pinnedFetch(target, address, init, options.ca))
+  const fetchAddress =
+    options.fetchAddress ??
+    ((target: URL, address: string, init: RequestInit) => pinnedFetch(target, address, init, options.ca))
   const signal = AbortSignal.timeout(options.timeoutMs ?? FETCH_TIMEOUT_MS)
   let current = parseTarget(url)
   let redirects = 0

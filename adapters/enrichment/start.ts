@@ -9,18 +9,27 @@ import { startEnrichmentWorkers, type EnrichmentWorkers } from './worker.ts'
  * Starts this process's enrichment workers as configured: none with ENRICHMENT=off (items stay
  * `pending`), and a loud warning when ENRICH_ALLOW_PRIVATE=1 lifts the address guard.
  */
-export function startEnrichment(deps: { db: Database; config: Config; clock: Clock; log: Log }): EnrichmentWorkers | null {
+export function startEnrichment(deps: {
+  db: Database
+  config: Config
+  clock: Clock
+  log: Log
+}): EnrichmentWorkers | null {
   const { config, log } = deps
   if (!config.enrichment) {
     log('info', { msg: 'enrichment off (ENRICHMENT=off): saved items stay pending' })
     return null
   }
   if (config.enrichAllowPrivate) {
-    log('warn', { msg: 'ENRICH_ALLOW_PRIVATE=1: enrichment may fetch loopback and private addresses. For tests only; never in production.' })
+    log('warn', {
+      msg: 'ENRICH_ALLOW_PRIVATE=1: enrichment may fetch loopback and private addresses. For tests only; never in production.',
+    })
   }
   const userAgent = `Readlater/1.0 (+${config.baseUrl})`
   return startEnrichmentWorkers({
-    db: deps.db, clock: deps.clock, log,
+    db: deps.db,
+    clock: deps.clock,
+    log,
     fetchPage: (url) => guardedFetch(url, { allowPrivate: config.enrichAllowPrivate, userAgent }),
   })
 }

@@ -6,7 +6,13 @@ import { toTimestamp } from '../../core/time.ts'
 import type { Clock } from '../../core/types.ts'
 import type { Log } from '../app/deps.ts'
 import type { Database } from '../storage/open-database.ts'
-import { claimEnrichmentJob, completeEnrichment, failEnrichment, scheduleRetry, type ClaimedJob } from '../storage/enrichment-jobs.ts'
+import {
+  claimEnrichmentJob,
+  completeEnrichment,
+  failEnrichment,
+  scheduleRetry,
+  type ClaimedJob,
+} from '../storage/enrichment-jobs.ts'
 import { FetchRefusedError, type FetchedPage } from './guarded-fetch.ts'
 
 export interface EnrichmentWorkerDeps {
@@ -40,7 +46,10 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * Runs enrichment jobs in this process: claims due jobs from the database (so any number of processes
  * share one queue), at most `concurrency` at a time, entirely off the request path.
  */
-export function startEnrichmentWorkers(deps: EnrichmentWorkerDeps, options: EnrichmentWorkerOptions = DEFAULT_WORKER_OPTIONS): EnrichmentWorkers {
+export function startEnrichmentWorkers(
+  deps: EnrichmentWorkerDeps,
+  options: EnrichmentWorkerOptions = DEFAULT_WORKER_OPTIONS,
+): EnrichmentWorkers {
   let running = true
   let wake: (() => void) | null = null
   const inFlight = new Set<Promise<void>>()
@@ -56,7 +65,10 @@ export function startEnrichmentWorkers(deps: EnrichmentWorkerDeps, options: Enri
         const nowMs = deps.clock.now().getTime()
         job = await claimEnrichmentJob(deps.db, nowMs, nowMs + LEASE_MS)
       } catch (error) {
-        deps.log('warn', { msg: 'enrichment queue unavailable', error: error instanceof Error ? error.name : 'unknown' })
+        deps.log('warn', {
+          msg: 'enrichment queue unavailable',
+          error: error instanceof Error ? error.name : 'unknown',
+        })
       }
       if (!job) {
         await new Promise<void>((resolve) => {
@@ -89,15 +101,29 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
   try {
     if (isExhausted(job.attempts)) {
       await failEnrichment(deps.db, job.itemId, now())
-      deps.log('warn', { msg: 'enrichment', itemId: job.itemId, host, outcome: 'failed', reason: 'attempts exhausted by interrupted runs', attempts: job.attempts })
+      deps.log('warn', {
+        msg: 'enrichment',
+        itemId: job.itemId,
+        host,
+        outcome: 'failed',
+        reason: 'attempts exhausted by interrupted runs',
+        attempts: job.attempts,
+      })
       return
     }
     const page = await deps.fetchPage(job.originalUrl)
     const metadata = page.isHtml ? await extractInSlices(page) : metadataFromUrl(page.finalUrl)
     const stored = await completeEnrichment(deps.db, job.itemId, metadata, now())
     deps.log('info', {
-      msg: 'enrichment', itemId: job.itemId, host, outcome: stored ? 'enriched' : 'item deleted', attempts: job.attempts, redirects: page.redirects,
-      bytes: page.body.byteLength, truncated: page.truncated, ms: Math.round(performance.now() - started),
+      msg: 'enrichment',
+      itemId: job.itemId,
+      host,
+      outcome: stored ? 'enriched' : 'item deleted',
+      attempts: job.attempts,
+      redirects: page.redirects,
+      bytes: page.body.byteLength,
+      truncated: page.truncated,
+      ms: Math.round(performance.now() - started),
     })
   } catch (error) {
     const permanent = error instanceof FetchRefusedError
@@ -108,12 +134,21 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
       if (decision.kind === 'retry') await scheduleRetry(deps.db, job.itemId, decision.runAfterMs, reason)
       else await failEnrichment(deps.db, job.itemId, now())
       deps.log(decision.kind === 'retry' ? 'info' : 'warn', {
-        msg: 'enrichment', itemId: job.itemId, host, outcome: decision.kind === 'retry' ? 'retry' : 'failed', reason, attempts: job.attempts,
+        msg: 'enrichment',
+        itemId: job.itemId,
+        host,
+        outcome: decision.kind === 'retry' ? 'retry' : 'failed',
+        reason,
+        attempts: job.attempts,
         ms: Math.round(performance.now() - started),
       })
     } catch (storeError) {
       // The lease runs out and another attempt follows; nothing else to do here.
-      deps.log('error', { msg: 'enrichment result not stored', itemId: job.itemId, error: storeError instanceof Error ? storeError.name : 'unknown' })
+      deps.log('error', {
+        msg: 'enrichment result not stored',
+        itemId: job.itemId,
+        error: storeError instanceof Error ? storeError.name : 'unknown',
+      })
     }
   }
 }

@@ -22,7 +22,11 @@ import { oauthAuthorizeRoutes } from './routes/oauth-authorize.ts'
 import { wellKnownRoutes } from './routes/well-known.ts'
 import { mcpRoutes } from './mcp/endpoint.ts'
 
-interface ValidationIssue { path?: string; message?: string; schema?: { anyOf?: { const?: unknown }[] } }
+interface ValidationIssue {
+  path?: string
+  message?: string
+  schema?: { anyOf?: { const?: unknown }[] }
+}
 
 /** The values an enum-like schema (a union of literals, maybe with null) accepts. */
 function allowedConstants(schema: unknown): unknown[] {
@@ -37,12 +41,19 @@ function allowedConstants(schema: unknown): unknown[] {
 const API_PREFIXES = ['/v1', '/api/', '/connect/', '/.well-known/', '/mcp', '/openapi.json', '/docs/assets/']
 
 function wantsPage(request: Request, path: string): boolean {
-  return request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html') &&
+  return (
+    request.method === 'GET' &&
+    (request.headers.get('accept') ?? '').includes('text/html') &&
     !API_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix))
+  )
 }
 
 function notFoundPage(): Response {
-  const body = messagePage({ heading: 'Page not found', text: 'There is nothing at this address.', link: { href: '/', label: 'Go to your queue' } })
+  const body = messagePage({
+    heading: 'Page not found',
+    text: 'There is nothing at this address.',
+    link: { href: '/', label: 'Go to your queue' },
+  })
   return new Response(layout({ title: 'Not found', body }), { status: 404, headers: HTML_HEADERS })
 }
 
@@ -66,41 +77,48 @@ export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>
   // normalize: false makes `additionalProperties: false` reject extra fields (400) instead of silently dropping them.
   const app = new Elysia({ normalize: false })
   let document: unknown
-  return app
-    // Registered before every route: Elysia applies error hooks only to routes added after them.
-    .onError({ as: 'global' }, ({ code, error, path, request }) => {
-      if (isAppError(error)) return errorResponse(error)
-      // A response that fails its own schema is our bug (say, a corrupt row), not the caller's.
-      if (code === 'VALIDATION' && (error as { type?: string }).type === 'response') {
-        deps.log('error', { msg: 'response failed its schema', error: describeValidation(error) })
+  return (
+    app
+      // Registered before every route: Elysia applies error hooks only to routes added after them.
+      .onError({ as: 'global' }, ({ code, error, path, request }) => {
+        if (isAppError(error)) return errorResponse(error)
+        // A response that fails its own schema is our bug (say, a corrupt row), not the caller's.
+        if (code === 'VALIDATION' && (error as { type?: string }).type === 'response') {
+          deps.log('error', { msg: 'response failed its schema', error: describeValidation(error) })
+          return jsonResponse(500, INTERNAL_ERROR_BODY)
+        }
+        if (code === 'VALIDATION') return errorResponse(new ValidationError(describeValidation(error)))
+        if (code === 'PARSE') return errorResponse(new ValidationError('body: not valid JSON'))
+        if (code === 'NOT_FOUND') {
+          // A person following a stale link gets a page; programs (and every API path) get the typed body.
+          if (wantsPage(request, path)) return notFoundPage()
+          return errorResponse(new RouteNotFoundError(`No route for ${path}`))
+        }
+        deps.log('error', {
+          msg: 'unhandled error',
+          error: error instanceof Error ? describeFailure(error) : String(code),
+        })
         return jsonResponse(500, INTERNAL_ERROR_BODY)
-      }
-      if (code === 'VALIDATION') return errorResponse(new ValidationError(describeValidation(error)))
-      if (code === 'PARSE') return errorResponse(new ValidationError('body: not valid JSON'))
-      if (code === 'NOT_FOUND') {
-        // A person following a stale link gets a page; programs (and every API path) get the typed body.
-        if (wantsPage(request, path)) return notFoundPage()
-        return errorResponse(new RouteNotFoundError(`No route for ${path}`))
-      }
-      deps.log('error', { msg: 'unhandled error', error: error instanceof Error ? describeFailure(error) : String(code) })
-      return jsonResponse(500, INTERNAL_ERROR_BODY)
-    })
-    .use(docsRoutes({
-      // Built on first request, when every route is registered.
-      document: () => (document ??= buildOpenApiDocument(app, deps.config.baseUrl)),
-      title: openApiDocumentation(deps.config.baseUrl).info.title,
-      baseUrl: deps.config.baseUrl,
-    }))
-    .use(accountRoutes(context))
-    .use(captureRoutes(context))
-    .use(savedItemRoutes(context))
-    .use(folderRoutes(context))
-    .use(connectRoutes(context))
-    .use(webRoutes(context))
-    .use(wellKnownRoutes(context))
-    .use(oauthRoutes(context))
-    .use(oauthAuthorizeRoutes(context))
-    .use(mcpRoutes(context))
+      })
+      .use(
+        docsRoutes({
+          // Built on first request, when every route is registered.
+          document: () => (document ??= buildOpenApiDocument(app, deps.config.baseUrl)),
+          title: openApiDocumentation(deps.config.baseUrl).info.title,
+          baseUrl: deps.config.baseUrl,
+        }),
+      )
+      .use(accountRoutes(context))
+      .use(captureRoutes(context))
+      .use(savedItemRoutes(context))
+      .use(folderRoutes(context))
+      .use(connectRoutes(context))
+      .use(webRoutes(context))
+      .use(wellKnownRoutes(context))
+      .use(oauthRoutes(context))
+      .use(oauthAuthorizeRoutes(context))
+      .use(mcpRoutes(context))
+  )
 }
 
 export interface Server {

@@ -2,7 +2,8 @@ import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../core/erro
 
 export const MAX_BODY_BYTES = 64 * 1024
 
-const tooLarge = (): PayloadTooLargeError => new PayloadTooLargeError(`Request body is over the ${MAX_BODY_BYTES / 1024} KiB limit`)
+const tooLarge = (): PayloadTooLargeError =>
+  new PayloadTooLargeError(`Request body is over the ${MAX_BODY_BYTES / 1024} KiB limit`)
 
 /** Reads a request body, refusing (413) as soon as it passes the cap, whatever Content-Length claimed. */
 export async function readBodyCapped(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {

@@ -60,10 +60,17 @@ async function resolveSession(deps: AppDeps, request: Request, audience: string)
   const secure = deps.config.appUrl.startsWith('https:')
   const session = await readWebSession(deps.db, request, deps.clock.now(), secure)
   if (!session) return { kind: 'none' }
-  if (!SAFE_METHODS.has(request.method) && !isValidCsrf(request, request.headers.get('x-csrf-token'), secure)) return { kind: 'invalid' }
+  if (!SAFE_METHODS.has(request.method) && !isValidCsrf(request, request.headers.get('x-csrf-token'), secure))
+    return { kind: 'invalid' }
   return {
     kind: 'ok',
-    principal: { userId: session.userId, scopes: SCOPES, credentialId: `session:${session.tokenHash.slice(0, 32)}`, kind: 'session', connectClient: null },
+    principal: {
+      userId: session.userId,
+      scopes: SCOPES,
+      credentialId: `session:${session.tokenHash.slice(0, 32)}`,
+      kind: 'session',
+      connectClient: null,
+    },
   }
 }
 
@@ -75,7 +82,11 @@ export function resourceMetadataUrl(baseUrl: string, path: string): string {
 }
 
 /** RFC 6750 §3 challenge; RFC 9728 §5.1 `resource_metadata` points clients at discovery. */
-export function unauthorizedChallenge(metadataUrl: string, credentialSent: boolean, scopeHint: string | null = null): string {
+export function unauthorizedChallenge(
+  metadataUrl: string,
+  credentialSent: boolean,
+  scopeHint: string | null = null,
+): string {
   const scope = scopeHint ? `, scope="${scopeHint}"` : ''
   return credentialSent
     ? `Bearer error="invalid_token", error_description="The access token is invalid, expired or revoked", resource_metadata="${metadataUrl}"${scope}`

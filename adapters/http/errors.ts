@@ -30,7 +30,10 @@ export function errorResponse(error: AppError, headers: HeadersInit = {}): Respo
   return jsonResponse(STATUS_BY_TAG[error._tag], toErrorBody(error), headers)
 }
 
-export const INTERNAL_ERROR_BODY = { _tag: 'InternalError', message: 'The service failed to handle this request; retry with backoff and the same Idempotency-Key' }
+export const INTERNAL_ERROR_BODY = {
+  _tag: 'InternalError',
+  message: 'The service failed to handle this request; retry with backoff and the same Idempotency-Key',
+}
 
 /**
  * Error text for the log: drizzle appends bound parameters (user data) to its messages, so they are cut;

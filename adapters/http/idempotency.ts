@@ -1,8 +1,17 @@
 import { IdempotencyKeyInFlightError, IdempotencyKeyReuseError } from '../../core/errors.ts'
-import { decideIdempotency, fingerprintRequest, IDEMPOTENCY_TTL_SECONDS, validateIdempotencyKey } from '../../core/limits/idempotency.ts'
+import {
+  decideIdempotency,
+  fingerprintRequest,
+  IDEMPOTENCY_TTL_SECONDS,
+  validateIdempotencyKey,
+} from '../../core/limits/idempotency.ts'
 import type { Database } from '../storage/open-database.ts'
 import {
-  claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, takeOverIdempotencyKey,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyRecord,
+  releaseIdempotencyKey,
+  takeOverIdempotencyKey,
 } from '../storage/idempotency.ts'
 
 /** Response headers that belong to the first response and are replayed with it (cache rules included). */
@@ -21,13 +30,28 @@ export const NO_REPLAY_HEADER = 'x-readlater-no-replay'
  */
 export async function withIdempotency(
   db: Database,
-  input: { credentialId: string; userId: string; rawKey: string; method: string; pathWithQuery: string; body: Uint8Array; nowMs: number },
+  input: {
+    credentialId: string
+    userId: string
+    rawKey: string
+    method: string
+    pathWithQuery: string
+    body: Uint8Array
+    nowMs: number
+  },
   run: () => Promise<Response>,
 ): Promise<Response> {
   const key = validateIdempotencyKey(input.rawKey)
   const fingerprint = await fingerprintRequest(input.method, input.pathWithQuery, input.body)
   const expiresAtMs = input.nowMs + IDEMPOTENCY_TTL_SECONDS * 1000
-  const claim = { credentialId: input.credentialId, userId: input.userId, key, fingerprint, nowMs: input.nowMs, expiresAtMs }
+  const claim = {
+    credentialId: input.credentialId,
+    userId: input.userId,
+    key,
+    fingerprint,
+    nowMs: input.nowMs,
+    expiresAtMs,
+  }
   let claimed = await claimIdempotencyKey(db, claim)
   while (!claimed) {
     const existing = await findIdempotencyRecord(db, input.credentialId, key)
@@ -41,8 +65,12 @@ export async function withIdempotency(
       headers.set('idempotent-replayed', 'true')
       return new Response(existing.response.body || null, { status: existing.response.status, headers })
     }
-    if (decision === 'reuse-conflict') throw new IdempotencyKeyReuseError('This Idempotency-Key was already used for a different request')
-    if (decision === 'in-flight' || decision === 'replay') throw new IdempotencyKeyInFlightError('A request with this Idempotency-Key is still being processed; retry shortly')
+    if (decision === 'reuse-conflict')
+      throw new IdempotencyKeyReuseError('This Idempotency-Key was already used for a different request')
+    if (decision === 'in-flight' || decision === 'replay')
+      throw new IdempotencyKeyInFlightError(
+        'A request with this Idempotency-Key is still being processed; retry shortly',
+      )
     claimed = await takeOverIdempotencyKey(db, { ...claim, observedLockedAtMs: existing.lockedAtMs })
   }
   let response: Response

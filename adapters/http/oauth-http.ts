@@ -12,7 +12,9 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-
 
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
 // The guard adds RateLimit-* to token and registration answers; a browser client may read them.
-const EXPOSED = { 'access-control-expose-headers': 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After' }
+const EXPOSED = {
+  'access-control-expose-headers': 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
+}
 
 /** RFC 6749 §5.2: 400 for everything except a failed client identification. */
 const STATUS_BY_OAUTH_ERROR: Record<OAuthErrorCode, number> = {
@@ -33,7 +35,8 @@ const STATUS_BY_OAUTH_ERROR: Record<OAuthErrorCode, number> = {
 
 export function oauthJson(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
-    status, headers: { 'content-type': 'application/json', ...NO_STORE, ...CORS_HEADERS, ...EXPOSED, ...headers },
+    status,
+    headers: { 'content-type': 'application/json', ...NO_STORE, ...CORS_HEADERS, ...EXPOSED, ...headers },
   })
 }
 
@@ -57,7 +60,10 @@ export async function answerOAuth(deps: AppDeps, run: () => Promise<Response>): 
   } catch (error) {
     if (isOAuthError(error)) return oauthJson(STATUS_BY_OAUTH_ERROR[error.error], toOAuthErrorBody(error))
     deps.log('error', { msg: 'oauth endpoint failed', error: describeFailure(error) })
-    return oauthJson(500, { error: 'server_error', error_description: 'The server failed to handle this request; retry later' })
+    return oauthJson(500, {
+      error: 'server_error',
+      error_description: 'The server failed to handle this request; retry later',
+    })
   }
 }
 
@@ -78,7 +84,10 @@ async function readText(request: Request, onError: OAuthErrorCode): Promise<stri
 export async function readOAuthForm(request: Request): Promise<URLSearchParams> {
   const type = mediaType(request)
   if (type !== 'application/x-www-form-urlencoded') {
-    throw new OAuthError('invalid_request', `Content-Type must be application/x-www-form-urlencoded, got ${type ? `"${type}"` : 'none'}`)
+    throw new OAuthError(
+      'invalid_request',
+      `Content-Type must be application/x-www-form-urlencoded, got ${type ? `"${type}"` : 'none'}`,
+    )
   }
   return new URLSearchParams(await readText(request, 'invalid_request'))
 }
@@ -87,7 +96,10 @@ export async function readOAuthForm(request: Request): Promise<URLSearchParams> 
 export async function readOAuthJson(request: Request): Promise<unknown> {
   const type = mediaType(request)
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    throw new OAuthError('invalid_client_metadata', `Content-Type must be application/json, got ${type ? `"${type}"` : 'none'}`)
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `Content-Type must be application/json, got ${type ? `"${type}"` : 'none'}`,
+    )
   }
   const text = await readText(request, 'invalid_client_metadata')
   if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {

@@ -38,8 +38,13 @@ const COMPONENT_HEADERS = {
   'RateLimit-Remaining': stringHeader('Requests left in the current window', { type: 'integer', minimum: 0 }),
   'RateLimit-Reset': stringHeader('Seconds until the window resets', { type: 'integer', minimum: 0 }),
   'Retry-After': stringHeader('Seconds to wait before retrying', { type: 'integer', minimum: 0 }),
-  'WWW-Authenticate': stringHeader('`Bearer resource_metadata="…"`, with `error="invalid_token"` when a credential was sent, or `error="insufficient_scope", scope="…"` on 403'),
-  'Idempotent-Replayed': stringHeader('`true` when this is the stored response of an earlier request with the same Idempotency-Key', { type: 'string', enum: ['true'] }),
+  'WWW-Authenticate': stringHeader(
+    '`Bearer resource_metadata="…"`, with `error="invalid_token"` when a credential was sent, or `error="insufficient_scope", scope="…"` on 403',
+  ),
+  'Idempotent-Replayed': stringHeader(
+    '`true` when this is the stored response of an earlier request with the same Idempotency-Key',
+    { type: 'string', enum: ['true'] },
+  ),
   Link: stringHeader('`<…>; rel="next"`: the next page, when `limit` was given and more items follow'),
 }
 
@@ -48,7 +53,8 @@ const COMPONENT_PARAMETERS = {
     name: 'Idempotency-Key',
     in: 'header',
     required: false,
-    description: 'Makes a retry safe: the same key with the same method, path and body replays the first response (with `Idempotent-Replayed: true`) for 24 hours; the same key with a different request is 422, and while the first is still running, 409. Scoped to the credential (an API key, an OAuth grant across its refreshed tokens, a web session): another credential of the same person runs the request anew. An answer that carries a secret (a connect code) is never kept for replay.',
+    description:
+      'Makes a retry safe: the same key with the same method, path and body replays the first response (with `Idempotent-Replayed: true`) for 24 hours; the same key with a different request is 422, and while the first is still running, 409. Scoped to the credential (an API key, an OAuth grant across its refreshed tokens, a web session): another credential of the same person runs the request anew. An answer that carries a secret (a connect code) is never kept for replay.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
   },
 }
@@ -75,7 +81,10 @@ function namedSchemas(): Map<string, Json> {
 function canonical(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`
   }
   return JSON.stringify(value)
 }
@@ -104,14 +113,16 @@ function admitNullInEnums(node: Json): Json {
   if (Array.isArray(node)) return node.map(admitNullInEnums)
   if (!node || typeof node !== 'object') return node
   const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, admitNullInEnums(v)]))
-  if (Array.isArray(out.type) && out.type.includes('null') && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null]
+  if (Array.isArray(out.type) && out.type.includes('null') && Array.isArray(out.enum) && !out.enum.includes(null))
+    out.enum = [...out.enum, null]
   return out
 }
 
 function collectRefs(node: Json, into: Set<string>): void {
   if (Array.isArray(node)) return node.forEach((item) => collectRefs(item, into))
   if (!node || typeof node !== 'object') return
-  if (typeof node.$ref === 'string' && node.$ref.startsWith('#/components/schemas/')) into.add(node.$ref.slice('#/components/schemas/'.length))
+  if (typeof node.$ref === 'string' && node.$ref.startsWith('#/components/schemas/'))
+    into.add(node.$ref.slice('#/components/schemas/'.length))
   for (const value of Object.values(node)) collectRefs(value, into)
 }
 
@@ -124,10 +135,12 @@ function finishOperation(method: string, operation: Json): void {
     if (parameter.in === 'query' && Array.isArray(parameter.schema?.type)) {
       const types = parameter.schema.type.filter((t: string) => t !== 'null')
       parameter.schema.type = types.length === 1 ? types[0] : types
-      if (Array.isArray(parameter.schema.enum)) parameter.schema.enum = parameter.schema.enum.filter((v: unknown) => v !== null)
+      if (Array.isArray(parameter.schema.enum))
+        parameter.schema.enum = parameter.schema.enum.filter((v: unknown) => v !== null)
     }
   }
-  if (authenticated && mutating) operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }]
+  if (authenticated && mutating)
+    operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }]
 
   // The renderer lists form encodings beside JSON by default; the guard answers those with 415.
   const content = operation.requestBody?.content
@@ -144,7 +157,8 @@ function finishOperation(method: string, operation: Json): void {
       const errorTypes = new Set<string>()
       if (Number(status) >= 400) collectRefs(response.content?.['application/json']?.schema, errorTypes)
       const text = STATUS_TEXT[status] ?? `Status ${status}`
-      response.description = errorTypes.size > 0 ? `${text} (${[...errorTypes].map((name) => `\`${name}\``).join(' or ')})` : text
+      response.description =
+        errorTypes.size > 0 ? `${text} (${[...errorTypes].map((name) => `\`${name}\``).join(' or ')})` : text
     }
     const headers: Record<string, Json> = { ...response.headers }
     if (rateLimited && status !== '401') {
@@ -154,7 +168,8 @@ function finishOperation(method: string, operation: Json): void {
     }
     if (status === '429') headers['Retry-After'] = headerRef('Retry-After')
     if (status === '401' || status === '403') headers['WWW-Authenticate'] = headerRef('WWW-Authenticate')
-    if (authenticated && mutating && status !== '401' && status !== '429') headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed')
+    if (authenticated && mutating && status !== '401' && status !== '429')
+      headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed')
     if (paged && status === '200') headers.Link = headerRef('Link')
     if (Object.keys(headers).length > 0) response.headers = headers
   }
@@ -178,16 +193,25 @@ export function buildOpenApiDocument(app: AnyElysia, baseUrl: string): Json {
   // Keep only the components something uses.
   const used = new Set<string>()
   collectRefs(paths, used)
-  for (let size = -1; size !== used.size;) {
+  for (let size = -1; size !== used.size; ) {
     size = used.size
     for (const name of [...used]) collectRefs(components[name], used)
   }
-  const usedSchemas = Object.fromEntries(Object.keys(components).filter((name) => used.has(name)).sort().map((name) => [name, components[name]]))
+  const usedSchemas = Object.fromEntries(
+    Object.keys(components)
+      .filter((name) => used.has(name))
+      .sort()
+      .map((name) => [name, components[name]]),
+  )
 
   const documentation = openApiDocumentation(baseUrl)
   return {
     ...documentation,
-    paths: Object.fromEntries(Object.keys(paths).sort().map((path) => [path, paths[path]])),
+    paths: Object.fromEntries(
+      Object.keys(paths)
+        .sort()
+        .map((path) => [path, paths[path]]),
+    ),
     components: {
       ...documentation.components,
       schemas: usedSchemas,

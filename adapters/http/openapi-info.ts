@@ -10,7 +10,8 @@ export function openApiDocumentation(baseUrl: string) {
     info: {
       title: 'Readlater API',
       version: SERVICE_VERSION,
-      description: 'A personal read-later queue: capture URLs, list and triage saved items, organise them in folders. Every call except health needs `Authorization: Bearer <API key or OAuth access token>`. Writes accept an `Idempotency-Key` header; every authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
+      description:
+        'A personal read-later queue: capture URLs, list and triage saved items, organise them in folders. Every call except health needs `Authorization: Bearer <API key or OAuth access token>`. Writes accept an `Idempotency-Key` header; every authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
     },
     servers: [{ url: baseUrl }],
     tags: [
@@ -26,7 +27,8 @@ export function openApiDocumentation(baseUrl: string) {
         bearer: {
           type: 'http' as const,
           scheme: 'bearer',
-          description: 'A personal API key (`rlk_…`) or an OAuth 2.1 access token. The scope each operation needs is listed in its description and in `x-required-scopes`.',
+          description:
+            'A personal API key (`rlk_…`) or an OAuth 2.1 access token. The scope each operation needs is listed in its description and in `x-required-scopes`.',
         },
         oauth2: {
           type: 'oauth2' as const,

@@ -1,6 +1,12 @@
 import type { Elysia } from 'elysia'
 import { requireScope, matchEndpoint } from '../../core/auth/scopes.ts'
-import { InsufficientScopeError, isAppError, RateLimitExceededError, RouteNotFoundError, UnauthorizedError } from '../../core/errors.ts'
+import {
+  InsufficientScopeError,
+  isAppError,
+  RateLimitExceededError,
+  RouteNotFoundError,
+  UnauthorizedError,
+} from '../../core/errors.ts'
 import { MCP_DEFAULT_SCOPE, scopesNeededFor, stepUpScope } from '../../core/mcp/tools.ts'
 import { MCP_CORS_HEADERS } from './mcp/endpoint.ts'
 import { decideRateLimit, rateLimitWindowStart, type RateLimitDecision } from '../../core/limits/rate-limit.ts'
@@ -9,7 +15,13 @@ import { requireShallowJson } from '../../core/limits/json-depth.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { readBodyCapped, requireJsonContentType } from './body.ts'
-import { insufficientScopeChallenge, isMcpPath, resolveCredential, resourceMetadataUrl, unauthorizedChallenge } from './credentials.ts'
+import {
+  insufficientScopeChallenge,
+  isMcpPath,
+  resolveCredential,
+  resourceMetadataUrl,
+  unauthorizedChallenge,
+} from './credentials.ts'
 import { IP_LIMIT_WINDOW_SECONDS, matchIpLimited, type RefusalStyle } from '../../core/limits/ip-limits.ts'
 import { describeFailure, errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
 import { NO_REPLAY_HEADER, withIdempotency } from './idempotency.ts'
@@ -32,7 +44,12 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
 }
 
 /** Counts one request against a bucket shared by every process on the database. */
-export async function checkRateLimit(deps: AppDeps, bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+export async function checkRateLimit(
+  deps: AppDeps,
+  bucket: string,
+  limit: number,
+  windowSeconds: number,
+): Promise<RateLimitDecision> {
   const nowMs = deps.clock.now().getTime()
   const windowStartMs = rateLimitWindowStart(nowMs, windowSeconds)
   const count = await hitRateLimit(deps.db, bucket, windowStartMs)
@@ -49,7 +66,13 @@ interface Outcome {
  * endpoint table, so they run before body validation and a stranger learns nothing about schemas), the
  * body cap and content type, then Idempotency-Key. Routes read the principal from `principals`.
  */
-async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Principal>, request: Request, clientIp: string | null): Promise<Outcome> {
+async function guard(
+  deps: AppDeps,
+  app: Elysia,
+  principals: WeakMap<Request, Principal>,
+  request: Request,
+  clientIp: string | null,
+): Promise<Outcome> {
   const url = new URL(request.url)
   const rule = matchEndpoint(request.method, url.pathname)
   // Elysia tolerates a trailing `/`, but the endpoint table does not: without this, `/v1/folders/` would
@@ -61,14 +84,32 @@ async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Pr
   const ipRule = matchIpLimited(request.method, url.pathname)
   let ipHeaders: Record<string, string> = {}
   if (ipRule) {
-    const limit = await checkRateLimit(deps, `ip:${ipRule.path}:${clientIp ?? 'unknown'}`, deps.config.ipRateLimitMax, IP_LIMIT_WINDOW_SECONDS)
+    const limit = await checkRateLimit(
+      deps,
+      `ip:${ipRule.path}:${clientIp ?? 'unknown'}`,
+      deps.config.ipRateLimitMax,
+      IP_LIMIT_WINDOW_SECONDS,
+    )
     ipHeaders = rateLimitHeaders(limit)
-    if (!limit.allowed) return { response: withHeaders(rateLimitRefusal(ipRule.style, limit), ipHeaders), principal: null }
+    if (!limit.allowed)
+      return { response: withHeaders(rateLimitRefusal(ipRule.style, limit), ipHeaders), principal: null }
   }
   if (!rule) return { response: withHeaders(await app.handle(request), ipHeaders), principal: null }
   if (rule.access === 'public') {
     try {
-      return { response: withHeaders(await forward(app, request, rule.jsonBody ? await readJsonBody(request) : null, rule.jsonBody ? 'application/json' : null, principals), ipHeaders), principal: null }
+      return {
+        response: withHeaders(
+          await forward(
+            app,
+            request,
+            rule.jsonBody ? await readJsonBody(request) : null,
+            rule.jsonBody ? 'application/json' : null,
+            principals,
+          ),
+          ipHeaders,
+        ),
+        principal: null,
+      }
     } catch (error) {
       if (!isAppError(error)) throw error
       return { response: withHeaders(errorResponse(error), ipHeaders), principal: null }
@@ -80,13 +121,26 @@ async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Pr
   const credential = await resolveCredential(deps, request, audienceFor(deps.config.baseUrl, url.pathname))
   if (credential.kind !== 'ok') {
     const sent = credential.kind === 'invalid'
-    const error = new UnauthorizedError(sent ? 'The credential is invalid, expired or revoked' : 'This call needs a credential: Authorization: Bearer <token>', sent)
+    const error = new UnauthorizedError(
+      sent
+        ? 'The credential is invalid, expired or revoked'
+        : 'This call needs a credential: Authorization: Bearer <token>',
+      sent,
+    )
     // On /mcp the challenge also hints which scopes to ask for: MCP clients use it for their first authorization.
     const challenge = unauthorizedChallenge(metadataUrl, sent, mcp ? MCP_DEFAULT_SCOPE : null)
-    return { response: withHeaders(errorResponse(error, { 'www-authenticate': challenge }), mcp ? MCP_CORS_HEADERS : {}), principal: null }
+    return {
+      response: withHeaders(errorResponse(error, { 'www-authenticate': challenge }), mcp ? MCP_CORS_HEADERS : {}),
+      principal: null,
+    }
   }
   const principal = credential.principal
-  const limit = await checkRateLimit(deps, `cred:${principal.credentialId}`, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
+  const limit = await checkRateLimit(
+    deps,
+    `cred:${principal.credentialId}`,
+    deps.config.rateLimitMax,
+    deps.config.rateLimitWindowSeconds,
+  )
   const limitHeaders = mcp ? { ...rateLimitHeaders(limit), ...MCP_CORS_HEADERS } : rateLimitHeaders(limit)
   const respond = (response: Response): Outcome => {
     response.headers.delete(NO_REPLAY_HEADER)
@@ -100,19 +154,32 @@ async function guard(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Pr
     if (rule.jsonBody) requireJsonContentType(request)
     if (rule.jsonBody && body) requireShallowJson(body)
     if (mcp && body) requireToolScopes(principal, body)
-    const run = (): Promise<Response> => forward(app, request, body, rule.jsonBody ? 'application/json' : null, principals, principal)
+    const run = (): Promise<Response> =>
+      forward(app, request, body, rule.jsonBody ? 'application/json' : null, principals, principal)
     const idempotencyKey = request.headers.get('idempotency-key')
     // JSON-RPC has its own request ids; an MCP POST is never replayed from the idempotency store.
     if (idempotencyKey === null || !MUTATING.has(request.method) || mcp) return respond(await run())
-    return respond(await withIdempotency(deps.db, {
-      credentialId: principal.credentialId, userId: principal.userId, rawKey: idempotencyKey, method: request.method, pathWithQuery: url.pathname + url.search,
-      body: body ?? new Uint8Array(), nowMs: deps.clock.now().getTime(),
-    }, run))
+    return respond(
+      await withIdempotency(
+        deps.db,
+        {
+          credentialId: principal.credentialId,
+          userId: principal.userId,
+          rawKey: idempotencyKey,
+          method: request.method,
+          pathWithQuery: url.pathname + url.search,
+          body: body ?? new Uint8Array(),
+          nowMs: deps.clock.now().getTime(),
+        },
+        run,
+      ),
+    )
   } catch (error) {
     if (!isAppError(error)) throw error
-    const headers: Record<string, string> = error._tag === 'InsufficientScopeError'
-      ? { 'www-authenticate': insufficientScopeChallenge(metadataUrl, error.challengeScope) }
-      : {}
+    const headers: Record<string, string> =
+      error._tag === 'InsufficientScopeError'
+        ? { 'www-authenticate': insufficientScopeChallenge(metadataUrl, error.challengeScope) }
+        : {}
     return respond(errorResponse(error, headers))
   }
 }
@@ -143,12 +210,23 @@ async function readJsonBody(request: Request): Promise<Uint8Array> {
 }
 
 /** Hands the (already read) request on to Elysia, with the principal for the route to find. */
-function forward(app: Elysia, request: Request, body: Uint8Array | null, contentType: string | null, principals: WeakMap<Request, Principal>, principal?: Principal): Promise<Response> {
+function forward(
+  app: Elysia,
+  request: Request,
+  body: Uint8Array | null,
+  contentType: string | null,
+  principals: WeakMap<Request, Principal>,
+  principal?: Principal,
+): Promise<Response> {
   const headers = new Headers(request.headers)
   // Media types are case-insensitive and `+json` types are JSON; Elysia parses only a literal
   // `application/json`, so the type checked before is handed on in that form.
   if (contentType) headers.set('content-type', contentType)
-  const inner = new Request(request.url, { method: request.method, headers, body: body && body.byteLength > 0 ? (body as Uint8Array<ArrayBuffer>) : null })
+  const inner = new Request(request.url, {
+    method: request.method,
+    headers,
+    body: body && body.byteLength > 0 ? (body as Uint8Array<ArrayBuffer>) : null,
+  })
   if (principal) principals.set(inner, principal)
   return app.handle(inner)
 }
@@ -163,7 +241,11 @@ export function audienceFor(baseUrl: string, path: string): string {
   return isMcpPath(path) ? `${baseUrl}/mcp` : baseUrl
 }
 
-function rateLimitRefusal(style: RefusalStyle, limit: RateLimitDecision, windowSeconds = IP_LIMIT_WINDOW_SECONDS): Response {
+function rateLimitRefusal(
+  style: RefusalStyle,
+  limit: RateLimitDecision,
+  windowSeconds = IP_LIMIT_WINDOW_SECONDS,
+): Response {
   const message = `Rate limit of ${limit.limit} requests per ${windowSeconds} s exceeded; retry in ${limit.resetSeconds} s`
   if (style === 'oauth') return oauthJson(429, { error: 'rate_limit_exceeded', error_description: message })
   if (style === 'html') {
@@ -174,7 +256,11 @@ function rateLimitRefusal(style: RefusalStyle, limit: RateLimitDecision, windowS
 }
 
 /** Wraps the app with the guard, a request id and one structured log line per request (no credentials). */
-export function createRequestHandler(deps: AppDeps, app: Elysia, principals: WeakMap<Request, Principal>): RequestHandler {
+export function createRequestHandler(
+  deps: AppDeps,
+  app: Elysia,
+  principals: WeakMap<Request, Principal>,
+): RequestHandler {
   return async (request, connection) => {
     const started = performance.now()
     const requestId = uuidv7(Date.now(), deps.random)
@@ -193,7 +279,13 @@ export function createRequestHandler(deps: AppDeps, app: Elysia, principals: Wea
     // browser must never sniff a JSON body into something it runs (docs/security.md#response-headers).
     if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store')
     response.headers.set('x-content-type-options', 'nosniff')
-    const path = (() => { try { return new URL(request.url).pathname } catch { return '?' } })()
+    const path = (() => {
+      try {
+        return new URL(request.url).pathname
+      } catch {
+        return '?'
+      }
+    })()
     deps.log(failure || response.status >= 500 ? 'error' : 'info', {
       msg: 'request',
       requestId,
@@ -208,13 +300,15 @@ export function createRequestHandler(deps: AppDeps, app: Elysia, principals: Wea
   }
 }
 
-
 /**
  * The client address for per-IP limits: the socket peer, or behind a trusted reverse proxy the hop that
  * proxy appended last to `X-Forwarded-For` (earlier hops are the client's to forge).
  */
 export function effectiveClientIp(request: Request, socketIp: string | null, trustProxy: boolean): string | null {
   if (!trustProxy) return socketIp
-  const hops = (request.headers.get('x-forwarded-for') ?? '').split(',').map((h) => h.trim()).filter(Boolean)
+  const hops = (request.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean)
   return hops[hops.length - 1] ?? socketIp
 }

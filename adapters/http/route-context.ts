@@ -29,7 +29,12 @@ export function createRouteContext(deps: AppDeps, principals: WeakMap<Request, P
       const scopes = scope === 'any-credential' ? [] : [scope]
       return {
         ...detail,
-        description: [detail.description, scope === 'any-credential' ? 'Needs any valid credential.' : `Needs scope \`${scope}\`.`].filter(Boolean).join('\n\n'),
+        description: [
+          detail.description,
+          scope === 'any-credential' ? 'Needs any valid credential.' : `Needs scope \`${scope}\`.`,
+        ]
+          .filter(Boolean)
+          .join('\n\n'),
         // Either scheme: an API key or OAuth access token as a bearer, or an OAuth client asking for the scope.
         security: [{ bearer: scopes }, { oauth2: scopes }],
         'x-required-scopes': scopes,

@@ -10,7 +10,10 @@ import { CODE_CHALLENGE_PATTERN } from '../../core/connect/connect-request.ts'
 const closed = { additionalProperties: false } as const
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()])
 const literals = <const V extends readonly string[]>(values: V, description?: string) =>
-  t.Union(values.map((v) => t.Literal(v)), description ? { description } : {}) as unknown as TUnion<{ -readonly [K in keyof V]: TLiteral<V[K]> }>
+  t.Union(
+    values.map((v) => t.Literal(v)),
+    description ? { description } : {},
+  ) as unknown as TUnion<{ -readonly [K in keyof V]: TLiteral<V[K]> }>
 
 export const Tag = literals(TAGS)
 export const CaptureChannel = literals(CAPTURE_CHANNELS)
@@ -19,42 +22,56 @@ export const Scope = literals(SCOPES)
 export const Folder = t.Object({ id: t.String(), name: t.String() }, closed)
 
 const optionalText = t.Optional(nullable(t.String()))
-export const SavedItem = t.Object({
-  id: t.String({ description: 'UUIDv7' }),
-  originalUrl: t.String({ description: 'The URL as first captured' }),
-  normalizedUrl: t.String({ description: 'Canonical form used to recognise the same page (README: URL normalization)' }),
-  host: t.String(),
-  title: optionalText,
-  description: optionalText,
-  siteName: optionalText,
-  faviconUrl: optionalText,
-  faviconLightUrl: optionalText,
-  faviconDarkUrl: optionalText,
-  imageUrl: optionalText,
-  canonicalUrl: optionalText,
-  previewSummary: optionalText,
-  type: literals(ITEM_TYPES),
-  tags: t.Array(Tag),
-  enrichmentStatus: literals(ENRICHMENT_STATUSES),
-  sourceName: optionalText,
-  captureChannel: t.Optional(nullable(CaptureChannel)),
-  folder: nullable(t.Object({ id: t.String(), name: t.String() }, closed)),
-  isRead: t.Boolean(),
-  lastSavedAt: t.String({ description: 'RFC 3339 UTC with milliseconds' }),
-  createdAt: t.String({ description: 'RFC 3339 UTC with milliseconds' }),
-  updatedAt: t.String({ description: 'RFC 3339 UTC with milliseconds' }),
-}, closed)
+export const SavedItem = t.Object(
+  {
+    id: t.String({ description: 'UUIDv7' }),
+    originalUrl: t.String({ description: 'The URL as first captured' }),
+    normalizedUrl: t.String({
+      description: 'Canonical form used to recognise the same page (README: URL normalization)',
+    }),
+    host: t.String(),
+    title: optionalText,
+    description: optionalText,
+    siteName: optionalText,
+    faviconUrl: optionalText,
+    faviconLightUrl: optionalText,
+    faviconDarkUrl: optionalText,
+    imageUrl: optionalText,
+    canonicalUrl: optionalText,
+    previewSummary: optionalText,
+    type: literals(ITEM_TYPES),
+    tags: t.Array(Tag),
+    enrichmentStatus: literals(ENRICHMENT_STATUSES),
+    sourceName: optionalText,
+    captureChannel: t.Optional(nullable(CaptureChannel)),
+    folder: nullable(t.Object({ id: t.String(), name: t.String() }, closed)),
+    isRead: t.Boolean(),
+    lastSavedAt: t.String({ description: 'RFC 3339 UTC with milliseconds' }),
+    createdAt: t.String({ description: 'RFC 3339 UTC with milliseconds' }),
+    updatedAt: t.String({ description: 'RFC 3339 UTC with milliseconds' }),
+  },
+  closed,
+)
 
-export const CaptureRequest = t.Object({
-  url: t.String({ description: 'http or https URL, at most 8192 characters' }),
-  sourceName: t.Optional(nullable(t.String({ maxLength: 200 }))),
-  captureChannel: t.Optional(nullable(CaptureChannel)),
-  tags: t.Optional(nullable(t.Array(Tag, { maxItems: 50 }))),
-  folderId: t.Optional(nullable(t.String({ maxLength: 100 }))),
-}, closed)
+export const CaptureRequest = t.Object(
+  {
+    url: t.String({ description: 'http or https URL, at most 8192 characters' }),
+    sourceName: t.Optional(nullable(t.String({ maxLength: 200 }))),
+    captureChannel: t.Optional(nullable(CaptureChannel)),
+    tags: t.Optional(nullable(t.Array(Tag, { maxItems: 50 }))),
+    folderId: t.Optional(nullable(t.String({ maxLength: 100 }))),
+  },
+  closed,
+)
 
-export const CaptureResponseCreated = t.Object({ savedItem: SavedItem, captureResult: t.Literal('created') }, { ...closed, description: 'A new item was saved' })
-export const CaptureResponseUpdated = t.Object({ savedItem: SavedItem, captureResult: t.Literal('updated') }, { ...closed, description: 'The URL was already saved: the existing item, updated and back in the queue' })
+export const CaptureResponseCreated = t.Object(
+  { savedItem: SavedItem, captureResult: t.Literal('created') },
+  { ...closed, description: 'A new item was saved' },
+)
+export const CaptureResponseUpdated = t.Object(
+  { savedItem: SavedItem, captureResult: t.Literal('updated') },
+  { ...closed, description: 'The URL was already saved: the existing item, updated and back in the queue' },
+)
 export const SavedItemList = t.Object({ savedItems: t.Array(SavedItem) }, closed)
 export const ListQuery = t.Object({
   sort: t.Optional(nullable(literals(SORTS, 'newest (default) | oldest | title | unread'))),
@@ -72,29 +89,71 @@ export const IdParams = t.Object({ id: t.String() })
 
 // Connect flow (docs/oauth.md#connect-flow). `client` and the scope values are plain strings, not enums: an unknown one is a
 // value problem answered with a ConnectError code (docs/oauth.md#connect-flow), not a ValidationError.
-const connectClientField = t.String({ description: '`chrome-extension` or `raycast`; another value is ConnectError `unknown_client`' })
-export const ConnectAuthorizeRequest = t.Object({
-  client: connectClientField,
-  redirectUri: t.String({ description: 'Where the client receives the code. chrome-extension: `https://<32 letters a–p>.chromiumapp.org/…` (chrome.identity.getRedirectURL()); raycast: `https://raycast.com/redirect…` or `raycast://…`. No fragment. Else ConnectError `invalid_redirect_uri`.' }),
-  codeChallenge: t.String({ pattern: CODE_CHALLENGE_PATTERN, description: 'BASE64URL(SHA-256(codeVerifier)) without padding (RFC 7636 S256): 43 characters' }),
-  codeChallengeMethod: t.Literal('S256', { description: 'Only S256 is supported' }),
-  scopes: t.Array(t.String(), { description: 'Scopes for the key, at least one, each held by the credential making this call; else ConnectError `invalid_scope` (`offline_access` included: keys do not refresh)' }),
-  label: t.String({ description: 'Names the key in settings: 1–100 characters after trimming surrounding whitespace, no control characters' }),
-  deviceHint: t.Optional(nullable(t.String({ description: 'Which device the key is for, shown in settings: at most 200 characters after trimming, no control characters' }))),
-}, closed)
-export const ConnectAuthorizeResponse = t.Object({
-  code: t.String({ description: 'One-time code for POST /connect/exchange: single use, valid for 5 minutes. A secret; hand it only to the client.' }),
-}, closed)
-export const ConnectExchangeRequest = t.Object({
-  client: connectClientField,
-  code: t.String({ description: 'The code from POST /connect/authorize' }),
-  codeVerifier: t.String({ description: 'The PKCE verifier whose S256 challenge was sent to authorize (43–128 characters of A–Z a–z 0–9 - . _ ~)' }),
-}, closed)
-export const ConnectExchangeResponse = t.Object({
-  apiKey: t.String({ description: 'A personal API key (`rlk_…`) tied to the client and device hint. Shown once: store it, send it as `Authorization: Bearer <apiKey>`.' }),
-  scopes: t.Array(Scope),
-  label: t.String(),
-}, closed)
+const connectClientField = t.String({
+  description: '`chrome-extension` or `raycast`; another value is ConnectError `unknown_client`',
+})
+export const ConnectAuthorizeRequest = t.Object(
+  {
+    client: connectClientField,
+    redirectUri: t.String({
+      description:
+        'Where the client receives the code. chrome-extension: `https://<32 letters a–p>.chromiumapp.org/…` (chrome.identity.getRedirectURL()); raycast: `https://raycast.com/redirect…` or `raycast://…`. No fragment. Else ConnectError `invalid_redirect_uri`.',
+    }),
+    codeChallenge: t.String({
+      pattern: CODE_CHALLENGE_PATTERN,
+      description: 'BASE64URL(SHA-256(codeVerifier)) without padding (RFC 7636 S256): 43 characters',
+    }),
+    codeChallengeMethod: t.Literal('S256', { description: 'Only S256 is supported' }),
+    scopes: t.Array(t.String(), {
+      description:
+        'Scopes for the key, at least one, each held by the credential making this call; else ConnectError `invalid_scope` (`offline_access` included: keys do not refresh)',
+    }),
+    label: t.String({
+      description:
+        'Names the key in settings: 1–100 characters after trimming surrounding whitespace, no control characters',
+    }),
+    deviceHint: t.Optional(
+      nullable(
+        t.String({
+          description:
+            'Which device the key is for, shown in settings: at most 200 characters after trimming, no control characters',
+        }),
+      ),
+    ),
+  },
+  closed,
+)
+export const ConnectAuthorizeResponse = t.Object(
+  {
+    code: t.String({
+      description:
+        'One-time code for POST /connect/exchange: single use, valid for 5 minutes. A secret; hand it only to the client.',
+    }),
+  },
+  closed,
+)
+export const ConnectExchangeRequest = t.Object(
+  {
+    client: connectClientField,
+    code: t.String({ description: 'The code from POST /connect/authorize' }),
+    codeVerifier: t.String({
+      description:
+        'The PKCE verifier whose S256 challenge was sent to authorize (43–128 characters of A–Z a–z 0–9 - . _ ~)',
+    }),
+  },
+  closed,
+)
+export const ConnectExchangeResponse = t.Object(
+  {
+    apiKey: t.String({
+      description:
+        'A personal API key (`rlk_…`) tied to the client and device hint. Shown once: store it, send it as `Authorization: Bearer <apiKey>`.',
+    }),
+    scopes: t.Array(Scope),
+    label: t.String(),
+  },
+  closed,
+)
 
 const errorBody = (tag: string, fields: Record<string, TSchema> = {}) =>
   t.Object({ _tag: t.Literal(tag), message: t.String(), ...fields }, closed)

@@ -89,9 +89,16 @@ export async function verifyAccessToken(deps: AppDeps, token: string, audience: 
  * The grant and client of an access token we signed, expired or not: what revocation (RFC 7009) needs.
  * Null when the signature, `typ` or issuer is not ours.
  */
-export async function readAccessTokenGrant(deps: AppDeps, token: string): Promise<{ grantId: string; clientId: string } | null> {
+export async function readAccessTokenGrant(
+  deps: AppDeps,
+  token: string,
+): Promise<{ grantId: string; clientId: string } | null> {
   try {
-    const { payload, protectedHeader } = await compactVerify(token, signingKeyResolver(deps.db, deps.clock, deps.config.encryptionKey), { algorithms: [SIGNING_ALG] })
+    const { payload, protectedHeader } = await compactVerify(
+      token,
+      signingKeyResolver(deps.db, deps.clock, deps.config.encryptionKey),
+      { algorithms: [SIGNING_ALG] },
+    )
     if (protectedHeader.typ !== ACCESS_TOKEN_TYP) return null
     const claims = JSON.parse(new TextDecoder().decode(payload)) as JWTPayload
     if (claims.iss !== oauthEndpoints(deps.config.baseUrl).issuer) return null

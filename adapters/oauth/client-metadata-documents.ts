@@ -12,8 +12,13 @@ const FETCH_TIMEOUT_MS = 5_000
 function fetchDocument(deps: AppDeps, url: string): Promise<FetchedPage> {
   if (deps.fetchClientMetadata) return deps.fetchClientMetadata(url)
   return guardedFetch(url, {
-    allowPrivate: false, userAgent: `Readlater/1.0 (+${deps.config.baseUrl})`, timeoutMs: FETCH_TIMEOUT_MS,
-    maxBytes: MAX_CLIENT_METADATA_BYTES, maxRedirects: 0, bodyTypes: JSON_TYPES, accept: 'application/json',
+    allowPrivate: false,
+    userAgent: `Readlater/1.0 (+${deps.config.baseUrl})`,
+    timeoutMs: FETCH_TIMEOUT_MS,
+    maxBytes: MAX_CLIENT_METADATA_BYTES,
+    maxRedirects: 0,
+    bodyTypes: JSON_TYPES,
+    accept: 'application/json',
   })
 }
 
@@ -30,23 +35,41 @@ export async function resolveMetadataClient(deps: AppDeps, clientId: string): Pr
   try {
     page = await fetchDocument(deps, clientId)
   } catch (error) {
-    deps.log('warn', { msg: 'client metadata document not fetched', host, error: error instanceof Error ? error.message : 'unknown' })
-    return { kind: 'problem', message: `The application's metadata could not be read from ${host}, so it cannot be trusted.` }
+    deps.log('warn', {
+      msg: 'client metadata document not fetched',
+      host,
+      error: error instanceof Error ? error.message : 'unknown',
+    })
+    return {
+      kind: 'problem',
+      message: `The application's metadata could not be read from ${host}, so it cannot be trusted.`,
+    }
   }
   if (page.truncated || page.body.byteLength === 0) {
-    return { kind: 'problem', message: `The application's metadata at ${host} is not a JSON document of at most ${MAX_CLIENT_METADATA_BYTES} bytes.` }
+    return {
+      kind: 'problem',
+      message: `The application's metadata at ${host} is not a JSON document of at most ${MAX_CLIENT_METADATA_BYTES} bytes.`,
+    }
   }
   let registration
   try {
-    registration = validateClientIdMetadataDocument(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(page.body)), clientId)
+    registration = validateClientIdMetadataDocument(
+      JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(page.body)),
+      clientId,
+    )
   } catch (error) {
     const reason = isOAuthError(error) ? error.message : 'it is not valid JSON'
     return { kind: 'problem', message: `The application's metadata at ${host} cannot be used: ${reason}.` }
   }
   const now = toTimestamp(deps.clock.now())
   const client = await upsertClient(deps.db, {
-    id: clientId, name: registration.clientName, redirectUris: registration.redirectUris, grantTypes: registration.grantTypes,
-    scope: registration.scope, metadata: { client_id_metadata_document: true, fetched_at: now }, createdAt: now,
+    id: clientId,
+    name: registration.clientName,
+    redirectUris: registration.redirectUris,
+    grantTypes: registration.grantTypes,
+    scope: registration.scope,
+    metadata: { client_id_metadata_document: true, fetched_at: now },
+    createdAt: now,
   })
   return { kind: 'client', client }
 }

@@ -28,16 +28,32 @@ export async function signConsentTicket(deps: AppDeps, userId: string, request: 
 }
 
 /** The authorization request in a ticket issued to `userId`, or null if forged, expired or someone else's. */
-export async function readConsentTicket(deps: AppDeps, ticket: string, userId: string): Promise<AuthorizationRequest | null> {
+export async function readConsentTicket(
+  deps: AppDeps,
+  ticket: string,
+  userId: string,
+): Promise<AuthorizationRequest | null> {
   try {
     const { payload } = await jwtVerify(ticket, signingKeyResolver(deps.db, deps.clock, deps.config.encryptionKey), {
-      algorithms: [SIGNING_ALG], typ: TICKET_TYP, issuer: oauthEndpoints(deps.config.baseUrl).issuer, audience: audienceOf(deps),
-      subject: userId, currentDate: deps.clock.now(),
+      algorithms: [SIGNING_ALG],
+      typ: TICKET_TYP,
+      issuer: oauthEndpoints(deps.config.baseUrl).issuer,
+      audience: audienceOf(deps),
+      subject: userId,
+      currentDate: deps.clock.now(),
     })
     const request = payload.req as AuthorizationRequest | undefined
-    if (!request || typeof request.clientId !== 'string' || typeof request.redirectUri !== 'string' || typeof request.codeChallenge !== 'string'
-      || typeof request.resource !== 'string' || !Array.isArray(request.scopes) || !request.scopes.every((s) => typeof s === 'string' && isOAuthScope(s))
-      || (request.state !== null && typeof request.state !== 'string')) return null
+    if (
+      !request ||
+      typeof request.clientId !== 'string' ||
+      typeof request.redirectUri !== 'string' ||
+      typeof request.codeChallenge !== 'string' ||
+      typeof request.resource !== 'string' ||
+      !Array.isArray(request.scopes) ||
+      !request.scopes.every((s) => typeof s === 'string' && isOAuthScope(s)) ||
+      (request.state !== null && typeof request.state !== 'string')
+    )
+      return null
     return request
   } catch {
     return null

@@ -16,7 +16,9 @@ const INFO = new TextEncoder().encode('A256GCM key for private JWKs')
  */
 async function contentKey(secret: string): Promise<Uint8Array> {
   const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), 'HKDF', false, ['deriveBits'])
-  return new Uint8Array(await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: SALT, info: INFO }, material, 256))
+  return new Uint8Array(
+    await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: SALT, info: INFO }, material, 256),
+  )
 }
 
 export async function encryptPrivateJwk(jwk: JWK, secret: string): Promise<EncryptedJwk> {
@@ -28,6 +30,9 @@ export async function encryptPrivateJwk(jwk: JWK, secret: string): Promise<Encry
 
 /** Throws when `secret` is not the key the JWK was encrypted with (GCM authenticates). */
 export async function decryptPrivateJwk(stored: EncryptedJwk, secret: string): Promise<JWK> {
-  const { plaintext } = await compactDecrypt(stored.jwe, await contentKey(secret), { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] })
+  const { plaintext } = await compactDecrypt(stored.jwe, await contentKey(secret), {
+    keyManagementAlgorithms: ['dir'],
+    contentEncryptionAlgorithms: ['A256GCM'],
+  })
   return JSON.parse(new TextDecoder().decode(plaintext)) as JWK
 }

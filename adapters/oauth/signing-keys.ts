@@ -41,15 +41,22 @@ const cache = new WeakMap<Database, Cached>()
  * names a key the cache does not hold (a rotation elsewhere) makes it read the set again sooner.
  * With `encryptionKey` the private keys are kept encrypted (clear ones found are encrypted in place).
  */
-export function loadSigningKeys(db: Database, clock: Clock, encryptionKey?: string, options: { kid?: string } = {}): Promise<SigningKeySet> {
+export function loadSigningKeys(
+  db: Database,
+  clock: Clock,
+  encryptionKey?: string,
+  options: { kid?: string } = {},
+): Promise<SigningKeySet> {
   const nowMs = clock.now().getTime()
   const cached = cache.get(db)
   const fresh = cached && nowMs - cached.loadedAtMs < CACHE_MS && nowMs >= cached.loadedAtMs
   if (cached && fresh && !options.kid) return cached.keys
   if (cached && fresh && options.kid) {
-    return cached.keys.then((keys) => keys.verificationKey(options.kid!) || nowMs - cached.loadedAtMs < UNKNOWN_KID_RELOAD_MS
-      ? keys
-      : reload(db, clock, encryptionKey, nowMs))
+    return cached.keys.then((keys) =>
+      keys.verificationKey(options.kid!) || nowMs - cached.loadedAtMs < UNKNOWN_KID_RELOAD_MS
+        ? keys
+        : reload(db, clock, encryptionKey, nowMs),
+    )
   }
   return reload(db, clock, encryptionKey, nowMs)
 }
@@ -64,7 +71,10 @@ function reload(db: Database, clock: Clock, encryptionKey: string | undefined, n
   return keys
 }
 
-async function newKeyRow(clock: Clock, encryptionKey: string | undefined): Promise<{ kid: string; privateJwk: string; publicJwk: string; createdAt: string }> {
+async function newKeyRow(
+  clock: Clock,
+  encryptionKey: string | undefined,
+): Promise<{ kid: string; privateJwk: string; publicJwk: string; createdAt: string }> {
   const pair = await generateKeyPair(SIGNING_ALG, { extractable: true })
   const publicJwk = await exportJWK(pair.publicKey)
   const privateJwk = await exportJWK(pair.privateKey)
@@ -90,14 +100,20 @@ async function loadOrCreate(db: Database, clock: Clock, encryptionKey: string | 
   }
   if (encryptionKey) await encryptClearKeys(db, rows, encryptionKey)
   const nowMs = clock.now().getTime()
-  const usable = rows.filter((row) => row.retiredAt === null || nowMs - Date.parse(row.retiredAt) < RETIRED_KEY_GRACE_MS)
+  const usable = rows.filter(
+    (row) => row.retiredAt === null || nowMs - Date.parse(row.retiredAt) < RETIRED_KEY_GRACE_MS,
+  )
   const active = rows.filter((row) => row.retiredAt === null).at(-1)
   if (!active) throw new SigningKeyError('every signing key is retired; run `bun server.ts signing-key rotate`')
   const publicKeys = new Map<string, CryptoKey>()
-  for (const row of usable) publicKeys.set(row.kid, await importJWK({ ...row.publicJwk, alg: row.alg }, row.alg) as CryptoKey)
+  for (const row of usable)
+    publicKeys.set(row.kid, (await importJWK({ ...row.publicJwk, alg: row.alg }, row.alg)) as CryptoKey)
   const privateJwk = await readPrivateJwk(active.privateJwk, encryptionKey)
   return {
-    active: { kid: active.kid, privateKey: await importJWK({ ...privateJwk, alg: active.alg }, active.alg) as CryptoKey },
+    active: {
+      kid: active.kid,
+      privateKey: (await importJWK({ ...privateJwk, alg: active.alg }, active.alg)) as CryptoKey,
+    },
     publicJwks: usable.map((row) => ({ ...(row.publicJwk as JWK), kid: row.kid, alg: row.alg, use: 'sig' })),
     verificationKey: (kid) => publicKeys.get(kid) ?? null,
   }
@@ -105,11 +121,16 @@ async function loadOrCreate(db: Database, clock: Clock, encryptionKey: string | 
 
 async function readPrivateJwk(stored: Record<string, unknown>, encryptionKey: string | undefined): Promise<JWK> {
   if (!isEncryptedJwk(stored)) return stored as JWK
-  if (!encryptionKey) throw new SigningKeyError('the token signing keys are stored encrypted: set ENCRYPTION_KEY to the key they were encrypted with')
+  if (!encryptionKey)
+    throw new SigningKeyError(
+      'the token signing keys are stored encrypted: set ENCRYPTION_KEY to the key they were encrypted with',
+    )
   try {
     return await decryptPrivateJwk(stored, encryptionKey)
   } catch {
-    throw new SigningKeyError('ENCRYPTION_KEY does not decrypt the token signing keys: it is not the key they were encrypted with')
+    throw new SigningKeyError(
+      'ENCRYPTION_KEY does not decrypt the token signing keys: it is not the key they were encrypted with',
+    )
   }
 }
 
@@ -118,7 +139,9 @@ async function encryptClearKeys(db: Database, rows: KeyRow[], encryptionKey: str
   for (const row of rows) {
     if (isEncryptedJwk(row.privateJwk)) continue
     const encrypted = await encryptPrivateJwk(row.privateJwk as JWK, encryptionKey)
-    await db.update(signingKeys).set({ privateJwk: encrypted })
+    await db
+      .update(signingKeys)
+      .set({ privateJwk: encrypted })
       .where(and(eq(signingKeys.kid, row.kid), sql`${signingKeys.privateJwk} = ${JSON.stringify(row.privateJwk)}`))
     row.privateJwk = encrypted
   }
@@ -129,14 +152,24 @@ async function encryptClearKeys(db: Database, rows: KeyRow[], encryptionKey: str
  * until every token they signed has expired, then maintenance deletes them. Returns the new key's id.
  * @see docs/oauth.md#signing-keys
  */
-export async function rotateSigningKey(db: Database, clock: Clock, encryptionKey?: string): Promise<{ kid: string; retired: string[] }> {
+export async function rotateSigningKey(
+  db: Database,
+  clock: Clock,
+  encryptionKey?: string,
+): Promise<{ kid: string; retired: string[] }> {
   // Refuse before changing anything when the stored keys cannot be read with this configuration.
   await loadOrCreate(db, clock, encryptionKey)
   const row = await newKeyRow(clock, encryptionKey)
   const current = await db.select({ kid: signingKeys.kid }).from(signingKeys).where(isNull(signingKeys.retiredAt))
   await atomically(db, [
     db.update(signingKeys).set({ retiredAt: row.createdAt }).where(isNull(signingKeys.retiredAt)),
-    db.insert(signingKeys).values({ kid: row.kid, alg: SIGNING_ALG, privateJwk: JSON.parse(row.privateJwk), publicJwk: JSON.parse(row.publicJwk), createdAt: row.createdAt }),
+    db.insert(signingKeys).values({
+      kid: row.kid,
+      alg: SIGNING_ALG,
+      privateJwk: JSON.parse(row.privateJwk),
+      publicJwk: JSON.parse(row.publicJwk),
+      createdAt: row.createdAt,
+    }),
   ])
   cache.delete(db)
   return { kid: row.kid, retired: current.map((each) => each.kid) }

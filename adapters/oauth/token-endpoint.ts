@@ -6,7 +6,14 @@ import { verifyPkceS256 } from '../../core/oauth/pkce.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { revokeGrant, type GrantRow } from '../storage/oauth-grants.ts'
 import {
-  findClient, findCode, findGrant, findRefreshToken, insertRefreshToken, spendCode, spendRefreshToken, type ClientRow,
+  findClient,
+  findCode,
+  findGrant,
+  findRefreshToken,
+  insertRefreshToken,
+  spendCode,
+  spendRefreshToken,
+  type ClientRow,
 } from '../storage/oauth.ts'
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, readAccessTokenGrant } from './access-tokens.ts'
 
@@ -46,7 +53,10 @@ export function handleTokenRequest(deps: AppDeps, form: URLSearchParams): Promis
   const grantType = required(form, 'grant_type')
   if (grantType === 'authorization_code') return exchangeAuthorizationCode(deps, form)
   if (grantType === 'refresh_token') return exchangeRefreshToken(deps, form)
-  throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported; use authorization_code or refresh_token`)
+  throw new OAuthError(
+    'unsupported_grant_type',
+    `grant_type "${grantType}" is not supported; use authorization_code or refresh_token`,
+  )
 }
 
 /**
@@ -66,16 +76,21 @@ async function exchangeAuthorizationCode(deps: AppDeps, form: URLSearchParams): 
 
   const row = await findCode(deps.db, hashSecret(code))
   // Another client's code is treated as unknown: it learns nothing and changes nothing.
-  if (!row || row.clientId !== client.id) throw new OAuthError('invalid_grant', 'The authorization code is unknown, expired or already used')
-  if (row.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request')
-  if (!verifyPkceS256(verifier, row.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge')
+  if (!row || row.clientId !== client.id)
+    throw new OAuthError('invalid_grant', 'The authorization code is unknown, expired or already used')
+  if (row.redirectUri !== redirectUri)
+    throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request')
+  if (!verifyPkceS256(verifier, row.codeChallenge))
+    throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge')
 
   const grant = await findGrant(deps.db, row.grantId)
-  if (row.usedAt !== null) return replayed(deps, row.grantId, 'The authorization code was already used; the tokens issued with it are revoked')
+  if (row.usedAt !== null)
+    return replayed(deps, row.grantId, 'The authorization code was already used; the tokens issued with it are revoked')
   if (now.toISOString() >= row.expiresAt) throw new OAuthError('invalid_grant', 'The authorization code has expired')
   if (!grant || grant.revokedAt !== null) throw new OAuthError('invalid_grant', 'The authorization was revoked')
-  if (resource !== null && resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one in the authorization request')
-  if (!await spendCode(deps.db, row.codeHash, now.toISOString())) {
+  if (resource !== null && resource !== grant.resource)
+    throw new OAuthError('invalid_target', 'resource differs from the one in the authorization request')
+  if (!(await spendCode(deps.db, row.codeHash, now.toISOString()))) {
     return replayed(deps, row.grantId, 'The authorization code was already used; the tokens issued with it are revoked')
   }
   const withRefresh = grant.scopes.includes(OFFLINE_ACCESS) && client.grantTypes.includes('refresh_token')
@@ -102,42 +117,66 @@ async function exchangeRefreshToken(deps: AppDeps, form: URLSearchParams): Promi
 
   const row = await findRefreshToken(deps.db, hashSecret(refreshToken))
   const grant = row ? await findGrant(deps.db, row.grantId) : null
-  if (!row || !grant || grant.clientId !== client.id) throw new OAuthError('invalid_grant', 'The refresh token is unknown, expired or revoked')
+  if (!row || !grant || grant.clientId !== client.id)
+    throw new OAuthError('invalid_grant', 'The refresh token is unknown, expired or revoked')
   if (grant.revokedAt !== null) throw new OAuthError('invalid_grant', 'The authorization was revoked')
-  if (row.usedAt !== null) return replayed(deps, grant.id, 'The refresh token was already used; the authorization is revoked')
+  if (row.usedAt !== null)
+    return replayed(deps, grant.id, 'The refresh token was already used; the authorization is revoked')
   if (now.getTime() - Date.parse(row.createdAt) >= REFRESH_TOKEN_IDLE_DAYS * 86_400_000) {
     throw new OAuthError('invalid_grant', 'The refresh token has expired; authorize again')
   }
-  if (!client.grantTypes.includes('refresh_token')) throw new OAuthError('unauthorized_client', 'This client did not register the refresh_token grant')
+  if (!client.grantTypes.includes('refresh_token'))
+    throw new OAuthError('unauthorized_client', 'This client did not register the refresh_token grant')
 
   let scopes = grant.scopes
   if (scope !== null) {
     const requested = parseScopeList(scope)
     const unknown = requested.filter((s) => !isOAuthScope(s))
-    if (unknown.length > 0) throw new OAuthError('invalid_scope', `Unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}`)
+    if (unknown.length > 0)
+      throw new OAuthError('invalid_scope', `Unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}`)
     const wider = requested.filter((s) => !grant.scopes.includes(s))
-    if (wider.length > 0) throw new OAuthError('invalid_scope', `A refresh cannot add scopes the person did not grant: ${wider.map((s) => `"${s}"`).join(', ')}`)
+    if (wider.length > 0)
+      throw new OAuthError(
+        'invalid_scope',
+        `A refresh cannot add scopes the person did not grant: ${wider.map((s) => `"${s}"`).join(', ')}`,
+      )
     if (requested.length > 0) scopes = sortScopes(requested)
   }
-  if (resource !== null && resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one this authorization was granted for')
+  if (resource !== null && resource !== grant.resource)
+    throw new OAuthError('invalid_target', 'resource differs from the one this authorization was granted for')
 
-  if (!await spendRefreshToken(deps.db, row.tokenHash, now.toISOString())) {
+  if (!(await spendRefreshToken(deps.db, row.tokenHash, now.toISOString()))) {
     return replayed(deps, grant.id, 'The refresh token was already used; the authorization is revoked')
   }
   return issueTokens(deps, grant, scopes, true)
 }
 
-async function issueTokens(deps: AppDeps, grant: GrantRow, scopes: readonly string[], withRefresh: boolean): Promise<TokenResponse> {
+async function issueTokens(
+  deps: AppDeps,
+  grant: GrantRow,
+  scopes: readonly string[],
+  withRefresh: boolean,
+): Promise<TokenResponse> {
   const scope = scopes.join(' ')
   const response: TokenResponse = {
-    access_token: await issueAccessToken(deps, { grantId: grant.id, userId: grant.userId, clientId: grant.clientId, scope, audience: grant.resource }),
+    access_token: await issueAccessToken(deps, {
+      grantId: grant.id,
+      userId: grant.userId,
+      clientId: grant.clientId,
+      scope,
+      audience: grant.resource,
+    }),
     token_type: 'Bearer',
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
     scope,
   }
   if (withRefresh) {
     const refreshToken = generateSecret(deps.random, REFRESH_TOKEN_PREFIX)
-    await insertRefreshToken(deps.db, { tokenHash: hashSecret(refreshToken), grantId: grant.id, createdAt: deps.clock.now().toISOString() })
+    await insertRefreshToken(deps.db, {
+      tokenHash: hashSecret(refreshToken),
+      grantId: grant.id,
+      createdAt: deps.clock.now().toISOString(),
+    })
     response.refresh_token = refreshToken
   }
   return response

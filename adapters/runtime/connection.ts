@@ -15,7 +15,8 @@ export type RequestHandler = (request: Request, connection?: ConnectionInfo) => 
 export function socketAddressOf(request: Request, connection: ConnectionInfo | undefined): string | null {
   if (!connection) return null
   if ('clientIp' in connection) return connection.clientIp
-  if ('requestIP' in connection && typeof connection.requestIP === 'function') return unmapIpv4(connection.requestIP(request)?.address ?? null)
+  if ('requestIP' in connection && typeof connection.requestIP === 'function')
+    return unmapIpv4(connection.requestIP(request)?.address ?? null)
   if ('remoteAddr' in connection) return unmapIpv4(connection.remoteAddr?.hostname ?? null)
   return null
 }

@@ -6,13 +6,28 @@ export interface Listener {
   stop(): Promise<void>
 }
 
-declare const Deno: { serve(options: { port: number; hostname: string; onListen?: () => void }, handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>): { shutdown(): Promise<void>; addr: { hostname: string; port: number } } } | undefined
+declare const Deno:
+  | {
+      serve(
+        options: { port: number; hostname: string; onListen?: () => void },
+        handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>,
+      ): { shutdown(): Promise<void>; addr: { hostname: string; port: number } }
+    }
+  | undefined
 
 /** Serves `fetch` with the runtime's native server: Bun.serve on Bun, Deno.serve on Deno. */
-export function serve(fetch: RequestHandler, options: { port: number; hostname: string; maxBodyBytes: number }): Listener {
+export function serve(
+  fetch: RequestHandler,
+  options: { port: number; hostname: string; maxBodyBytes: number },
+): Listener {
   if (typeof Bun !== 'undefined') {
     // Bun passes its Server, from which the handler reads the socket peer (behind a proxy: see TRUST_PROXY).
-    const server = Bun.serve({ port: options.port, hostname: options.hostname, fetch, maxRequestBodySize: options.maxBodyBytes })
+    const server = Bun.serve({
+      port: options.port,
+      hostname: options.hostname,
+      fetch,
+      maxRequestBodySize: options.maxBodyBytes,
+    })
     return { url: `http://${server.hostname}:${server.port}`, stop: () => server.stop() }
   }
   if (typeof Deno !== 'undefined') {

@@ -32,7 +32,12 @@ export async function insertIssuedApiKey(db: Database, row: typeof apiKeys.$infe
 
 /** Looks a key up by its SHA-256 hash; revoked keys are never returned. */
 const activeKeyByHash = preparedPer((db) =>
-  db.select().from(apiKeys).where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), isNull(apiKeys.revokedAt))).prepare())
+  db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), isNull(apiKeys.revokedAt)))
+    .prepare(),
+)
 
 export async function findActiveApiKey(db: Database, keyHash: string): Promise<ApiKeyRow | null> {
   const [row] = await activeKeyByHash(db).execute({ keyHash })
@@ -47,12 +52,17 @@ export async function findActiveApiKey(db: Database, keyHash: string): Promise<A
 export async function touchApiKey(db: Database, key: ApiKeyRow, now: Date): Promise<void> {
   if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < 60_000) return
   const threshold = new Date(now.getTime() - 60_000).toISOString()
-  await db.update(apiKeys).set({ lastUsedAt: now.toISOString() })
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now.toISOString() })
     .where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, threshold))))
 }
 
 export async function listApiKeys(db: Database, userId: string): Promise<ApiKeyRow[]> {
-  return db.select().from(apiKeys).where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
 }
 
 /**
@@ -61,8 +71,11 @@ export async function listApiKeys(db: Database, userId: string): Promise<ApiKeyR
  */
 export async function revokeApiKey(db: Database, userId: string | null, id: string, now: string): Promise<boolean> {
   const owner = userId === null ? undefined : eq(apiKeys.userId, userId)
-  const rows = await db.update(apiKeys).set({ revokedAt: now })
-    .where(and(eq(apiKeys.id, id), owner, isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id })
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, id), owner, isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id })
   if (rows.length === 0) return false
   await revokeIssuedKeys(db, { keyId: id }, now)
   return true
@@ -72,7 +85,11 @@ export async function revokeApiKey(db: Database, userId: string | null, id: stri
  * Revokes the keys a credential issued through the connect flow, and the keys those issued, and so on.
  * Keys already revoked are walked too, so nothing below them survives.
  */
-export async function revokeIssuedKeys(db: Database, issuer: { keyId: string } | { grantId: string }, now: string): Promise<void> {
+export async function revokeIssuedKeys(
+  db: Database,
+  issuer: { keyId: string } | { grantId: string },
+  now: string,
+): Promise<void> {
   const root = 'keyId' in issuer ? sql`issued_by_key_id = ${issuer.keyId}` : sql`issued_by_grant_id = ${issuer.grantId}`
   await db.run(sql`WITH RECURSIVE issued(id) AS (
       SELECT id FROM api_keys WHERE ${root}

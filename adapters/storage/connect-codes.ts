@@ -16,7 +16,9 @@ export async function insertConnectCode(db: Database, row: typeof connectCodes.$
  * of fixed width compare in time order.
  */
 export async function spendConnectCode(db: Database, codeHash: string, now: string): Promise<ConnectCodeRow | null> {
-  const [row] = await db.update(connectCodes).set({ usedAt: now })
+  const [row] = await db
+    .update(connectCodes)
+    .set({ usedAt: now })
     .where(and(eq(connectCodes.codeHash, codeHash), isNull(connectCodes.usedAt), gte(connectCodes.expiresAt, now)))
     .returning()
   return row ?? null

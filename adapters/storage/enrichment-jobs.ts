@@ -17,30 +17,75 @@ const p = sql.placeholder
 const free = sql`(${enrichmentJobs.leaseUntilMs} IS NULL OR ${enrichmentJobs.leaseUntilMs} <= ${p('nowMs')})`
 
 // Prepared once per database: workers poll, and building a drizzle query costs as much as running it.
-const claimStatement = preparedPer((db) => db.update(enrichmentJobs)
-  .set({ leaseUntilMs: sql`${p('leaseUntilMs')}`, attempts: sql`${enrichmentJobs.attempts} + 1` })
-  .where(and(
-    eq(enrichmentJobs.itemId, sql`(SELECT ${enrichmentJobs.itemId} FROM ${enrichmentJobs} WHERE ${enrichmentJobs.runAfterMs} <= ${p('nowMs')} AND ${free} ORDER BY ${enrichmentJobs.runAfterMs}, ${enrichmentJobs.itemId} LIMIT 1)`),
-    free,
-  ))
-  .returning({ itemId: enrichmentJobs.itemId, attempts: enrichmentJobs.attempts })
-  .prepare())
-const itemUrl = preparedPer((db) => db.select({ originalUrl: savedItems.originalUrl }).from(savedItems).where(eq(savedItems.id, p('itemId'))).prepare())
-const itemTags = preparedPer((db) => db.select({ tags: savedItems.tags }).from(savedItems).where(eq(savedItems.id, p('itemId'))).prepare())
-const dropJob = preparedPer((db) => db.delete(enrichmentJobs).where(eq(enrichmentJobs.itemId, p('itemId'))).prepare())
-const storePage = preparedPer((db) => db.update(savedItems).set({
-  title: sql`${p('title')}`, description: sql`${p('description')}`, siteName: sql`${p('siteName')}`,
-  faviconUrl: sql`${p('faviconUrl')}`, faviconLightUrl: sql`${p('faviconLightUrl')}`, faviconDarkUrl: sql`${p('faviconDarkUrl')}`,
-  imageUrl: sql`${p('imageUrl')}`, canonicalUrl: sql`${p('canonicalUrl')}`, previewSummary: sql`${p('previewSummary')}`,
-  type: sql`${p('type')}`, tags: sql`${p('tags')}`, enrichmentStatus: 'enriched', updatedAt: sql`${p('now')}`,
-}).where(and(eq(savedItems.id, p('itemId')), sql`${savedItems.tags} = ${p('oldTags')}`)).returning({ id: savedItems.id }).prepare())
+const claimStatement = preparedPer((db) =>
+  db
+    .update(enrichmentJobs)
+    .set({ leaseUntilMs: sql`${p('leaseUntilMs')}`, attempts: sql`${enrichmentJobs.attempts} + 1` })
+    .where(
+      and(
+        eq(
+          enrichmentJobs.itemId,
+          sql`(SELECT ${enrichmentJobs.itemId} FROM ${enrichmentJobs} WHERE ${enrichmentJobs.runAfterMs} <= ${p('nowMs')} AND ${free} ORDER BY ${enrichmentJobs.runAfterMs}, ${enrichmentJobs.itemId} LIMIT 1)`,
+        ),
+        free,
+      ),
+    )
+    .returning({ itemId: enrichmentJobs.itemId, attempts: enrichmentJobs.attempts })
+    .prepare(),
+)
+const itemUrl = preparedPer((db) =>
+  db
+    .select({ originalUrl: savedItems.originalUrl })
+    .from(savedItems)
+    .where(eq(savedItems.id, p('itemId')))
+    .prepare(),
+)
+const itemTags = preparedPer((db) =>
+  db
+    .select({ tags: savedItems.tags })
+    .from(savedItems)
+    .where(eq(savedItems.id, p('itemId')))
+    .prepare(),
+)
+const dropJob = preparedPer((db) =>
+  db
+    .delete(enrichmentJobs)
+    .where(eq(enrichmentJobs.itemId, p('itemId')))
+    .prepare(),
+)
+const storePage = preparedPer((db) =>
+  db
+    .update(savedItems)
+    .set({
+      title: sql`${p('title')}`,
+      description: sql`${p('description')}`,
+      siteName: sql`${p('siteName')}`,
+      faviconUrl: sql`${p('faviconUrl')}`,
+      faviconLightUrl: sql`${p('faviconLightUrl')}`,
+      faviconDarkUrl: sql`${p('faviconDarkUrl')}`,
+      imageUrl: sql`${p('imageUrl')}`,
+      canonicalUrl: sql`${p('canonicalUrl')}`,
+      previewSummary: sql`${p('previewSummary')}`,
+      type: sql`${p('type')}`,
+      tags: sql`${p('tags')}`,
+      enrichmentStatus: 'enriched',
+      updatedAt: sql`${p('now')}`,
+    })
+    .where(and(eq(savedItems.id, p('itemId')), sql`${savedItems.tags} = ${p('oldTags')}`))
+    .returning({ id: savedItems.id })
+    .prepare(),
+)
 
 /**
  * Takes the oldest due job nobody holds (or whose holder's lease ran out) and holds it until
  * `leaseUntilMs`. One UPDATE … RETURNING: SQLite runs one writer at a time, so two processes can never
  * claim the same job.
  */
-export async function claimEnrichmentJob(db: Database, nowMs: number, leaseUntilMs: number): Promise<ClaimedJob | null> {
+export async function claimEnrichmentJob(
+  db: Database,
+  nowMs: number,
+  leaseUntilMs: number,
+): Promise<ClaimedJob | null> {
   const [job] = await claimStatement(db).all({ nowMs, leaseUntilMs })
   if (!job) return null
   const [item] = await itemUrl(db).all({ itemId: job.itemId })
@@ -54,7 +99,12 @@ export async function claimEnrichmentJob(db: Database, nowMs: number, leaseUntil
  * person's current ones; if they changed meanwhile (a recapture added one), the write is retried on the
  * fresh value so nothing the person added is lost. False when the item is gone.
  */
-export async function completeEnrichment(db: Database, itemId: string, page: PageMetadata, now: string): Promise<boolean> {
+export async function completeEnrichment(
+  db: Database,
+  itemId: string,
+  page: PageMetadata,
+  now: string,
+): Promise<boolean> {
   for (let tries = 0; tries < 5; tries++) {
     const [current] = await itemTags(db).all({ itemId })
     if (!current) {
@@ -62,28 +112,44 @@ export async function completeEnrichment(db: Database, itemId: string, page: Pag
       return false
     }
     const [changed] = await storePage(db).all({
-      itemId, now, title: page.title, description: page.description, siteName: page.siteName,
-      faviconUrl: page.faviconUrl, faviconLightUrl: page.faviconLightUrl, faviconDarkUrl: page.faviconDarkUrl,
-      imageUrl: page.imageUrl, canonicalUrl: page.canonicalUrl, previewSummary: page.previewSummary, type: page.type,
-      tags: JSON.stringify(mergeTags(current.tags as Tag[], page.tags)), oldTags: JSON.stringify(current.tags),
+      itemId,
+      now,
+      title: page.title,
+      description: page.description,
+      siteName: page.siteName,
+      faviconUrl: page.faviconUrl,
+      faviconLightUrl: page.faviconLightUrl,
+      faviconDarkUrl: page.faviconDarkUrl,
+      imageUrl: page.imageUrl,
+      canonicalUrl: page.canonicalUrl,
+      previewSummary: page.previewSummary,
+      type: page.type,
+      tags: JSON.stringify(mergeTags(current.tags as Tag[], page.tags)),
+      oldTags: JSON.stringify(current.tags),
     })
     if (changed) {
       await dropJob(db).run({ itemId })
       return true
     }
   }
-  throw new Error('the item\'s tags kept changing while enrichment stored its result')
+  throw new Error("the item's tags kept changing while enrichment stored its result")
 }
 
 /** Puts the job back for a later attempt. */
 export async function scheduleRetry(db: Database, itemId: string, runAfterMs: number, error: string): Promise<void> {
-  await db.update(enrichmentJobs).set({ runAfterMs, leaseUntilMs: null, lastError: error }).where(eq(enrichmentJobs.itemId, itemId))
+  await db
+    .update(enrichmentJobs)
+    .set({ runAfterMs, leaseUntilMs: null, lastError: error })
+    .where(eq(enrichmentJobs.itemId, itemId))
 }
 
 /** Gives up: the item becomes `failed` (a recapture queues it again) and the job is dropped. */
 export async function failEnrichment(db: Database, itemId: string, now: string): Promise<void> {
   await atomically(db, [
-    db.update(savedItems).set({ enrichmentStatus: 'failed', updatedAt: now }).where(and(eq(savedItems.id, itemId), eq(savedItems.enrichmentStatus, 'pending'))),
+    db
+      .update(savedItems)
+      .set({ enrichmentStatus: 'failed', updatedAt: now })
+      .where(and(eq(savedItems.id, itemId), eq(savedItems.enrichmentStatus, 'pending'))),
     db.delete(enrichmentJobs).where(eq(enrichmentJobs.itemId, itemId)),
   ])
 }

@@ -7,15 +7,30 @@ import { folders } from './schema.ts'
 const isUniqueViolation = (error: unknown): boolean =>
   /UNIQUE constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))
 
-const conflict = (name: string): FolderNameConflictError => new FolderNameConflictError(`A folder named "${name}" already exists`)
+const conflict = (name: string): FolderNameConflictError =>
+  new FolderNameConflictError(`A folder named "${name}" already exists`)
 
 export async function listFolders(db: Database, userId: string): Promise<Folder[]> {
-  return db.select({ id: folders.id, name: folders.name }).from(folders).where(eq(folders.userId, userId)).orderBy(asc(folders.nameKey), asc(folders.id))
+  return db
+    .select({ id: folders.id, name: folders.name })
+    .from(folders)
+    .where(eq(folders.userId, userId))
+    .orderBy(asc(folders.nameKey), asc(folders.id))
 }
 
-export async function createFolder(db: Database, row: { id: string; userId: string; name: string; nameKey: string; now: string }): Promise<Folder> {
+export async function createFolder(
+  db: Database,
+  row: { id: string; userId: string; name: string; nameKey: string; now: string },
+): Promise<Folder> {
   try {
-    await db.insert(folders).values({ id: row.id, userId: row.userId, name: row.name, nameKey: row.nameKey, createdAt: row.now, updatedAt: row.now })
+    await db.insert(folders).values({
+      id: row.id,
+      userId: row.userId,
+      name: row.name,
+      nameKey: row.nameKey,
+      createdAt: row.now,
+      updatedAt: row.now,
+    })
   } catch (error) {
     // The unique index decides, so two concurrent creates of one name cannot both win.
     if (isUniqueViolation(error)) throw conflict(row.name)
@@ -24,10 +39,18 @@ export async function createFolder(db: Database, row: { id: string; userId: stri
   return { id: row.id, name: row.name }
 }
 
-export async function renameFolder(db: Database, userId: string, id: string, name: { name: string; key: string }, now: string): Promise<Folder> {
+export async function renameFolder(
+  db: Database,
+  userId: string,
+  id: string,
+  name: { name: string; key: string },
+  now: string,
+): Promise<Folder> {
   let updated: Folder[]
   try {
-    updated = await db.update(folders).set({ name: name.name, nameKey: name.key, updatedAt: now })
+    updated = await db
+      .update(folders)
+      .set({ name: name.name, nameKey: name.key, updatedAt: now })
       .where(and(eq(folders.id, id), eq(folders.userId, userId)))
       .returning({ id: folders.id, name: folders.name })
   } catch (error) {
@@ -40,6 +63,9 @@ export async function renameFolder(db: Database, userId: string, id: string, nam
 }
 
 export async function deleteFolder(db: Database, userId: string, id: string): Promise<void> {
-  const deleted = await db.delete(folders).where(and(eq(folders.id, id), eq(folders.userId, userId))).returning({ id: folders.id })
+  const deleted = await db
+    .delete(folders)
+    .where(and(eq(folders.id, id), eq(folders.userId, userId)))
+    .returning({ id: folders.id })
   if (deleted.length === 0) throw new FolderNotFoundError(id)
 }

@@ -7,7 +7,12 @@ import { revokeIssuedKeys } from './api-keys.ts'
 export type GrantRow = typeof oauthGrants.$inferSelect
 
 const activeGrant = preparedPer((db) =>
-  db.select().from(oauthGrants).where(and(eq(oauthGrants.id, sql.placeholder('id')), isNull(oauthGrants.revokedAt))).prepare())
+  db
+    .select()
+    .from(oauthGrants)
+    .where(and(eq(oauthGrants.id, sql.placeholder('id')), isNull(oauthGrants.revokedAt)))
+    .prepare(),
+)
 
 /** The grant behind a token, if it is still in force: checked on every use, so revocation is immediate. */
 export async function findActiveGrant(db: Database, id: string): Promise<GrantRow | null> {
@@ -26,10 +31,17 @@ export interface ConnectedAgent {
 
 /** The person's grants in force, newest first, for the settings page. */
 export async function listActiveGrants(db: Database, userId: string): Promise<ConnectedAgent[]> {
-  return db.select({
-    grantId: oauthGrants.id, clientId: oauthGrants.clientId, clientName: oauthClients.name, scopes: oauthGrants.scopes,
-    createdAt: oauthGrants.createdAt, lastUsedAt: oauthGrants.lastUsedAt,
-  }).from(oauthGrants).innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+  return db
+    .select({
+      grantId: oauthGrants.id,
+      clientId: oauthGrants.clientId,
+      clientName: oauthClients.name,
+      scopes: oauthGrants.scopes,
+      createdAt: oauthGrants.createdAt,
+      lastUsedAt: oauthGrants.lastUsedAt,
+    })
+    .from(oauthGrants)
+    .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
     .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
     .orderBy(desc(oauthGrants.createdAt))
 }
@@ -39,9 +51,10 @@ export async function listActiveGrants(db: Database, userId: string): Promise<Co
  * minted through the connect flow with its tokens (docs/security.md#connect-issued-keys).
  */
 export async function revokeGrant(db: Database, grantId: string, now: string, userId?: string): Promise<boolean> {
-  const where = userId === undefined
-    ? and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt))
-    : and(eq(oauthGrants.id, grantId), eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt))
+  const where =
+    userId === undefined
+      ? and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt))
+      : and(eq(oauthGrants.id, grantId), eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt))
   const rows = await db.update(oauthGrants).set({ revokedAt: now }).where(where).returning({ id: oauthGrants.id })
   if (rows.length === 0) return false
   await revokeIssuedKeys(db, { grantId }, now)

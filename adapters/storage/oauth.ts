@@ -18,14 +18,30 @@ export async function insertClient(db: Database, row: typeof oauthClients.$infer
 
 /** Creates or refreshes a client known by its metadata-document URL; `createdAt` stays the first one. */
 export async function upsertClient(db: Database, row: typeof oauthClients.$inferInsert): Promise<ClientRow> {
-  const [stored] = await db.insert(oauthClients).values(row).onConflictDoUpdate({
-    target: oauthClients.id,
-    set: { name: row.name, redirectUris: row.redirectUris, grantTypes: row.grantTypes, scope: row.scope ?? null, metadata: row.metadata },
-  }).returning()
+  const [stored] = await db
+    .insert(oauthClients)
+    .values(row)
+    .onConflictDoUpdate({
+      target: oauthClients.id,
+      set: {
+        name: row.name,
+        redirectUris: row.redirectUris,
+        grantTypes: row.grantTypes,
+        scope: row.scope ?? null,
+        metadata: row.metadata,
+      },
+    })
+    .returning()
   return stored!
 }
 
-const clientById = preparedPer((db) => db.select().from(oauthClients).where(eq(oauthClients.id, sql.placeholder('id'))).prepare())
+const clientById = preparedPer((db) =>
+  db
+    .select()
+    .from(oauthClients)
+    .where(eq(oauthClients.id, sql.placeholder('id')))
+    .prepare(),
+)
 
 export async function findClient(db: Database, id: string): Promise<ClientRow | null> {
   const [row] = await clientById(db).execute({ id })
@@ -39,7 +55,11 @@ export async function findGrant(db: Database, id: string): Promise<GrantRow | nu
 }
 
 /** Records consent and the first code under it at once, so no grant is left without its code. */
-export async function insertGrantWithCode(db: Database, grant: typeof oauthGrants.$inferInsert, code: typeof oauthCodes.$inferInsert): Promise<void> {
+export async function insertGrantWithCode(
+  db: Database,
+  grant: typeof oauthGrants.$inferInsert,
+  code: typeof oauthCodes.$inferInsert,
+): Promise<void> {
   await atomically(db, [db.insert(oauthGrants).values(grant), db.insert(oauthCodes).values(code)])
 }
 
@@ -50,8 +70,11 @@ export async function findCode(db: Database, codeHash: string): Promise<CodeRow 
 
 /** Spends a code; false when it was already spent (a replay, or a concurrent redemption that won). */
 export async function spendCode(db: Database, codeHash: string, now: string): Promise<boolean> {
-  const rows = await db.update(oauthCodes).set({ usedAt: now })
-    .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt))).returning({ codeHash: oauthCodes.codeHash })
+  const rows = await db
+    .update(oauthCodes)
+    .set({ usedAt: now })
+    .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt)))
+    .returning({ codeHash: oauthCodes.codeHash })
   return rows.length > 0
 }
 
@@ -66,8 +89,11 @@ export async function findRefreshToken(db: Database, tokenHash: string): Promise
 
 /** Spends a refresh token; false when it was already spent (reuse, or a concurrent rotation that won). */
 export async function spendRefreshToken(db: Database, tokenHash: string, now: string): Promise<boolean> {
-  const rows = await db.update(oauthRefreshTokens).set({ usedAt: now })
-    .where(and(eq(oauthRefreshTokens.tokenHash, tokenHash), isNull(oauthRefreshTokens.usedAt))).returning({ tokenHash: oauthRefreshTokens.tokenHash })
+  const rows = await db
+    .update(oauthRefreshTokens)
+    .set({ usedAt: now })
+    .where(and(eq(oauthRefreshTokens.tokenHash, tokenHash), isNull(oauthRefreshTokens.usedAt)))
+    .returning({ tokenHash: oauthRefreshTokens.tokenHash })
   return rows.length > 0
 }
 
@@ -79,23 +105,37 @@ export async function spendRefreshToken(db: Database, tokenHash: string, now: st
 export async function pruneOAuth(db: Database, now: Date): Promise<void> {
   const dayAgo = new Date(now.getTime() - 86_400_000).toISOString()
   await db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, dayAgo))
-  await db.delete(oauthRefreshTokens).where(inArray(oauthRefreshTokens.grantId,
-    db.select({ id: oauthGrants.id }).from(oauthGrants).where(isNotNull(oauthGrants.revokedAt))))
+  await db
+    .delete(oauthRefreshTokens)
+    .where(
+      inArray(
+        oauthRefreshTokens.grantId,
+        db.select({ id: oauthGrants.id }).from(oauthGrants).where(isNotNull(oauthGrants.revokedAt)),
+      ),
+    )
   // Clients known by a metadata-document URL are recorded (and `fetched_at` renewed) at each authorization;
   // one without any grant whose document was last read a day ago is dropped: the next authorization reads
   // the document again anyway.
-  await db.delete(oauthClients).where(and(
-    sql`json_extract(${oauthClients.metadata}, '$.client_id_metadata_document') = 1`,
-    sql`json_extract(${oauthClients.metadata}, '$.fetched_at') < ${dayAgo}`,
-    sql`NOT EXISTS (SELECT 1 FROM ${oauthGrants} WHERE ${oauthGrants.clientId} = ${oauthClients.id})`,
-  ))
+  await db
+    .delete(oauthClients)
+    .where(
+      and(
+        sql`json_extract(${oauthClients.metadata}, '$.client_id_metadata_document') = 1`,
+        sql`json_extract(${oauthClients.metadata}, '$.fetched_at') < ${dayAgo}`,
+        sql`NOT EXISTS (SELECT 1 FROM ${oauthGrants} WHERE ${oauthGrants.clientId} = ${oauthClients.id})`,
+      ),
+    )
   // A registered client nobody authorized within a week never will be: registration is open to anyone
   // (per-IP limited), so unused registrations would otherwise pile up (docs/oauth.md#registration).
   const weekAgo = new Date(now.getTime() - UNUSED_CLIENT_DAYS * 86_400_000).toISOString()
-  await db.delete(oauthClients).where(and(
-    lt(oauthClients.createdAt, weekAgo),
-    sql`NOT EXISTS (SELECT 1 FROM ${oauthGrants} WHERE ${oauthGrants.clientId} = ${oauthClients.id})`,
-  ))
+  await db
+    .delete(oauthClients)
+    .where(
+      and(
+        lt(oauthClients.createdAt, weekAgo),
+        sql`NOT EXISTS (SELECT 1 FROM ${oauthGrants} WHERE ${oauthGrants.clientId} = ${oauthClients.id})`,
+      ),
+    )
 }
 
 /** How long a registered client may wait for its first authorization before maintenance drops it. */

@@ -74,7 +74,9 @@ function openEmbedded(path: string): Database {
     try {
       mkdirSync(dirname(path), { recursive: true })
     } catch (error) {
-      throw new DatabaseOpenError(`cannot create the data directory ${dirname(path)}: ${(error as { code?: string }).code ?? firstLine(error)}`)
+      throw new DatabaseOpenError(
+        `cannot create the data directory ${dirname(path)}: ${(error as { code?: string }).code ?? firstLine(error)}`,
+      )
     }
   }
   // `timeout` is SQLite's busy timeout: two processes on one file wait for each other's write lock

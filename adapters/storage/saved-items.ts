@@ -48,7 +48,12 @@ const isForeignKeyViolation = (error: unknown): boolean =>
   /FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))
 
 const folderOfPerson = preparedPer((db) =>
-  db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, sql.placeholder('folderId')), eq(folders.userId, sql.placeholder('userId')))).prepare())
+  db
+    .select({ id: folders.id })
+    .from(folders)
+    .where(and(eq(folders.id, sql.placeholder('folderId')), eq(folders.userId, sql.placeholder('userId'))))
+    .prepare(),
+)
 
 export async function folderExists(db: Database, userId: string, folderId: string): Promise<boolean> {
   return (await folderOfPerson(db).execute({ folderId, userId })).length > 0
@@ -59,30 +64,51 @@ export async function folderExists(db: Database, userId: string, folderId: strin
  * stored row by RECAPTURE_RULES. SQLite serializes writers, so concurrent captures of one URL make one row.
  */
 // Two statements, since whether a recapture replaces the stored channel depends on the request.
-const buildUpsert = (replaceChannel: boolean) => preparedPer((db) => {
-  const row = Object.fromEntries(UPSERT_COLUMNS.map((name) => [name, sql.placeholder(name)])) as unknown as typeof savedItems.$inferInsert
-  return db.insert(savedItems).values(row).onConflictDoUpdate({
-    target: [savedItems.userId, savedItems.normalizedUrl],
-    set: {
-      lastSavedAt: sql`excluded.last_saved_at`,
-      updatedAt: sql`excluded.updated_at`,
-      isRead: false,
-      sourceName: sql`coalesce(excluded.source_name, ${savedItems.sourceName})`,
-      captureChannel: replaceChannel ? sql`excluded.capture_channel` : sql`${savedItems.captureChannel}`,
-      // Stored tags keep their order; given tags not yet present are appended.
-      tags: sql`(SELECT json_group_array(value) FROM (
+const buildUpsert = (replaceChannel: boolean) =>
+  preparedPer((db) => {
+    const row = Object.fromEntries(
+      UPSERT_COLUMNS.map((name) => [name, sql.placeholder(name)]),
+    ) as unknown as typeof savedItems.$inferInsert
+    return db
+      .insert(savedItems)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [savedItems.userId, savedItems.normalizedUrl],
+        set: {
+          lastSavedAt: sql`excluded.last_saved_at`,
+          updatedAt: sql`excluded.updated_at`,
+          isRead: false,
+          sourceName: sql`coalesce(excluded.source_name, ${savedItems.sourceName})`,
+          captureChannel: replaceChannel ? sql`excluded.capture_channel` : sql`${savedItems.captureChannel}`,
+          // Stored tags keep their order; given tags not yet present are appended.
+          tags: sql`(SELECT json_group_array(value) FROM (
         SELECT value FROM json_each(${savedItems.tags})
         UNION ALL
         SELECT value FROM json_each(excluded.tags) WHERE value NOT IN (SELECT value FROM json_each(${savedItems.tags}))))`,
-      folderId: sql`coalesce(excluded.folder_id, ${savedItems.folderId})`,
-      enrichmentStatus: sql`CASE ${savedItems.enrichmentStatus} WHEN 'failed' THEN 'pending' ELSE ${savedItems.enrichmentStatus} END`,
-    },
-  // Only the id comes back: libSQL pays per returned column, and the item is read with its folder next.
-  }).returning({ id: savedItems.id }).prepare()
-})
+          folderId: sql`coalesce(excluded.folder_id, ${savedItems.folderId})`,
+          enrichmentStatus: sql`CASE ${savedItems.enrichmentStatus} WHEN 'failed' THEN 'pending' ELSE ${savedItems.enrichmentStatus} END`,
+        },
+        // Only the id comes back: libSQL pays per returned column, and the item is read with its folder next.
+      })
+      .returning({ id: savedItems.id })
+      .prepare()
+  })
 const UPSERT_COLUMNS = [
-  'id', 'userId', 'originalUrl', 'normalizedUrl', 'host', 'type', 'tags', 'enrichmentStatus', 'sourceName', 'captureChannel',
-  'folderId', 'isRead', 'lastSavedAt', 'createdAt', 'updatedAt',
+  'id',
+  'userId',
+  'originalUrl',
+  'normalizedUrl',
+  'host',
+  'type',
+  'tags',
+  'enrichmentStatus',
+  'sourceName',
+  'captureChannel',
+  'folderId',
+  'isRead',
+  'lastSavedAt',
+  'createdAt',
+  'updatedAt',
 ] as const
 const upsertKeepingChannel = buildUpsert(false)
 const upsertReplacingChannel = buildUpsert(true)
@@ -91,7 +117,10 @@ const upsertReplacingChannel = buildUpsert(true)
  * Saves a URL for a person in ONE statement: insert, or on (person, normalizedUrl) conflict merge into the
  * stored row by RECAPTURE_RULES. SQLite serializes writers, so concurrent captures of one URL make one row.
  */
-export async function upsertCapture(db: Database, capture: PreparedCapture): Promise<{ created: boolean; item: SavedItem }> {
+export async function upsertCapture(
+  db: Database,
+  capture: PreparedCapture,
+): Promise<{ created: boolean; item: SavedItem }> {
   const { row, explicitChannel } = capture
   const statement = (explicitChannel === null ? upsertKeepingChannel : upsertReplacingChannel)(db)
   let stored: { id: string } | undefined
@@ -110,9 +139,13 @@ export async function upsertCapture(db: Database, capture: PreparedCapture): Pro
 }
 
 const itemOfPerson = preparedPer((db) =>
-  db.select(itemColumns).from(savedItems)
+  db
+    .select(itemColumns)
+    .from(savedItems)
     .leftJoin(folders, eq(folders.id, savedItems.folderId))
-    .where(and(eq(savedItems.id, sql.placeholder('id')), eq(savedItems.userId, sql.placeholder('userId')))).prepare())
+    .where(and(eq(savedItems.id, sql.placeholder('id')), eq(savedItems.userId, sql.placeholder('userId'))))
+    .prepare(),
+)
 
 export async function findSavedItem(db: Database, userId: string, id: string): Promise<SavedItem | null> {
   const [found] = await itemOfPerson(db).execute({ id, userId })
@@ -128,7 +161,13 @@ export type ItemChange =
  * Applies one state change. `updatedAt` moves only when a value actually changes (docs/api.md#lists); opening
  * always records the time, so it always counts as a change.
  */
-export async function changeSavedItem(db: Database, userId: string, id: string, change: ItemChange, now: string): Promise<SavedItem> {
+export async function changeSavedItem(
+  db: Database,
+  userId: string,
+  id: string,
+  change: ItemChange,
+  now: string,
+): Promise<SavedItem> {
   if (change.kind === 'folder' && change.folderId !== null) {
     if (!(await findSavedItem(db, userId, id))) throw new SavedItemNotFoundError(id)
     if (!(await folderExists(db, userId, change.folderId))) throw new FolderNotFoundError(change.folderId)
@@ -137,13 +176,24 @@ export async function changeSavedItem(db: Database, userId: string, id: string, 
     change.kind === 'open'
       ? { isRead: true, openedAt: now, updatedAt: now }
       : change.kind === 'read-state'
-        ? { isRead: change.isRead, updatedAt: sql`CASE WHEN ${savedItems.isRead} = ${change.isRead ? 1 : 0} THEN ${savedItems.updatedAt} ELSE ${now} END` }
-        : { folderId: change.folderId, updatedAt: sql`CASE WHEN ${savedItems.folderId} IS ${change.folderId} THEN ${savedItems.updatedAt} ELSE ${now} END` }
+        ? {
+            isRead: change.isRead,
+            updatedAt: sql`CASE WHEN ${savedItems.isRead} = ${change.isRead ? 1 : 0} THEN ${savedItems.updatedAt} ELSE ${now} END`,
+          }
+        : {
+            folderId: change.folderId,
+            updatedAt: sql`CASE WHEN ${savedItems.folderId} IS ${change.folderId} THEN ${savedItems.updatedAt} ELSE ${now} END`,
+          }
   let updated: { id: string }[]
   try {
-    updated = await db.update(savedItems).set(set).where(and(eq(savedItems.id, id), eq(savedItems.userId, userId))).returning({ id: savedItems.id })
+    updated = await db
+      .update(savedItems)
+      .set(set)
+      .where(and(eq(savedItems.id, id), eq(savedItems.userId, userId)))
+      .returning({ id: savedItems.id })
   } catch (error) {
-    if (change.kind === 'folder' && change.folderId && isForeignKeyViolation(error)) throw new FolderNotFoundError(change.folderId)
+    if (change.kind === 'folder' && change.folderId && isForeignKeyViolation(error))
+      throw new FolderNotFoundError(change.folderId)
     throw error
   }
   if (updated.length === 0) throw new SavedItemNotFoundError(id)
@@ -168,7 +218,10 @@ const keyExpressions: Record<SortKey['field'], SQL> = {
 function afterCursor(keys: readonly SortKey[], values: readonly SQL[]): SQL {
   const alternatives = keys.map((key, i) => {
     const equalPrefix = keys.slice(0, i).map((k, j) => sql`${keyExpressions[k.field]} = ${values[j]}`)
-    const beyond = key.direction === 'asc' ? sql`${keyExpressions[key.field]} > ${values[i]}` : sql`${keyExpressions[key.field]} < ${values[i]}`
+    const beyond =
+      key.direction === 'asc'
+        ? sql`${keyExpressions[key.field]} > ${values[i]}`
+        : sql`${keyExpressions[key.field]} < ${values[i]}`
     return sql`(${sql.join([...equalPrefix, beyond], sql` AND `)})`
   })
   return sql`(${sql.join(alternatives, sql` OR `)})`
@@ -195,9 +248,22 @@ function buildList(db: Database, sort: Sort, folder: FolderFilter, withCursor: b
   const conditions: SQL[] = [sql`${savedItems.userId} = ${sql.placeholder('userId')}`]
   if (folder === 'none') conditions.push(sql`${savedItems.folderId} IS NULL`)
   if (folder === 'one') conditions.push(sql`${savedItems.folderId} = ${sql.placeholder('folder')}`)
-  if (withCursor) conditions.push(afterCursor(keys, keys.map((_, i) => sql`${sql.placeholder(`c${i}`)}`)))
-  const order = keys.map((k) => (k.direction === 'asc' ? sql`${keyExpressions[k.field]} ASC` : sql`${keyExpressions[k.field]} DESC`))
-  return db.select({ ...itemColumns, titleMissing: sql<number>`(${savedItems.title} IS NULL)`, titleKey: sql<string>`coalesce(lower(${savedItems.title}), '')` })
+  if (withCursor)
+    conditions.push(
+      afterCursor(
+        keys,
+        keys.map((_, i) => sql`${sql.placeholder(`c${i}`)}`),
+      ),
+    )
+  const order = keys.map((k) =>
+    k.direction === 'asc' ? sql`${keyExpressions[k.field]} ASC` : sql`${keyExpressions[k.field]} DESC`,
+  )
+  return db
+    .select({
+      ...itemColumns,
+      titleMissing: sql<number>`(${savedItems.title} IS NULL)`,
+      titleKey: sql<string>`coalesce(lower(${savedItems.title}), '')`,
+    })
     .from(savedItems)
     .leftJoin(folders, eq(folders.id, savedItems.folderId))
     .where(sql.join(conditions, sql` AND `))
@@ -216,18 +282,35 @@ function listStatement(db: Database, sort: Sort, folder: FolderFilter, withCurso
   return statement(db)
 }
 
-export async function listSavedItems(db: Database, userId: string, query: ListQuery): Promise<{ items: SavedItem[]; nextCursorValues: CursorValues | null }> {
+export async function listSavedItems(
+  db: Database,
+  userId: string,
+  query: ListQuery,
+): Promise<{ items: SavedItem[]; nextCursorValues: CursorValues | null }> {
   const keys = SORT_KEYS[query.sort]
   const folder: FolderFilter = query.folder === null ? 'all' : query.folder === 'none' ? 'none' : 'one'
   const params: Record<string, unknown> = { userId, limit: query.limit === null ? -1 : query.limit + 1 }
   if (folder === 'one') params.folder = query.folder
-  query.after?.forEach((value, i) => { params[`c${i}`] = value })
+  query.after?.forEach((value, i) => {
+    params[`c${i}`] = value
+  })
   const rows = await listStatement(db, query.sort, folder, query.after !== null).all(params)
   const hasMore = query.limit !== null && rows.length > query.limit
   const page = hasMore ? rows.slice(0, query.limit!) : rows
   const last = page[page.length - 1]
-  const nextCursorValues = hasMore && last
-    ? keys.map((k) => k.field === 'titleMissing' ? Number(last.titleMissing) : k.field === 'titleKey' ? last.titleKey : k.field === 'isRead' ? (last.item.isRead ? 1 : 0) : last.item[k.field])
-    : null
+  const nextCursorValues =
+    hasMore && last
+      ? keys.map((k) =>
+          k.field === 'titleMissing'
+            ? Number(last.titleMissing)
+            : k.field === 'titleKey'
+              ? last.titleKey
+              : k.field === 'isRead'
+                ? last.item.isRead
+                  ? 1
+                  : 0
+                : last.item[k.field],
+        )
+      : null
   return { items: page.map((r) => toSavedItem(r.item, r.folderName)), nextCursorValues }
 }

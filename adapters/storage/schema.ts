@@ -3,97 +3,123 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'driz
 
 // Timestamps are RFC 3339 UTC strings with milliseconds: fixed width, so text order is time order.
 
-export const users = sqliteTable('users', {
-  id: text('id').primaryKey(),
-  email: text('email').notNull(),
-  passwordHash: text('password_hash').notNull(),
-  createdAt: text('created_at').notNull(),
-  /** The last time someone tried to sign up with this email: shown to the owner in settings (sign-up never tells the visitor). */
-  signupAttemptedAt: text('signup_attempted_at'),
-}, (t) => [uniqueIndex('users_email_uq').on(t.email)])
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: text('created_at').notNull(),
+    /** The last time someone tried to sign up with this email: shown to the owner in settings (sign-up never tells the visitor). */
+    signupAttemptedAt: text('signup_attempted_at'),
+  },
+  (t) => [uniqueIndex('users_email_uq').on(t.email)],
+)
 
-export const apiKeys = sqliteTable('api_keys', {
-  id: text('id').primaryKey(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  keyHash: text('key_hash').notNull(),
-  prefix: text('prefix').notNull(),
-  label: text('label').notNull(),
-  scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
-  connectClient: text('connect_client'),
-  deviceHint: text('device_hint'),
-  /** A connect-issued key belongs to the credential that authorized it and is revoked with it (docs/security.md). */
-  issuedByKeyId: text('issued_by_key_id'),
-  issuedByGrantId: text('issued_by_grant_id'),
-  createdAt: text('created_at').notNull(),
-  lastUsedAt: text('last_used_at'),
-  revokedAt: text('revoked_at'),
-}, (t) => [
-  uniqueIndex('api_keys_hash_uq').on(t.keyHash),
-  index('api_keys_user_idx').on(t.userId),
-  index('api_keys_issued_by_key_idx').on(t.issuedByKeyId),
-  index('api_keys_issued_by_grant_idx').on(t.issuedByGrantId),
-])
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keyHash: text('key_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    label: text('label').notNull(),
+    scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+    connectClient: text('connect_client'),
+    deviceHint: text('device_hint'),
+    /** A connect-issued key belongs to the credential that authorized it and is revoked with it (docs/security.md). */
+    issuedByKeyId: text('issued_by_key_id'),
+    issuedByGrantId: text('issued_by_grant_id'),
+    createdAt: text('created_at').notNull(),
+    lastUsedAt: text('last_used_at'),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('api_keys_hash_uq').on(t.keyHash),
+    index('api_keys_user_idx').on(t.userId),
+    index('api_keys_issued_by_key_idx').on(t.issuedByKeyId),
+    index('api_keys_issued_by_grant_idx').on(t.issuedByGrantId),
+  ],
+)
 
-export const folders = sqliteTable('folders', {
-  id: text('id').primaryKey(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  name: text('name').notNull(),
-  nameKey: text('name_key').notNull(),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at').notNull(),
-}, (t) => [uniqueIndex('folders_user_name_uq').on(t.userId, t.nameKey)])
+export const folders = sqliteTable(
+  'folders',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    nameKey: text('name_key').notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('folders_user_name_uq').on(t.userId, t.nameKey)],
+)
 
-export const savedItems = sqliteTable('saved_items', {
-  id: text('id').primaryKey(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  originalUrl: text('original_url').notNull(),
-  normalizedUrl: text('normalized_url').notNull(),
-  host: text('host').notNull(),
-  title: text('title'),
-  description: text('description'),
-  siteName: text('site_name'),
-  faviconUrl: text('favicon_url'),
-  faviconLightUrl: text('favicon_light_url'),
-  faviconDarkUrl: text('favicon_dark_url'),
-  imageUrl: text('image_url'),
-  canonicalUrl: text('canonical_url'),
-  previewSummary: text('preview_summary'),
-  type: text('type').notNull(),
-  tags: text('tags', { mode: 'json' }).$type<string[]>().notNull(),
-  enrichmentStatus: text('enrichment_status').notNull(),
-  sourceName: text('source_name'),
-  captureChannel: text('capture_channel'),
-  // Deleting a folder keeps its items (docs/api.md#folders): the reference becomes null.
-  folderId: text('folder_id').references(() => folders.id, { onDelete: 'set null' }),
-  isRead: integer('is_read', { mode: 'boolean' }).notNull(),
-  openedAt: text('opened_at'),
-  lastSavedAt: text('last_saved_at').notNull(),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at').notNull(),
-}, (t) => [
-  uniqueIndex('saved_items_user_url_uq').on(t.userId, t.normalizedUrl),
-  index('saved_items_user_saved_idx').on(t.userId, t.lastSavedAt, t.id),
-  index('saved_items_user_folder_saved_idx').on(t.userId, t.folderId, t.lastSavedAt, t.id),
-  index('saved_items_user_title_idx').on(t.userId, sql`lower(${t.title})`, t.id),
-])
+export const savedItems = sqliteTable(
+  'saved_items',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    originalUrl: text('original_url').notNull(),
+    normalizedUrl: text('normalized_url').notNull(),
+    host: text('host').notNull(),
+    title: text('title'),
+    description: text('description'),
+    siteName: text('site_name'),
+    faviconUrl: text('favicon_url'),
+    faviconLightUrl: text('favicon_light_url'),
+    faviconDarkUrl: text('favicon_dark_url'),
+    imageUrl: text('image_url'),
+    canonicalUrl: text('canonical_url'),
+    previewSummary: text('preview_summary'),
+    type: text('type').notNull(),
+    tags: text('tags', { mode: 'json' }).$type<string[]>().notNull(),
+    enrichmentStatus: text('enrichment_status').notNull(),
+    sourceName: text('source_name'),
+    captureChannel: text('capture_channel'),
+    // Deleting a folder keeps its items (docs/api.md#folders): the reference becomes null.
+    folderId: text('folder_id').references(() => folders.id, { onDelete: 'set null' }),
+    isRead: integer('is_read', { mode: 'boolean' }).notNull(),
+    openedAt: text('opened_at'),
+    lastSavedAt: text('last_saved_at').notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('saved_items_user_url_uq').on(t.userId, t.normalizedUrl),
+    index('saved_items_user_saved_idx').on(t.userId, t.lastSavedAt, t.id),
+    index('saved_items_user_folder_saved_idx').on(t.userId, t.folderId, t.lastSavedAt, t.id),
+    index('saved_items_user_title_idx').on(t.userId, sql`lower(${t.title})`, t.id),
+  ],
+)
 
 /** Scoped per credential (an API key, an OAuth grant, a web session); `user_id` lets account deletion find them. */
-export const idempotencyKeys = sqliteTable('idempotency_keys', {
-  credentialId: text('credential_id').notNull(),
-  userId: text('user_id').notNull(),
-  key: text('key').notNull(),
-  fingerprint: text('fingerprint').notNull(),
-  state: text('state').$type<'in-flight' | 'done'>().notNull(),
-  lockedAtMs: integer('locked_at_ms').notNull(),
-  expiresAtMs: integer('expires_at_ms').notNull(),
-  status: integer('status'),
-  headers: text('headers', { mode: 'json' }).$type<[string, string][]>(),
-  body: text('body'),
-}, (t) => [
-  primaryKey({ columns: [t.credentialId, t.key] }),
-  index('idempotency_expires_idx').on(t.expiresAtMs),
-  index('idempotency_user_idx').on(t.userId),
-])
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    credentialId: text('credential_id').notNull(),
+    userId: text('user_id').notNull(),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    state: text('state').$type<'in-flight' | 'done'>().notNull(),
+    lockedAtMs: integer('locked_at_ms').notNull(),
+    expiresAtMs: integer('expires_at_ms').notNull(),
+    status: integer('status'),
+    headers: text('headers', { mode: 'json' }).$type<[string, string][]>(),
+    body: text('body'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.credentialId, t.key] }),
+    index('idempotency_expires_idx').on(t.expiresAtMs),
+    index('idempotency_user_idx').on(t.userId),
+  ],
+)
 
 export const rateLimits = sqliteTable('rate_limits', {
   bucket: text('bucket').primaryKey(),
@@ -104,14 +130,20 @@ export const rateLimits = sqliteTable('rate_limits', {
 // ── Accounts, OAuth and connect (issue 3). Every secret (session token, code, refresh token) is stored
 // only as its SHA-256 hex; the value itself exists only in the response that hands it out.
 
-export const webSessions = sqliteTable('web_sessions', {
-  tokenHash: text('token_hash').primaryKey(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  createdAt: text('created_at').notNull(),
-  expiresAt: text('expires_at').notNull(),
-  /** Last request seen (written at most once a minute); a session idle past the limit ends. Null: never since creation. */
-  lastSeenAt: text('last_seen_at'),
-}, (t) => [index('web_sessions_user_idx').on(t.userId)])
+export const webSessions = sqliteTable(
+  'web_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    /** Last request seen (written at most once a minute); a session idle past the limit ends. Null: never since creation. */
+    lastSeenAt: text('last_seen_at'),
+  },
+  (t) => [index('web_sessions_user_idx').on(t.userId)],
+)
 
 export const oauthClients = sqliteTable('oauth_clients', {
   id: text('id').primaryKey(),
@@ -124,20 +156,30 @@ export const oauthClients = sqliteTable('oauth_clients', {
 })
 
 /** One person's consent to one client: what codes, access and refresh tokens hang from. Revoking it ends them all. */
-export const oauthGrants = sqliteTable('oauth_grants', {
-  id: text('id').primaryKey(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  clientId: text('client_id').notNull().references(() => oauthClients.id, { onDelete: 'cascade' }),
-  scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
-  resource: text('resource').notNull(),
-  createdAt: text('created_at').notNull(),
-  lastUsedAt: text('last_used_at'),
-  revokedAt: text('revoked_at'),
-}, (t) => [index('oauth_grants_user_idx').on(t.userId)])
+export const oauthGrants = sqliteTable(
+  'oauth_grants',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: 'cascade' }),
+    scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+    resource: text('resource').notNull(),
+    createdAt: text('created_at').notNull(),
+    lastUsedAt: text('last_used_at'),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [index('oauth_grants_user_idx').on(t.userId)],
+)
 
 export const oauthCodes = sqliteTable('oauth_codes', {
   codeHash: text('code_hash').primaryKey(),
-  grantId: text('grant_id').notNull().references(() => oauthGrants.id, { onDelete: 'cascade' }),
+  grantId: text('grant_id')
+    .notNull()
+    .references(() => oauthGrants.id, { onDelete: 'cascade' }),
   clientId: text('client_id').notNull(),
   redirectUri: text('redirect_uri').notNull(),
   codeChallenge: text('code_challenge').notNull(),
@@ -145,12 +187,18 @@ export const oauthCodes = sqliteTable('oauth_codes', {
   usedAt: text('used_at'),
 })
 
-export const oauthRefreshTokens = sqliteTable('oauth_refresh_tokens', {
-  tokenHash: text('token_hash').primaryKey(),
-  grantId: text('grant_id').notNull().references(() => oauthGrants.id, { onDelete: 'cascade' }),
-  createdAt: text('created_at').notNull(),
-  usedAt: text('used_at'),
-}, (t) => [index('oauth_refresh_grant_idx').on(t.grantId)])
+export const oauthRefreshTokens = sqliteTable(
+  'oauth_refresh_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    grantId: text('grant_id')
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+    createdAt: text('created_at').notNull(),
+    usedAt: text('used_at'),
+  },
+  (t) => [index('oauth_refresh_grant_idx').on(t.grantId)],
+)
 
 export const signingKeys = sqliteTable('signing_keys', {
   kid: text('kid').primaryKey(),
@@ -164,7 +212,9 @@ export const signingKeys = sqliteTable('signing_keys', {
 
 export const connectCodes = sqliteTable('connect_codes', {
   codeHash: text('code_hash').primaryKey(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
   client: text('client').notNull(),
   redirectUri: text('redirect_uri').notNull(),
   codeChallenge: text('code_challenge').notNull(),
@@ -182,14 +232,20 @@ export const connectCodes = sqliteTable('connect_codes', {
  * (see the 0002 migration), so a capture and its job commit in the same statement. A worker claims a due
  * job by setting `lease_until`; a crashed worker's lease runs out and another process takes the job over.
  */
-export const enrichmentJobs = sqliteTable('enrichment_jobs', {
-  itemId: text('item_id').primaryKey().references(() => savedItems.id, { onDelete: 'cascade' }),
-  /** Attempts started, counted when claimed (a crash mid-attempt uses one up). */
-  attempts: integer('attempts').notNull(),
-  /** Not before this time (epoch ms); 0 means as soon as possible. */
-  runAfterMs: integer('run_after_ms').notNull(),
-  /** Claimed until this time (epoch ms); null when nobody holds it. */
-  leaseUntilMs: integer('lease_until_ms'),
-  lastError: text('last_error'),
-  createdAt: text('created_at').notNull(),
-}, (t) => [index('enrichment_jobs_due_idx').on(t.runAfterMs)])
+export const enrichmentJobs = sqliteTable(
+  'enrichment_jobs',
+  {
+    itemId: text('item_id')
+      .primaryKey()
+      .references(() => savedItems.id, { onDelete: 'cascade' }),
+    /** Attempts started, counted when claimed (a crash mid-attempt uses one up). */
+    attempts: integer('attempts').notNull(),
+    /** Not before this time (epoch ms); 0 means as soon as possible. */
+    runAfterMs: integer('run_after_ms').notNull(),
+    /** Claimed until this time (epoch ms); null when nobody holds it. */
+    leaseUntilMs: integer('lease_until_ms'),
+    lastError: text('last_error'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('enrichment_jobs_due_idx').on(t.runAfterMs)],
+)

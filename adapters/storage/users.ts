@@ -18,7 +18,10 @@ export async function insertUser(db: Database, row: typeof users.$inferInsert): 
 }
 
 export async function findUserByEmail(db: Database, email: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.email, canonicalEmail(email)))
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, canonicalEmail(email)))
   return row ?? null
 }
 
@@ -29,6 +32,10 @@ export async function findUserById(db: Database, id: string): Promise<UserRow | 
 
 /** Records that someone tried to sign up with a taken email; returns the owner's id (null if none). */
 export async function markSignupAttempt(db: Database, email: string, now: string): Promise<string | null> {
-  const [row] = await db.update(users).set({ signupAttemptedAt: now }).where(eq(users.email, canonicalEmail(email))).returning({ id: users.id })
+  const [row] = await db
+    .update(users)
+    .set({ signupAttemptedAt: now })
+    .where(eq(users.email, canonicalEmail(email)))
+    .returning({ id: users.id })
   return row?.id ?? null
 }

@@ -88,7 +88,9 @@ export const ENDPOINT_RULES: readonly EndpointRule[] = [
 export function matchEndpoint(method: string, path: string): EndpointRule | undefined {
   const wanted = method === 'HEAD' ? 'GET' : method
   const segments = path.split('/')
-  return ENDPOINT_RULES.find((candidate) => candidate.method === wanted && matchesPattern(candidate.pattern.split('/'), segments))
+  return ENDPOINT_RULES.find(
+    (candidate) => candidate.method === wanted && matchesPattern(candidate.pattern.split('/'), segments),
+  )
 }
 
 function matchesPattern(pattern: readonly string[], segments: readonly string[]): boolean {

@@ -15,7 +15,8 @@ export interface SpentConnectCode {
  * @see docs/oauth.md#connect-flow
  */
 export function checkExchangeClient(client: string): ConnectClient {
-  if (!isConnectClient(client)) throw connectError('unknown_client', 'Unknown client: it must be "chrome-extension" or "raycast"')
+  if (!isConnectClient(client))
+    throw connectError('unknown_client', 'Unknown client: it must be "chrome-extension" or "raycast"')
   return client
 }
 
@@ -26,10 +27,22 @@ export function checkExchangeClient(client: string): ConnectClient {
  * Messages never repeat the code or the verifier.
  * @see docs/oauth.md#connect-flow
  */
-export function checkExchange<Code extends SpentConnectCode>(spent: Code | null, client: ConnectClient, codeVerifier: string): asserts spent is Code {
-  if (spent === null) throw connectError('invalid_code', 'The code is unknown, already used or expired (codes last 5 minutes); start the connection again')
-  if (spent.client !== client) throw connectError('client_mismatch', 'The code was issued to another client; it is now spent')
+export function checkExchange<Code extends SpentConnectCode>(
+  spent: Code | null,
+  client: ConnectClient,
+  codeVerifier: string,
+): asserts spent is Code {
+  if (spent === null)
+    throw connectError(
+      'invalid_code',
+      'The code is unknown, already used or expired (codes last 5 minutes); start the connection again',
+    )
+  if (spent.client !== client)
+    throw connectError('client_mismatch', 'The code was issued to another client; it is now spent')
   if (!verifyPkceS256(codeVerifier, spent.codeChallenge)) {
-    throw connectError('invalid_verifier', 'codeVerifier does not match the codeChallenge given at authorize; the code is now spent')
+    throw connectError(
+      'invalid_verifier',
+      'codeVerifier does not match the codeChallenge given at authorize; the code is now spent',
+    )
   }
 }

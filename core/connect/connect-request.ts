@@ -55,22 +55,34 @@ export function checkConnectAuthorize(input: ConnectAuthorizeInput, callerScopes
     throw connectError('unknown_client', 'Unknown client: it must be "chrome-extension" or "raycast"')
   }
   if (!isAllowedRedirectUri(input.client, input.redirectUri)) {
-    throw connectError('invalid_redirect_uri', input.client === 'chrome-extension'
-      ? 'redirectUri must be https://<extension id>.chromiumapp.org/… (the value of chrome.identity.getRedirectURL())'
-      : 'redirectUri must be https://raycast.com/redirect… or raycast://…')
+    throw connectError(
+      'invalid_redirect_uri',
+      input.client === 'chrome-extension'
+        ? 'redirectUri must be https://<extension id>.chromiumapp.org/… (the value of chrome.identity.getRedirectURL())'
+        : 'redirectUri must be https://raycast.com/redirect… or raycast://…',
+    )
   }
   // The HTTP schema already enforces this; checked here too so the rule holds for every caller of the core.
   if (!isS256CodeChallenge(input.codeChallenge)) {
-    throw new ValidationError('body.codeChallenge: must be the 43-character BASE64URL(SHA-256(codeVerifier)) of RFC 7636 S256')
+    throw new ValidationError(
+      'body.codeChallenge: must be the 43-character BASE64URL(SHA-256(codeVerifier)) of RFC 7636 S256',
+    )
   }
   const scopes = [...new Set(input.scopes)]
   if (scopes.length === 0) throw connectError('invalid_scope', 'scopes must name at least one scope')
   const unknown = scopes.filter((scope) => !isScope(scope))
   // Unknown values are not echoed back: they are caller input of any length.
-  if (unknown.length > 0) throw connectError('invalid_scope', `scopes contains ${unknown.length === 1 ? 'a value that is' : `${unknown.length} values that are`} not a scope of this API (offline_access is for OAuth clients only)`)
+  if (unknown.length > 0)
+    throw connectError(
+      'invalid_scope',
+      `scopes contains ${unknown.length === 1 ? 'a value that is' : `${unknown.length} values that are`} not a scope of this API (offline_access is for OAuth clients only)`,
+    )
   if (!isSubsetOf(scopes, callerScopes)) {
     const missing = scopes.filter((scope) => !callerScopes.includes(scope))
-    throw connectError('invalid_scope', `The credential making this call does not hold ${missing.join(', ')}; a connected client can get at most the caller's own scopes`)
+    throw connectError(
+      'invalid_scope',
+      `The credential making this call does not hold ${missing.join(', ')}; a connected client can get at most the caller's own scopes`,
+    )
   }
   return {
     client: input.client,

@@ -25,7 +25,12 @@ export function prescanCharset(bytes: Uint8Array): string | null {
       const encoding = readMeta(scanner)
       if (encoding !== null) return encoding
     } else if (rest[0] === '<' && (LETTER.test(rest[1] ?? '') || (rest[1] === '/' && LETTER.test(rest[2] ?? '')))) {
-      while (scanner.position < source.length && !SPACE.test(source[scanner.position]!) && source[scanner.position] !== '>') scanner.position++
+      while (
+        scanner.position < source.length &&
+        !SPACE.test(source[scanner.position]!) &&
+        source[scanner.position] !== '>'
+      )
+        scanner.position++
       while (readAttribute(scanner) !== null) {
         // Attributes are read only to step over quoted values that may hold a ">".
       }

@@ -1,8 +1,23 @@
 // Every label the Encoding Standard maps to windows-1252, resolved here rather than by TextDecoder,
 // because some runtimes decode windows-1252 as ISO-8859-1 and lose „ € ’ and the like.
 const WINDOWS_1252_LABELS: ReadonlySet<string> = new Set([
-  'ansi_x3.4-1968', 'ascii', 'cp1252', 'cp819', 'csisolatin1', 'ibm819', 'iso-8859-1', 'iso-ir-100', 'iso8859-1',
-  'iso88591', 'iso_8859-1', 'iso_8859-1:1987', 'l1', 'latin1', 'us-ascii', 'windows-1252', 'x-cp1252',
+  'ansi_x3.4-1968',
+  'ascii',
+  'cp1252',
+  'cp819',
+  'csisolatin1',
+  'ibm819',
+  'iso-8859-1',
+  'iso-ir-100',
+  'iso8859-1',
+  'iso88591',
+  'iso_8859-1',
+  'iso_8859-1:1987',
+  'l1',
+  'latin1',
+  'us-ascii',
+  'windows-1252',
+  'x-cp1252',
 ])
 
 /**
@@ -29,7 +44,8 @@ const CHUNK = 8192
 
 /** Decodes bytes in an encoding {@link resolveEncodingLabel} returned; invalid sequences become U+FFFD. */
 export function decodeWith(encoding: string, bytes: Uint8Array): string {
-  if (encoding === 'windows-1252') return decodeSingleByte(bytes, (byte) => (byte >= 0x80 && byte < 0xa0 ? WINDOWS_1252_C1[byte - 0x80]! : byte))
+  if (encoding === 'windows-1252')
+    return decodeSingleByte(bytes, (byte) => (byte >= 0x80 && byte < 0xa0 ? WINDOWS_1252_C1[byte - 0x80]! : byte))
   if (encoding === 'x-user-defined') return decodeSingleByte(bytes, (byte) => (byte < 0x80 ? byte : 0xf700 + byte))
   return new TextDecoder(encoding).decode(bytes)
 }

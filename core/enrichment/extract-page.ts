@@ -27,8 +27,19 @@ const TITLE = 8
 const JSON_LD = 16
 
 const META_KEYS: ReadonlySet<string> = new Set([
-  'og:title', 'twitter:title', 'og:description', 'twitter:description', 'description', 'og:site_name',
-  'application-name', 'og:type', 'og:url', 'og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image',
+  'og:title',
+  'twitter:title',
+  'og:description',
+  'twitter:description',
+  'description',
+  'og:site_name',
+  'application-name',
+  'og:type',
+  'og:url',
+  'og:image',
+  'og:image:url',
+  'og:image:secure_url',
+  'twitter:image',
   'twitter:image:src',
 ])
 const IMAGE_KEYS = ['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src'] as const
@@ -76,7 +87,11 @@ export function extractPage(html: string, finalUrl: string): PageMetadata {
 export function metadataFromUrl(finalUrl: string): PageMetadata {
   let title: string | null = null
   try {
-    const segment = new URL(finalUrl).pathname.split('/').filter((part) => part !== '').at(-1) ?? ''
+    const segment =
+      new URL(finalUrl).pathname
+        .split('/')
+        .filter((part) => part !== '')
+        .at(-1) ?? ''
     let decoded = segment
     try {
       decoded = decodeURIComponent(segment)
@@ -153,7 +168,10 @@ class StreamingExtractor implements PageExtractor {
       description,
       siteName: this.firstText(['og:site_name', 'application-name'], SITE_NAME_MAX),
       ...chooseFavicons(this.icons, base, this.finalUrl),
-      imageUrl: firstHttpUrl(IMAGE_KEYS.flatMap((key) => this.meta.get(key) ?? []), base),
+      imageUrl: firstHttpUrl(
+        IMAGE_KEYS.flatMap((key) => this.meta.get(key) ?? []),
+        base,
+      ),
       canonicalUrl,
       previewSummary: cutSummary(this.regionText.text !== '' ? this.regionText.text : this.bodyText.text),
       type: this.type(canonicalUrl),
@@ -190,7 +208,8 @@ class StreamingExtractor implements PageExtractor {
     } else if (name === 'title' && !this.titleSeen) {
       this.titleSeen = true
       flags |= TITLE
-    } else if (name === 'script' && isJsonLd(attributes.type) && this.jsonLdScripts < MAX_JSON_LD_SCRIPTS) flags |= JSON_LD
+    } else if (name === 'script' && isJsonLd(attributes.type) && this.jsonLdScripts < MAX_JSON_LD_SCRIPTS)
+      flags |= JSON_LD
     if (name === 'article' && !this.articleElement) {
       this.articleElement = true
       this.typeSoFar = null
@@ -333,7 +352,16 @@ class StreamingExtractor implements PageExtractor {
 
 function emptyMetadata(type: ItemType): PageMetadata {
   return {
-    title: null, description: null, siteName: null, faviconUrl: null, faviconLightUrl: null, faviconDarkUrl: null,
-    imageUrl: null, canonicalUrl: null, previewSummary: null, type, tags: [],
+    title: null,
+    description: null,
+    siteName: null,
+    faviconUrl: null,
+    faviconLightUrl: null,
+    faviconDarkUrl: null,
+    imageUrl: null,
+    canonicalUrl: null,
+    previewSummary: null,
+    type,
+    tags: [],
   }
 }

@@ -43,7 +43,11 @@ export function firstHttpUrl(candidates: readonly string[], base: string): strin
  * else the light one, else the dark one, else an apple-touch-icon, else `/favicon.ico` at the
  * origin of the page.
  */
-export function chooseFavicons(icons: readonly IconLink[], base: string, pageUrl: string): {
+export function chooseFavicons(
+  icons: readonly IconLink[],
+  base: string,
+  pageUrl: string,
+): {
   faviconUrl: string | null
   faviconLightUrl: string | null
   faviconDarkUrl: string | null
@@ -60,7 +64,11 @@ export function chooseFavicons(icons: readonly IconLink[], base: string, pageUrl
     else if (LIGHT.test(icon.media)) light ??= url
     else plain ??= url
   }
-  return { faviconUrl: plain ?? light ?? dark ?? appleTouch ?? defaultFavicon(pageUrl), faviconLightUrl: light, faviconDarkUrl: dark }
+  return {
+    faviconUrl: plain ?? light ?? dark ?? appleTouch ?? defaultFavicon(pageUrl),
+    faviconLightUrl: light,
+    faviconDarkUrl: dark,
+  }
 }
 
 /** `{origin}/favicon.ico` for an http(s) page, else null. */

@@ -1,9 +1,24 @@
 /** schema.org types that make a page an article: `Article` and every subtype schema.org lists. */
 const ARTICLE_TYPES: ReadonlySet<string> = new Set([
-  'article', 'advertisercontentarticle', 'newsarticle', 'analysisnewsarticle', 'askpubliceditorarticle',
-  'backgroundnewsarticle', 'opinionnewsarticle', 'reportagenewsarticle', 'reviewnewsarticle', 'report',
-  'satiricalarticle', 'scholarlyarticle', 'medicalscholarlyarticle', 'socialmediaposting', 'blogposting',
-  'liveblogposting', 'discussionforumposting', 'techarticle', 'apireference',
+  'article',
+  'advertisercontentarticle',
+  'newsarticle',
+  'analysisnewsarticle',
+  'askpubliceditorarticle',
+  'backgroundnewsarticle',
+  'opinionnewsarticle',
+  'reportagenewsarticle',
+  'reviewnewsarticle',
+  'report',
+  'satiricalarticle',
+  'scholarlyarticle',
+  'medicalscholarlyarticle',
+  'socialmediaposting',
+  'blogposting',
+  'liveblogposting',
+  'discussionforumposting',
+  'techarticle',
+  'apireference',
 ])
 const SOURCE_CODE_TYPE = 'softwaresourcecode'
 const SCHEMA_PREFIX = /^(?:https?:\/\/(?:www\.)?schema\.org\/|schema:)/i

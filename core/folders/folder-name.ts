@@ -32,7 +32,9 @@ export function normalizeFolderName(raw: string): { name: string; key: string } 
   // Code points, not UTF-16 units, so an emoji counts as one character as a person would expect.
   const length = [...name].length
   if (length > MAX_FOLDER_NAME_LENGTH) {
-    throw new InvalidFolderNameError(`Cannot use folder name: it is ${length} characters long, the limit is ${MAX_FOLDER_NAME_LENGTH}`)
+    throw new InvalidFolderNameError(
+      `Cannot use folder name: it is ${length} characters long, the limit is ${MAX_FOLDER_NAME_LENGTH}`,
+    )
   }
   return { name, key: name.toLowerCase() }
 }

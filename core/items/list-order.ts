@@ -16,14 +16,24 @@ export interface SortKey {
  * and a keyset cursor never skips or repeats an item.
  */
 export const SORT_KEYS: Record<Sort, readonly SortKey[]> = {
-  newest: [{ field: 'lastSavedAt', direction: 'desc' }, { field: 'id', direction: 'desc' }],
-  oldest: [{ field: 'lastSavedAt', direction: 'asc' }, { field: 'id', direction: 'desc' }],
+  newest: [
+    { field: 'lastSavedAt', direction: 'desc' },
+    { field: 'id', direction: 'desc' },
+  ],
+  oldest: [
+    { field: 'lastSavedAt', direction: 'asc' },
+    { field: 'id', direction: 'desc' },
+  ],
   title: [
     { field: 'titleMissing', direction: 'asc' },
     { field: 'titleKey', direction: 'asc' },
     { field: 'id', direction: 'desc' },
   ],
-  unread: [{ field: 'isRead', direction: 'asc' }, { field: 'lastSavedAt', direction: 'desc' }, { field: 'id', direction: 'desc' }],
+  unread: [
+    { field: 'isRead', direction: 'asc' },
+    { field: 'lastSavedAt', direction: 'desc' },
+    { field: 'id', direction: 'desc' },
+  ],
 }
 
 export type CursorValues = (string | number)[]
@@ -57,7 +67,9 @@ export function decodeCursor(cursor: string, sort: Sort): CursorValues {
   }
   const keys = SORT_KEYS[sort]
   if (
-    !Array.isArray(decoded) || decoded[0] !== sort || decoded.length !== keys.length + 1 ||
+    !Array.isArray(decoded) ||
+    decoded[0] !== sort ||
+    decoded.length !== keys.length + 1 ||
     !decoded.slice(1).every((v) => typeof v === 'string' || typeof v === 'number')
   ) {
     throw new ValidationError(`cursor: not a cursor for sort "${sort}"`)

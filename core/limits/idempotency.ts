@@ -21,12 +21,16 @@ const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/u
 export function validateIdempotencyKey(value: string): string {
   if (value.length === 0) throw new ValidationError('Cannot use Idempotency-Key: it is empty')
   if (value.length > MAX_KEY_LENGTH) {
-    throw new ValidationError(`Cannot use Idempotency-Key: it is ${value.length} characters long, the limit is ${MAX_KEY_LENGTH}`)
+    throw new ValidationError(
+      `Cannot use Idempotency-Key: it is ${value.length} characters long, the limit is ${MAX_KEY_LENGTH}`,
+    )
   }
   const bad = NOT_PRINTABLE_ASCII.exec(value)
   if (bad !== null) {
     const hex = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')
-    throw new ValidationError(`Cannot use Idempotency-Key: it contains U+${hex}, only printable ASCII (0x20-0x7E) is allowed`)
+    throw new ValidationError(
+      `Cannot use Idempotency-Key: it contains U+${hex}, only printable ASCII (0x20-0x7E) is allowed`,
+    )
   }
   return value
 }
@@ -66,7 +70,11 @@ export type IdempotencyDecision = 'proceed' | 'replay' | 'reuse-conflict' | 'in-
  * older than {@link IDEMPOTENCY_LEASE_SECONDS}.
  * @see docs/api.md#idempotency
  */
-export function decideIdempotency(existing: IdempotencyRecordView | null, fingerprint: string, nowMs: number): IdempotencyDecision {
+export function decideIdempotency(
+  existing: IdempotencyRecordView | null,
+  fingerprint: string,
+  nowMs: number,
+): IdempotencyDecision {
   if (existing === null || existing.expiresAtMs <= nowMs) return 'proceed'
   // A different request is refused even while the first is running: the key is spoken for.
   if (existing.fingerprint !== fingerprint) return 'reuse-conflict'

@@ -4,7 +4,8 @@
  * @see docs/api.md#rate-limits
  */
 export function rateLimitWindowStart(nowMs: number, windowSeconds: number): number {
-  if (!(windowSeconds > 0)) throw new RangeError(`Cannot compute rate-limit window: ${windowSeconds} seconds is not positive`)
+  if (!(windowSeconds > 0))
+    throw new RangeError(`Cannot compute rate-limit window: ${windowSeconds} seconds is not positive`)
   const windowMs = windowSeconds * 1000
   return Math.floor(nowMs / windowMs) * windowMs
 }

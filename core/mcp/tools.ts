@@ -21,63 +21,90 @@ const destroy = { readOnlyHint: false, destructiveHint: true, idempotentHint: tr
 
 export const TOOLS = [
   {
-    name: 'save_url', title: 'Save a URL', scope: 'saved-items:capture',
-    description: 'Save a web page (http or https URL) to the reading queue; saving a URL already in the queue updates that item and puts it back at the top.',
+    name: 'save_url',
+    title: 'Save a URL',
+    scope: 'saved-items:capture',
+    description:
+      'Save a web page (http or https URL) to the reading queue; saving a URL already in the queue updates that item and puts it back at the top.',
     // Saving again changes lastSavedAt, so the call is not idempotent in the MCP sense.
     annotations: { ...write, idempotentHint: false },
   },
   {
-    name: 'list_saved_items', title: 'List saved items', scope: 'saved-items:read',
-    description: 'List saved pages, newest first by default; filter by folder id (or "none"), page with limit and the nextCursor of the previous result.',
+    name: 'list_saved_items',
+    title: 'List saved items',
+    scope: 'saved-items:read',
+    description:
+      'List saved pages, newest first by default; filter by folder id (or "none"), page with limit and the nextCursor of the previous result.',
     annotations: read,
   },
   {
-    name: 'mark_read', title: 'Mark read', scope: 'saved-items:write',
+    name: 'mark_read',
+    title: 'Mark read',
+    scope: 'saved-items:write',
     description: 'Mark a saved item as read, by its id.',
     annotations: write,
   },
   {
-    name: 'mark_unread', title: 'Mark unread', scope: 'saved-items:write',
+    name: 'mark_unread',
+    title: 'Mark unread',
+    scope: 'saved-items:write',
     description: 'Mark a saved item as unread, by its id.',
     annotations: write,
   },
   {
-    name: 'open_saved_item', title: 'Open a saved item', scope: 'saved-items:write',
+    name: 'open_saved_item',
+    title: 'Open a saved item',
+    scope: 'saved-items:write',
     description: 'Record that a saved item was opened (this also marks it read) and return it, including its URL.',
     annotations: { ...write, idempotentHint: false },
   },
   {
-    name: 'move_to_folder', title: 'Move to folder', scope: 'saved-items:write',
+    name: 'move_to_folder',
+    title: 'Move to folder',
+    scope: 'saved-items:write',
     description: 'Put a saved item in a folder by folder id, or take it out of its folder with folderId null.',
     annotations: write,
   },
   {
-    name: 'delete_saved_item', title: 'Delete a saved item', scope: 'saved-items:delete',
-    description: 'Delete a saved item for good, by its id; deleting an id that does not exist succeeds and changes nothing.',
+    name: 'delete_saved_item',
+    title: 'Delete a saved item',
+    scope: 'saved-items:delete',
+    description:
+      'Delete a saved item for good, by its id; deleting an id that does not exist succeeds and changes nothing.',
     annotations: destroy,
   },
   {
-    name: 'list_folders', title: 'List folders', scope: 'folders:read',
+    name: 'list_folders',
+    title: 'List folders',
+    scope: 'folders:read',
     description: 'List the folders, sorted by name, with the ids the other tools take.',
     annotations: read,
   },
   {
-    name: 'create_folder', title: 'Create a folder', scope: 'folders:write',
+    name: 'create_folder',
+    title: 'Create a folder',
+    scope: 'folders:write',
     description: 'Create a folder with a name that is unique ignoring case (1 to 100 characters).',
     annotations: { ...write, idempotentHint: false },
   },
   {
-    name: 'rename_folder', title: 'Rename a folder', scope: 'folders:write',
+    name: 'rename_folder',
+    title: 'Rename a folder',
+    scope: 'folders:write',
     description: 'Rename a folder, by its id; the new name must not be taken by another folder, ignoring case.',
     annotations: write,
   },
   {
-    name: 'delete_folder', title: 'Delete a folder', scope: 'folders:delete',
+    name: 'delete_folder',
+    title: 'Delete a folder',
+    scope: 'folders:delete',
     description: 'Delete a folder, by its id; its saved items are kept and end up in no folder.',
     annotations: destroy,
   },
   {
-    name: 'whoami', title: 'Who am I', scope: 'account:read',
+    name: 'whoami',
+    title: 'Who am I',
+    scope: 'account:read',
     description: 'Return the id and email of the account these tools act for.',
     annotations: read,
   },
@@ -130,4 +157,6 @@ export function stepUpScope(granted: readonly string[], missing: readonly string
  * and then give up (typescript-sdk #2255), so they could never step up.
  * @see docs/mcp.md#scopes-and-step-up
  */
-export const MCP_DEFAULT_SCOPE = [...new Set(TOOLS.filter((tool) => !tool.annotations.destructiveHint).map((tool) => tool.scope as string))].join(' ')
+export const MCP_DEFAULT_SCOPE = [
+  ...new Set(TOOLS.filter((tool) => !tool.annotations.destructiveHint).map((tool) => tool.scope as string)),
+].join(' ')

@@ -1,7 +1,13 @@
 import { parseScopeList } from '../auth/scopes.ts'
 import { oauthEndpoints, resourceIdentifiers } from './metadata.ts'
 import type { OAuthErrorCode } from './oauth-error.ts'
-import { DEFAULT_AUTHORIZATION_SCOPES, isOAuthScope, OFFLINE_ACCESS, sortScopes, type OAuthScope } from './oauth-scopes.ts'
+import {
+  DEFAULT_AUTHORIZATION_SCOPES,
+  isOAuthScope,
+  OFFLINE_ACCESS,
+  sortScopes,
+  type OAuthScope,
+} from './oauth-scopes.ts'
 import { isS256CodeChallenge } from './pkce.ts'
 import { matchesRegisteredRedirectUri } from './redirect-uri.ts'
 
@@ -38,7 +44,11 @@ const SINGLE_VALUED = ['response_type', 'code_challenge', 'code_challenge_method
  * The redirect back to the client, RFC 6749 §4.1.2 style: the given parameters added to the redirect
  * URI's own query, plus `iss` so the client can tell which server answered (RFC 9207 §2).
  */
-export function authorizationResponseLocation(redirectUri: string, baseUrl: string, params: Record<string, string | null>): string {
+export function authorizationResponseLocation(
+  redirectUri: string,
+  baseUrl: string,
+  params: Record<string, string | null>,
+): string {
   const url = new URL(redirectUri)
   for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.append(name, value)
   url.searchParams.append('iss', oauthEndpoints(baseUrl).issuer)
@@ -52,15 +62,25 @@ export function authorizationResponseLocation(redirectUri: string, baseUrl: stri
  * client's registered scope, else `saved-items:read folders:read`.
  * @see docs/oauth.md#authorize-and-consent
  */
-export function checkAuthorizationRequest(params: URLSearchParams, client: RegisteredClient | null, baseUrl: string): AuthorizationCheck {
+export function checkAuthorizationRequest(
+  params: URLSearchParams,
+  client: RegisteredClient | null,
+  baseUrl: string,
+): AuthorizationCheck {
   const clientIds = params.getAll('client_id')
-  if (clientIds.length !== 1 || clientIds[0] === '') return { kind: 'error-page', message: 'The request names no client (client_id is missing or repeated).' }
-  if (!client) return { kind: 'error-page', message: 'The application that sent you here is not registered with this service.' }
+  if (clientIds.length !== 1 || clientIds[0] === '')
+    return { kind: 'error-page', message: 'The request names no client (client_id is missing or repeated).' }
+  if (!client)
+    return { kind: 'error-page', message: 'The application that sent you here is not registered with this service.' }
   const redirectUris = params.getAll('redirect_uri')
-  if (redirectUris.length !== 1 || redirectUris[0] === '') return { kind: 'error-page', message: 'The request names no redirect URI (redirect_uri is missing or repeated).' }
+  if (redirectUris.length !== 1 || redirectUris[0] === '')
+    return { kind: 'error-page', message: 'The request names no redirect URI (redirect_uri is missing or repeated).' }
   const redirectUri = redirectUris[0]!
   if (!matchesRegisteredRedirectUri(client.redirectUris, redirectUri)) {
-    return { kind: 'error-page', message: `The redirect URI does not match any the application registered, so you were not sent back to it.` }
+    return {
+      kind: 'error-page',
+      message: `The redirect URI does not match any the application registered, so you were not sent back to it.`,
+    }
   }
 
   const state = params.get('state')
@@ -78,10 +98,12 @@ export function checkAuthorizationRequest(params: URLSearchParams, client: Regis
 
   const challenge = params.get('code_challenge')
   const method = params.get('code_challenge_method')
-  if (challenge === null || challenge === '') return fail('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256')
+  if (challenge === null || challenge === '')
+    return fail('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256')
   // A missing method means "plain" (RFC 7636 §4.3), which OAuth 2.1 clients must not use.
   if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256')
-  if (!isS256CodeChallenge(challenge)) return fail('invalid_request', 'code_challenge must be 43 base64url characters (BASE64URL(SHA256(code_verifier)))')
+  if (!isS256CodeChallenge(challenge))
+    return fail('invalid_request', 'code_challenge must be 43 base64url characters (BASE64URL(SHA256(code_verifier)))')
 
   const requested = parseScopeList(params.get('scope') ?? '')
   const unknown = requested.filter((scope) => !isOAuthScope(scope))
@@ -100,7 +122,11 @@ export function checkAuthorizationRequest(params: URLSearchParams, client: Regis
   }
 
   // Consent is asked every time, so "ask nothing" cannot be honoured (OpenID Connect Core §3.1.2.1).
-  if ((params.get('prompt') ?? '').split(' ').includes('none')) return fail('consent_required', 'This server always asks the person for consent')
+  if ((params.get('prompt') ?? '').split(' ').includes('none'))
+    return fail('consent_required', 'This server always asks the person for consent')
 
-  return { kind: 'valid', request: { clientId: client.id, redirectUri, scopes, codeChallenge: challenge, state, resource } }
+  return {
+    kind: 'valid',
+    request: { clientId: client.id, redirectUri, scopes, codeChallenge: challenge, state, resource },
+  }
 }

@@ -39,9 +39,12 @@ const refuse = (description: string): OAuthError => new OAuthError('invalid_clie
  * same rules as a dynamic registration. Throws {@link OAuthError}.
  */
 export function validateClientIdMetadataDocument(document: unknown, clientIdUrl: string): ClientRegistration {
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw refuse('The client metadata document is not a JSON object')
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    throw refuse('The client metadata document is not a JSON object')
   const body = document as Record<string, unknown>
-  if (body.client_id !== clientIdUrl) throw refuse('The client metadata document names another client_id than the URL it was fetched from')
-  if (body.client_secret !== undefined || body.client_secret_expires_at !== undefined) throw refuse('A client metadata document must not carry a client secret')
+  if (body.client_id !== clientIdUrl)
+    throw refuse('The client metadata document names another client_id than the URL it was fetched from')
+  if (body.client_secret !== undefined || body.client_secret_expires_at !== undefined)
+    throw refuse('A client metadata document must not carry a client secret')
   return validateClientRegistration(body)
 }

@@ -11,8 +11,20 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'loca
  * WHATWG "special" schemes that name network locations rather than an app.
  */
 const FORBIDDEN_SCHEMES: ReadonlySet<string> = new Set([
-  'javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:', 'filesystem:', 'view-source:',
-  'ftp:', 'ws:', 'wss:', 'mailto:', 'tel:', 'sms:',
+  'javascript:',
+  'data:',
+  'file:',
+  'vbscript:',
+  'blob:',
+  'about:',
+  'filesystem:',
+  'view-source:',
+  'ftp:',
+  'ws:',
+  'wss:',
+  'mailto:',
+  'tel:',
+  'sms:',
 ])
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i
@@ -24,7 +36,8 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i
  */
 export function redirectUriProblem(uri: string): string | null {
   if (uri.length === 0) return 'a redirect URI must not be empty'
-  if (uri.length > MAX_REDIRECT_URI_LENGTH) return `a redirect URI must be at most ${MAX_REDIRECT_URI_LENGTH} characters`
+  if (uri.length > MAX_REDIRECT_URI_LENGTH)
+    return `a redirect URI must be at most ${MAX_REDIRECT_URI_LENGTH} characters`
   // `new URL()` forgets an empty fragment ("…/cb#"), so look at the text itself.
   if (uri.includes('#')) return `redirect URI "${uri}" must not contain a fragment`
   if (/[\s\u0000-\u001f\u007f]/.test(uri)) return 'a redirect URI must not contain whitespace or control characters'
@@ -34,7 +47,9 @@ export function redirectUriProblem(uri: string): string | null {
   if (url.username !== '' || url.password !== '') return `redirect URI "${uri}" must not carry credentials`
   if (url.protocol === 'https:') return null
   if (url.protocol === 'http:') {
-    return LOOPBACK_HOSTS.has(url.hostname) ? null : `redirect URI "${uri}" uses http: on a host other than 127.0.0.1, [::1] or localhost`
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? null
+      : `redirect URI "${uri}" uses http: on a host other than 127.0.0.1, [::1] or localhost`
   }
   return null
 }

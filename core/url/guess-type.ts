@@ -2,19 +2,75 @@ import type { ItemType } from '../types.ts'
 
 /** First path segments that are GitHub product pages, not owners. */
 const GITHUB_RESERVED: ReadonlySet<string> = new Set([
-  'about', 'account', 'apps', 'collections', 'codespaces', 'contact', 'customer-stories', 'dashboard', 'enterprise',
-  'events', 'explore', 'features', 'issues', 'join', 'login', 'logout', 'marketplace', 'new', 'notifications', 'orgs',
-  'organizations', 'pricing', 'pulls', 'readme', 'search', 'security', 'settings', 'signup', 'site', 'sponsors',
-  'stars', 'team', 'topics', 'trending', 'users',
+  'about',
+  'account',
+  'apps',
+  'collections',
+  'codespaces',
+  'contact',
+  'customer-stories',
+  'dashboard',
+  'enterprise',
+  'events',
+  'explore',
+  'features',
+  'issues',
+  'join',
+  'login',
+  'logout',
+  'marketplace',
+  'new',
+  'notifications',
+  'orgs',
+  'organizations',
+  'pricing',
+  'pulls',
+  'readme',
+  'search',
+  'security',
+  'settings',
+  'signup',
+  'site',
+  'sponsors',
+  'stars',
+  'team',
+  'topics',
+  'trending',
+  'users',
 ])
 const GITLAB_RESERVED: ReadonlySet<string> = new Set([
-  '-', 'admin', 'api', 'dashboard', 'explore', 'groups', 'help', 'oauth', 'profile', 'projects', 'search', 'snippets', 'users',
+  '-',
+  'admin',
+  'api',
+  'dashboard',
+  'explore',
+  'groups',
+  'help',
+  'oauth',
+  'profile',
+  'projects',
+  'search',
+  'snippets',
+  'users',
 ])
 const CODEBERG_RESERVED: ReadonlySet<string> = new Set([
-  'admin', 'api', 'assets', 'explore', 'notifications', 'org', 'repo', 'user',
+  'admin',
+  'api',
+  'assets',
+  'explore',
+  'notifications',
+  'org',
+  'repo',
+  'user',
 ])
 const BITBUCKET_RESERVED: ReadonlySet<string> = new Set([
-  'account', 'dashboard', 'product', 'repo', 'site', 'socialauth', 'workspace',
+  'account',
+  'dashboard',
+  'product',
+  'repo',
+  'site',
+  'socialauth',
+  'workspace',
 ])
 const REPOSITORY_HOSTS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['github.com', GITHUB_RESERVED],
@@ -27,7 +83,9 @@ type VideoRule = (segments: readonly string[], query: URLSearchParams) => boolea
 
 const DIGITS = /^\d+$/
 const youtubeRule: VideoRule = ([first, second], query) =>
-  first === 'watch' ? (query.get('v') ?? '') !== '' : (first === 'shorts' || first === 'embed' || first === 'live') && second !== undefined
+  first === 'watch'
+    ? (query.get('v') ?? '') !== ''
+    : (first === 'shorts' || first === 'embed' || first === 'live') && second !== undefined
 const shortLinkRule: VideoRule = ([first]) => first !== undefined
 
 const VIDEO_RULES: ReadonlyMap<string, VideoRule> = new Map([

@@ -35,7 +35,10 @@ export function normalizeUrl(input: string): NormalizedUrl {
     throw new InvalidUrlError(String(input), 'Cannot save URL: the URL must be a string')
   }
   if (input.length > MAX_URL_LENGTH) {
-    throw new InvalidUrlError(input, `Cannot save URL: it is ${input.length} characters long, the limit is ${MAX_URL_LENGTH}`)
+    throw new InvalidUrlError(
+      input,
+      `Cannot save URL: it is ${input.length} characters long, the limit is ${MAX_URL_LENGTH}`,
+    )
   }
 
   // Step 1: the WHATWG parser lowercases scheme and host, punycodes IDN, drops default ports and
@@ -72,7 +75,11 @@ export function normalizeUrl(input: string): NormalizedUrl {
   if (path !== '/' && path.endsWith('/')) path = path.slice(0, -1)
 
   const port = url.port === '' ? '' : `:${url.port}`
-  return { originalUrl, normalizedUrl: `${url.protocol}//${host}${port}${path}${normalizeQuery(url.search)}${hash}`, host }
+  return {
+    originalUrl,
+    normalizedUrl: `${url.protocol}//${host}${port}${path}${normalizeQuery(url.search)}${hash}`,
+    host,
+  }
 }
 
 /**

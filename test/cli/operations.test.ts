@@ -17,15 +17,28 @@ const dir = mkdtempSync(join(tmpdir(), 'readlater-ops-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 let counter = 0
-interface Setup { deps: CliDeps; db: Database; dbUrl: string; cli(stdin: string, ...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> }
+interface Setup {
+  deps: CliDeps
+  db: Database
+  dbUrl: string
+  cli(stdin: string, ...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }>
+}
 
 async function setup(): Promise<Setup> {
   const dbUrl = `file:${join(dir, `ops-${++counter}.db`)}`
   const db = await openDatabase(dbUrl)
   let stdin = ''
-  const deps: CliDeps = { openDb: async () => db, config: readConfig({ DATABASE_URL: dbUrl }), clock: new TestClock(), random, readStdin: async () => stdin }
+  const deps: CliDeps = {
+    openDb: async () => db,
+    config: readConfig({ DATABASE_URL: dbUrl }),
+    clock: new TestClock(),
+    random,
+    readStdin: async () => stdin,
+  }
   return {
-    deps, db, dbUrl,
+    deps,
+    db,
+    dbUrl,
     async cli(input, ...argv) {
       stdin = input
       const out: string[] = []
@@ -41,28 +54,55 @@ beforeEach(async () => {
   s = await setup()
 })
 
-const count = async (table: string): Promise<number> => Number((await s.db.$client.execute(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n)
+const count = async (table: string): Promise<number> =>
+  Number((await s.db.$client.execute(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n)
 const http = (method: string, path: string, token: string, body?: unknown) =>
-  createServer({ db: s.db, config: readConfig({ BASE_URL: BASE, DATABASE_URL: s.dbUrl }), clock: s.deps.clock, random, log: () => {} })
-    .fetch(new Request(BASE + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }))
+  createServer({
+    db: s.db,
+    config: readConfig({ BASE_URL: BASE, DATABASE_URL: s.dbUrl }),
+    clock: s.deps.clock,
+    random,
+    log: () => {},
+  }).fetch(
+    new Request(BASE + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  )
 
 async function person(email: string): Promise<{ id: string; key: string }> {
   const created = await s.cli('a long password\n', 'user', 'create', '--email', email, '--password-stdin')
   expect(created.code).toBe(0)
-  const key = await s.cli('', 'key', 'create', '--email', email, '--scopes', 'saved-items:capture,saved-items:read,account:read', '--label', 'laptop')
+  const key = await s.cli(
+    '',
+    'key',
+    'create',
+    '--email',
+    email,
+    '--scopes',
+    'saved-items:capture,saved-items:read,account:read',
+    '--label',
+    'laptop',
+  )
   return { id: created.out[0]!, key: key.out.at(-1)! }
 }
 
 describe('user create --password-stdin', () => {
   test('reads the password from stdin, without its line ending', async () => {
     const { id } = await person('stdin@example.com')
-    const row = (await s.db.$client.execute({ sql: 'SELECT password_hash FROM users WHERE id = ?', args: [id] })).rows[0]!
+    const row = (await s.db.$client.execute({ sql: 'SELECT password_hash FROM users WHERE id = ?', args: [id] }))
+      .rows[0]!
     expect(await verifyPassword(String(row.password_hash), 'a long password')).toBe(true)
     expect(await verifyPassword(String(row.password_hash), 'a long password\n')).toBe(false)
   })
 
   test('a short password on stdin is exit 2, nothing created', async () => {
-    expect(await s.cli('short\n', 'user', 'create', '--email', 'short@example.com', '--password-stdin')).toMatchObject({ code: 2, out: [], err: [expect.stringMatching(/^error: password must be at least 8/)] })
+    expect(await s.cli('short\n', 'user', 'create', '--email', 'short@example.com', '--password-stdin')).toMatchObject({
+      code: 2,
+      out: [],
+      err: [expect.stringMatching(/^error: password must be at least 8/)],
+    })
     expect(await count('users')).toBe(0)
   })
 })
@@ -74,7 +114,14 @@ describe('user list', () => {
     expect((await http('POST', '/v1/captures', a.key, { url: 'https://example.com/1' })).status).toBe(201)
     expect((await http('POST', '/v1/captures', a.key, { url: 'https://example.com/2' })).status).toBe(201)
     const listed = await s.cli('', 'user', 'list')
-    expect(listed).toEqual({ code: 0, err: [], out: [`${a.id}\ta@example.com\t2026-11-22T10:00:00.000Z\t2`, `${b.id}\tb@example.com\t2026-11-22T10:00:00.000Z\t0`] })
+    expect(listed).toEqual({
+      code: 0,
+      err: [],
+      out: [
+        `${a.id}\ta@example.com\t2026-11-22T10:00:00.000Z\t2`,
+        `${b.id}\tb@example.com\t2026-11-22T10:00:00.000Z\t0`,
+      ],
+    })
   })
 })
 
@@ -87,14 +134,19 @@ describe('user password', () => {
     await createWebSession(s.db, { clock: s.deps.clock, random }, b.id)
     const changed = await s.cli('the new password\n', 'user', 'password', '--email', 'PW@example.com')
     expect(changed).toEqual({ code: 0, err: [], out: ['Password changed for pw@example.com; 2 web sessions ended.'] })
-    const row = (await s.db.$client.execute({ sql: 'SELECT password_hash FROM users WHERE id = ?', args: [a.id] })).rows[0]!
+    const row = (await s.db.$client.execute({ sql: 'SELECT password_hash FROM users WHERE id = ?', args: [a.id] }))
+      .rows[0]!
     expect(await verifyPassword(String(row.password_hash), 'the new password')).toBe(true)
     expect(await count('web_sessions')).toBe(1)
   })
 
   test('a flag for the password is refused (exit 2), an unknown account exit 1', async () => {
     expect((await s.cli('', 'user', 'password', '--email', 'x@example.com', '--password', 'on argv')).code).toBe(2)
-    expect(await s.cli('a long password\n', 'user', 'password', '--email', 'nobody@example.com')).toEqual({ code: 1, out: [], err: ['error: no account with email nobody@example.com'] })
+    expect(await s.cli('a long password\n', 'user', 'password', '--email', 'nobody@example.com')).toEqual({
+      code: 1,
+      out: [],
+      err: ['error: no account with email nobody@example.com'],
+    })
   })
 })
 
@@ -111,12 +163,18 @@ describe('user delete', () => {
     expect(await count('api_keys')).toBe(1)
     expect((await http('GET', '/v1/me', a.key)).status).toBe(401)
     expect((await http('GET', '/v1/me', b.key)).status).toBe(200)
-    expect((await s.cli('a long password\n', 'user', 'create', '--email', 'gone@example.com', '--password-stdin')).code).toBe(0)
+    expect(
+      (await s.cli('a long password\n', 'user', 'create', '--email', 'gone@example.com', '--password-stdin')).code,
+    ).toBe(0)
   })
 
   test('without --yes: exit 2, nothing removed', async () => {
     await person('kept@example.com')
-    expect(await s.cli('', 'user', 'delete', '--email', 'kept@example.com')).toMatchObject({ code: 2, out: [], err: [expect.stringContaining('--yes')] })
+    expect(await s.cli('', 'user', 'delete', '--email', 'kept@example.com')).toMatchObject({
+      code: 2,
+      out: [],
+      err: [expect.stringContaining('--yes')],
+    })
     expect(await count('users')).toBe(1)
   })
 })
@@ -124,9 +182,36 @@ describe('user delete', () => {
 describe('key list and key revoke', () => {
   test('lists id, label, scopes, created, last used and origin (never the key); revoke cascades to keys issued through it', async () => {
     const a = await person('keys@example.com')
-    const code = (await (await http('POST', '/connect/authorize', a.key, authorizeBody({ scopes: ['saved-items:read'], codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' }))).json()).code
-    const issued = await (await createServer({ db: s.db, config: readConfig({ BASE_URL: BASE, DATABASE_URL: s.dbUrl }), clock: s.deps.clock, random, log: () => {} })
-      .fetch(new Request(`${BASE}/connect/exchange`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client: 'chrome-extension', code, codeVerifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' }) }), { clientIp: '127.0.0.1' })).json()
+    const code = (
+      await (
+        await http(
+          'POST',
+          '/connect/authorize',
+          a.key,
+          authorizeBody({ scopes: ['saved-items:read'], codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' }),
+        )
+      ).json()
+    ).code
+    const issued = await (
+      await createServer({
+        db: s.db,
+        config: readConfig({ BASE_URL: BASE, DATABASE_URL: s.dbUrl }),
+        clock: s.deps.clock,
+        random,
+        log: () => {},
+      }).fetch(
+        new Request(`${BASE}/connect/exchange`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            client: 'chrome-extension',
+            code,
+            codeVerifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+          }),
+        }),
+        { clientIp: '127.0.0.1' },
+      )
+    ).json()
     const listed = await s.cli('', 'key', 'list', '--email', 'keys@example.com')
     expect(listed.code).toBe(0)
     expect(listed.out).toHaveLength(2)
@@ -134,17 +219,39 @@ describe('key list and key revoke', () => {
     const rows = listed.out.map((line) => line.split('\t'))
     const personal = rows.find((row) => row[1] === 'laptop')
     const connected = rows.find((row) => row[1] === 'Chrome on my laptop')
-    expect(personal).toEqual([expect.any(String), 'laptop', 'saved-items:capture,saved-items:read,account:read', '2026-11-22T10:00:00.000Z', '2026-11-22T10:00:00.000Z', 'personal'])
-    expect(connected).toEqual([expect.any(String), 'Chrome on my laptop', 'saved-items:read', '2026-11-22T10:00:00.000Z', '-', 'issued by key "laptop"'])
+    expect(personal).toEqual([
+      expect.any(String),
+      'laptop',
+      'saved-items:capture,saved-items:read,account:read',
+      '2026-11-22T10:00:00.000Z',
+      '2026-11-22T10:00:00.000Z',
+      'personal',
+    ])
+    expect(connected).toEqual([
+      expect.any(String),
+      'Chrome on my laptop',
+      'saved-items:read',
+      '2026-11-22T10:00:00.000Z',
+      '-',
+      'issued by key "laptop"',
+    ])
     expect(listed.out.join('\n')).not.toContain(a.key)
     expect(listed.out.join('\n')).not.toContain(issued.apiKey)
 
     const revoked = await s.cli('', 'key', 'revoke', '--id', personal![0]!)
-    expect(revoked).toEqual({ code: 0, err: [], out: [`Revoked API key ${personal![0]} and the keys issued through it.`] })
+    expect(revoked).toEqual({
+      code: 0,
+      err: [],
+      out: [`Revoked API key ${personal![0]} and the keys issued through it.`],
+    })
     expect((await http('GET', '/v1/me', a.key)).status).toBe(401)
     expect((await http('GET', '/v1/saved-items', issued.apiKey)).status).toBe(401)
     expect((await s.cli('', 'key', 'list', '--email', 'keys@example.com')).out).toEqual([])
-    expect(await s.cli('', 'key', 'revoke', '--id', personal![0]!)).toEqual({ code: 1, out: [], err: [`error: no API key in force with id ${personal![0]}`] })
+    expect(await s.cli('', 'key', 'revoke', '--id', personal![0]!)).toEqual({
+      code: 1,
+      out: [],
+      err: [`error: no API key in force with id ${personal![0]}`],
+    })
   })
 })
 
@@ -159,10 +266,16 @@ describe('backup and restore (in process)', () => {
     s.db.$client.close()
     const restored = await s.cli('', 'restore', '--from', file)
     const target = s.dbUrl.slice('file:'.length)
-    expect(restored).toEqual({ code: 0, err: [], out: [`Restored ${file} into ${target}; the previous database is kept as ${target}.before-restore.`] })
+    expect(restored).toEqual({
+      code: 0,
+      err: [],
+      out: [`Restored ${file} into ${target}; the previous database is kept as ${target}.before-restore.`],
+    })
     expect(existsSync(`${target}.before-restore`)).toBe(true)
     const back = await openDatabase(s.dbUrl)
-    const urls = (await back.$client.execute('SELECT original_url FROM saved_items')).rows.map((row) => row.original_url)
+    const urls = (await back.$client.execute('SELECT original_url FROM saved_items')).rows.map(
+      (row) => row.original_url,
+    )
     expect(urls).toEqual(['https://example.com/before'])
     const aside = await openDatabase(`file:${target}.before-restore`)
     expect((await aside.$client.execute('SELECT count(*) AS n FROM saved_items')).rows[0]!.n).toBe(2)
@@ -173,7 +286,10 @@ describe('backup and restore (in process)', () => {
   test('restore refuses a file that is not a database, one of another application, and a newer schema', async () => {
     const junk = join(dir, 'junk.db')
     writeFileSync(junk, 'not a database at all, just text '.repeat(200))
-    expect((await s.cli('', 'restore', '--from', junk))).toMatchObject({ code: 1, err: [expect.stringMatching(/cannot be restored: /)] })
+    expect(await s.cli('', 'restore', '--from', junk)).toMatchObject({
+      code: 1,
+      err: [expect.stringMatching(/cannot be restored: /)],
+    })
     const other = await openDatabase(`file:${join(dir, 'other.db')}`)
     other.$client.close()
     const foreign = join(dir, 'foreign.db')
@@ -181,18 +297,27 @@ describe('backup and restore (in process)', () => {
     const native = new Native(foreign)
     native.exec('CREATE TABLE notes (id INTEGER)')
     native.close()
-    expect(await s.cli('', 'restore', '--from', foreign)).toMatchObject({ code: 1, err: [expect.stringContaining('not a Readlater database')] })
+    expect(await s.cli('', 'restore', '--from', foreign)).toMatchObject({
+      code: 1,
+      err: [expect.stringContaining('not a Readlater database')],
+    })
     const newer = join(dir, 'newer.db')
     expect((await s.cli('', 'backup', '--to', newer)).code).toBe(0)
     const edit = new Native(newer)
     edit.exec("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', 99999999999999)")
     edit.close()
-    expect(await s.cli('', 'restore', '--from', newer)).toMatchObject({ code: 1, err: [expect.stringContaining('newer than this build')] })
+    expect(await s.cli('', 'restore', '--from', newer)).toMatchObject({
+      code: 1,
+      err: [expect.stringContaining('newer than this build')],
+    })
   })
 
   test('backup and restore refuse a remote database with exit 2', async () => {
     const remote = { ...s.deps, config: readConfig({ DATABASE_URL: 'libsql://example.turso.io' }) }
-    for (const argv of [['backup', '--to', join(dir, 'r.db')], ['restore', '--from', join(dir, 'junk.db')]]) {
+    for (const argv of [
+      ['backup', '--to', join(dir, 'r.db')],
+      ['restore', '--from', join(dir, 'junk.db')],
+    ]) {
       const err: string[] = []
       expect(await runCli(argv, remote, { out: () => {}, err: (line) => err.push(line) })).toBe(2)
       expect(err).toEqual([expect.stringMatching(/^error: (backup|restore) works on the embedded file database only/)])

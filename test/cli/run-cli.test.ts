@@ -72,7 +72,9 @@ describe('user create', () => {
   test('accepts --flag=value and stores the email trimmed and lowercased', async () => {
     const result = await cli('user', 'create', '--email=Mixed.Case@Example.COM', '--password=long enough')
     expect(result.code).toBe(0)
-    expect(await rows('SELECT email FROM users WHERE id = ?', [result.out[0]!])).toEqual([{ email: 'mixed.case@example.com' }])
+    expect(await rows('SELECT email FROM users WHERE id = ?', [result.out[0]!])).toEqual([
+      { email: 'mixed.case@example.com' },
+    ])
   })
 
   test('a duplicate email (in any case) exits 1 with one stderr line and creates nothing', async () => {
@@ -94,7 +96,16 @@ describe('key create', () => {
   test('prints the key alone on the last stdout line; it works against the server with exactly its scopes', async () => {
     const email = freshEmail()
     const userId = (await cli('user', 'create', '--email', email, '--password', 'password-123')).out[0]!
-    const result = await cli('key', 'create', '--email', email, '--scopes', 'folders:read,account:read', '--label', 'Laptop script')
+    const result = await cli(
+      'key',
+      'create',
+      '--email',
+      email,
+      '--scopes',
+      'folders:read,account:read',
+      '--label',
+      'Laptop script',
+    )
     expect(result.code).toBe(0)
     expect(result.err).toEqual([])
     const key = result.out.at(-1)!
@@ -102,13 +113,23 @@ describe('key create', () => {
     for (const line of result.out.slice(0, -1)) expect(line).not.toContain(key)
 
     const [stored] = await rows('SELECT * FROM api_keys WHERE user_id = ?', [userId])
-    expect(stored).toMatchObject({ key_hash: sha256Hex(key), label: 'Laptop script', scopes: '["folders:read","account:read"]', revoked_at: null })
+    expect(stored).toMatchObject({
+      key_hash: sha256Hex(key),
+      label: 'Laptop script',
+      scopes: '["folders:read","account:read"]',
+      revoked_at: null,
+    })
     expect(JSON.stringify(await rows('SELECT * FROM api_keys'))).not.toContain(key.slice(4))
 
     const server = createServer({ db, config: readConfig({ BASE_URL: BASE }), clock, random, log: () => {} })
-    const call = (method: string, path: string, body?: unknown) => server.fetch(new Request(BASE + path, {
-      method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
-    }))
+    const call = (method: string, path: string, body?: unknown) =>
+      server.fetch(
+        new Request(BASE + path, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        }),
+      )
     const folders = await call('GET', '/v1/folders')
     expect(folders.status).toBe(200)
     expect(await folders.json()).toEqual({ folders: [] })
@@ -116,20 +137,44 @@ describe('key create', () => {
     expect(await me.json()).toEqual({ id: userId, email })
     const capture = await call('POST', '/v1/captures', { url: 'https://example.com/cli' })
     expect(capture.status).toBe(403)
-    expect(await capture.json()).toEqual({ _tag: 'InsufficientScopeError', message: expect.any(String), requiredScope: 'saved-items:capture' })
+    expect(await capture.json()).toEqual({
+      _tag: 'InsufficientScopeError',
+      message: expect.any(String),
+      requiredScope: 'saved-items:capture',
+    })
   })
 
   test('duplicate scopes and spaces around them are tidied', async () => {
     const email = freshEmail()
     await cli('user', 'create', '--email', email, '--password', 'password-123')
-    const result = await cli('key', 'create', '--email', email, '--scopes', 'folders:read, folders:read ,account:read', '--label', 'x')
+    const result = await cli(
+      'key',
+      'create',
+      '--email',
+      email,
+      '--scopes',
+      'folders:read, folders:read ,account:read',
+      '--label',
+      'x',
+    )
     expect(result.code).toBe(0)
-    expect(await rows('SELECT scopes FROM api_keys WHERE key_hash = ?', [sha256Hex(result.out.at(-1)!)])).toEqual([{ scopes: '["folders:read","account:read"]' }])
+    expect(await rows('SELECT scopes FROM api_keys WHERE key_hash = ?', [sha256Hex(result.out.at(-1)!)])).toEqual([
+      { scopes: '["folders:read","account:read"]' },
+    ])
   })
 
   test('an unknown account exits 1 with one stderr line and creates no key', async () => {
     const before = await rows('SELECT count(*) AS n FROM api_keys')
-    const result = await cli('key', 'create', '--email', 'nobody@example.com', '--scopes', 'folders:read', '--label', 'x')
+    const result = await cli(
+      'key',
+      'create',
+      '--email',
+      'nobody@example.com',
+      '--scopes',
+      'folders:read',
+      '--label',
+      'x',
+    )
     expect(result).toEqual({ code: 1, out: [], err: [expect.stringContaining('nobody@example.com')] })
     expect(await rows('SELECT count(*) AS n FROM api_keys')).toEqual(before)
   })
@@ -145,7 +190,10 @@ describe('bad arguments exit 2 with exactly one stderr line and nothing on stdou
     ['no command', []],
     ['an unknown command', ['user', 'rename', '--email', 'a@example.com']],
     ['user delete without --yes', ['user', 'delete', '--email', 'a@example.com']],
-    ['user create: both --password and --password-stdin', ['user', 'create', '--email', 'new7@example.com', '--password', 'password-123', '--password-stdin']],
+    [
+      'user create: both --password and --password-stdin',
+      ['user', 'create', '--email', 'new7@example.com', '--password', 'password-123', '--password-stdin'],
+    ],
     ['user create: --yes=1 style value on a switch', ['user', 'delete', '--email', 'a@example.com', '--yes=1']],
     ['key revoke: missing --id', ['key', 'revoke']],
     ['backup: missing --to', ['backup']],
@@ -153,21 +201,36 @@ describe('bad arguments exit 2 with exactly one stderr line and nothing on stdou
     ['an unknown noun', ['frobnicate']],
     ['user create: missing --password', ['user', 'create', '--email', 'new1@example.com']],
     ['user create: missing --email', ['user', 'create', '--password', 'password-123']],
-    ['user create: an unknown flag', ['user', 'create', '--email', 'new2@example.com', '--password', 'password-123', '--admin', 'yes']],
+    [
+      'user create: an unknown flag',
+      ['user', 'create', '--email', 'new2@example.com', '--password', 'password-123', '--admin', 'yes'],
+    ],
     ['user create: a positional argument', ['user', 'create', 'new3@example.com', '--password', 'password-123']],
     ['user create: a flag without a value at the end', ['user', 'create', '--password', 'password-123', '--email']],
     ['user create: a flag followed by another flag', ['user', 'create', '--email', '--password', 'password-123']],
     ['user create: a bad email', ['user', 'create', '--email', 'not-an-email', '--password', 'password-123']],
     ['user create: a short password', ['user', 'create', '--email', 'new4@example.com', '--password', 'short']],
     ['key create: missing --label', ['key', 'create', '--email', existing, '--scopes', 'folders:read']],
-    ['key create: an unknown scope', ['key', 'create', '--email', existing, '--scopes', 'folders:read,folders:admin', '--label', 'x']],
+    [
+      'key create: an unknown scope',
+      ['key', 'create', '--email', existing, '--scopes', 'folders:read,folders:admin', '--label', 'x'],
+    ],
     ['key create: empty scopes', ['key', 'create', '--email', existing, '--scopes', '', '--label', 'x']],
     ['key create: only commas as scopes', ['key', 'create', '--email', existing, '--scopes', ',,', '--label', 'x']],
-    ['key create: offline_access is not a key scope', ['key', 'create', '--email', existing, '--scopes', 'offline_access', '--label', 'x']],
+    [
+      'key create: offline_access is not a key scope',
+      ['key', 'create', '--email', existing, '--scopes', 'offline_access', '--label', 'x'],
+    ],
     ['key create: an empty label', ['key', 'create', '--email', existing, '--scopes', 'folders:read', '--label', '  ']],
-    ['key create: a label over 100 characters', ['key', 'create', '--email', existing, '--scopes', 'folders:read', '--label', 'x'.repeat(101)]],
+    [
+      'key create: a label over 100 characters',
+      ['key', 'create', '--email', existing, '--scopes', 'folders:read', '--label', 'x'.repeat(101)],
+    ],
     ['help with an argument', ['help', 'user']],
-    ['user create: a flag given twice', ['user', 'create', '--email', 'new5@example.com', '--email', 'new6@example.com', '--password', 'password-123']],
+    [
+      'user create: a flag given twice',
+      ['user', 'create', '--email', 'new5@example.com', '--email', 'new6@example.com', '--password', 'password-123'],
+    ],
   ]
   for (const [name, argv] of cases) {
     test(name, async () => {
@@ -191,7 +254,11 @@ describe('help', () => {
     expect(result.code).toBe(0)
     expect(result.err).toEqual([])
     const text = result.out.join('\n')
-    for (const command of ['bun server.ts user create --email E --password P', 'bun server.ts key create --email E --scopes s1,s2 --label L', 'bun server.ts help']) {
+    for (const command of [
+      'bun server.ts user create --email E --password P',
+      'bun server.ts key create --email E --scopes s1,s2 --label L',
+      'bun server.ts help',
+    ]) {
       expect(text).toContain(command)
     }
     for (const scope of ['saved-items:capture', 'folders:delete', 'account:read']) expect(text).toContain(scope)

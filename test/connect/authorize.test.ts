@@ -7,8 +7,15 @@ import { insertClient } from '../../adapters/storage/oauth.ts'
 import { oauthGrants } from '../../adapters/storage/schema.ts'
 import { BASE, countRows, createHarness, random, type Harness, type TestUser } from '../helpers/harness.ts'
 import {
-  authorize, authorizeBody, CHROME_REDIRECT, codeRow, connectRowCounts, expectConnectError, expectValidationError,
-  RAYCAST_REDIRECT, RFC7636_CHALLENGE,
+  authorize,
+  authorizeBody,
+  CHROME_REDIRECT,
+  codeRow,
+  connectRowCounts,
+  expectConnectError,
+  expectValidationError,
+  RAYCAST_REDIRECT,
+  RFC7636_CHALLENGE,
 } from './connect-fixtures.ts'
 
 // POST /connect/authorize (docs/oauth.md#connect-flow): any valid credential; every value problem is a
@@ -29,42 +36,53 @@ describe('POST /connect/authorize: success', () => {
     ['chrome-extension', CHROME_REDIRECT],
     ['raycast', RAYCAST_REDIRECT],
     ['raycast', 'raycast://oauth?package_name=readlater'],
-  ])('%s with %s: 200 { code }, stored only hashed and bound to everything asked, for 5 minutes', async (client, redirectUri) => {
-    const reply = await authorize(h, token, { client, redirectUri })
-    expect(reply.status).toBe(200)
-    expect(Object.keys(reply.body)).toEqual(['code'])
-    expect(reply.body.code).toMatch(/^[A-Za-z0-9_-]{43}$/)
-    expect(reply.headers.get('cache-control')).toBe('no-store')
-    expect(reply.headers.get('ratelimit-limit')).toBe('600')
+  ])(
+    '%s with %s: 200 { code }, stored only hashed and bound to everything asked, for 5 minutes',
+    async (client, redirectUri) => {
+      const reply = await authorize(h, token, { client, redirectUri })
+      expect(reply.status).toBe(200)
+      expect(Object.keys(reply.body)).toEqual(['code'])
+      expect(reply.body.code).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(reply.headers.get('cache-control')).toBe('no-store')
+      expect(reply.headers.get('ratelimit-limit')).toBe('600')
 
-    const rows = await h.db.$client.execute('SELECT * FROM connect_codes')
-    expect(rows.rows.length).toBe(1)
-    expect({ ...rows.rows[0] }).toEqual({
-      code_hash: hashSecret(reply.body.code),
-      user_id: person.id,
-      client,
-      redirect_uri: redirectUri,
-      code_challenge: RFC7636_CHALLENGE,
-      scopes: JSON.stringify(['saved-items:capture', 'saved-items:read', 'folders:read']),
-      label: 'Chrome on my laptop',
-      device_hint: 'MacBook Air, Chrome 142',
-      // The code (and the key traded for it) belongs to the key that asked (docs/security.md#connect-issued-keys).
-      issued_by_key_id: expect.any(String),
-      issued_by_grant_id: null,
-      expires_at: '2026-11-22T10:05:00.000Z',
-      used_at: null,
-    })
-    // The code itself is nowhere in the database.
-    const dump = await h.db.$client.execute('SELECT * FROM connect_codes')
-    expect(JSON.stringify(dump.rows)).not.toContain(reply.body.code)
-  })
+      const rows = await h.db.$client.execute('SELECT * FROM connect_codes')
+      expect(rows.rows.length).toBe(1)
+      expect({ ...rows.rows[0] }).toEqual({
+        code_hash: hashSecret(reply.body.code),
+        user_id: person.id,
+        client,
+        redirect_uri: redirectUri,
+        code_challenge: RFC7636_CHALLENGE,
+        scopes: JSON.stringify(['saved-items:capture', 'saved-items:read', 'folders:read']),
+        label: 'Chrome on my laptop',
+        device_hint: 'MacBook Air, Chrome 142',
+        // The code (and the key traded for it) belongs to the key that asked (docs/security.md#connect-issued-keys).
+        issued_by_key_id: expect.any(String),
+        issued_by_grant_id: null,
+        expires_at: '2026-11-22T10:05:00.000Z',
+        used_at: null,
+      })
+      // The code itself is nowhere in the database.
+      const dump = await h.db.$client.execute('SELECT * FROM connect_codes')
+      expect(JSON.stringify(dump.rows)).not.toContain(reply.body.code)
+    },
+  )
 
   test('each call issues a new code; the label is trimmed, duplicate scopes dropped, and deviceHint may be null or absent', async () => {
-    const first = await authorize(h, token, { label: '  Raycast  ', deviceHint: null, scopes: ['folders:read', 'folders:read'] })
+    const first = await authorize(h, token, {
+      label: '  Raycast  ',
+      deviceHint: null,
+      scopes: ['folders:read', 'folders:read'],
+    })
     const second = await authorize(h, token, { deviceHint: undefined })
     expect([first.status, second.status]).toEqual([200, 200])
     expect(first.body.code).not.toBe(second.body.code)
-    expect(await codeRow(h, first.body.code)).toMatchObject({ label: 'Raycast', device_hint: null, scopes: '["folders:read"]' })
+    expect(await codeRow(h, first.body.code)).toMatchObject({
+      label: 'Raycast',
+      device_hint: null,
+      scopes: '["folders:read"]',
+    })
     expect(await codeRow(h, second.body.code)).toMatchObject({ device_hint: null })
   })
 
@@ -82,7 +100,10 @@ describe('POST /connect/authorize: success', () => {
   test('a signed-in browser (session cookie + CSRF header) may authorize, with every scope', async () => {
     const session = await createWebSession(h.db, { clock: h.clock, random }, person.id)
     const cookie = `${sessionCookieName(false)}=${session}; ${csrfCookieName(false)}=csrf-value`
-    const withCsrf = await h.call('POST', '/connect/authorize', { body: authorizeBody({ scopes: [...SCOPES] }), headers: { cookie, 'x-csrf-token': 'csrf-value' } })
+    const withCsrf = await h.call('POST', '/connect/authorize', {
+      body: authorizeBody({ scopes: [...SCOPES] }),
+      headers: { cookie, 'x-csrf-token': 'csrf-value' },
+    })
     expect(withCsrf.status).toBe(200)
     expect(await codeRow(h, withCsrf.body.code)).toMatchObject({ user_id: person.id })
     // Without the CSRF header another site could ride the cookie: refused, nothing written.
@@ -98,9 +119,22 @@ async function accessToken(scopes: string[], audience: string): Promise<string> 
   const clientId = `client-${crypto.randomUUID()}`
   const grantId = crypto.randomUUID()
   const now = h.clock.now().toISOString()
-  await insertClient(h.db, { id: clientId, name: 'Agent', redirectUris: ['http://127.0.0.1/cb'], grantTypes: ['authorization_code'], scope: null, metadata: {}, createdAt: now })
-  await h.db.insert(oauthGrants).values({ id: grantId, userId: person.id, clientId, scopes, resource: audience, createdAt: now })
-  return issueAccessToken({ db: h.db, config: h.config, clock: h.clock, random, log: () => {} }, { grantId, userId: person.id, clientId, scope: scopes.join(' '), audience })
+  await insertClient(h.db, {
+    id: clientId,
+    name: 'Agent',
+    redirectUris: ['http://127.0.0.1/cb'],
+    grantTypes: ['authorization_code'],
+    scope: null,
+    metadata: {},
+    createdAt: now,
+  })
+  await h.db
+    .insert(oauthGrants)
+    .values({ id: grantId, userId: person.id, clientId, scopes, resource: audience, createdAt: now })
+  return issueAccessToken(
+    { db: h.db, config: h.config, clock: h.clock, random, log: () => {} },
+    { grantId, userId: person.id, clientId, scope: scopes.join(' '), audience },
+  )
 }
 
 describe('POST /connect/authorize: with an OAuth access token', () => {
@@ -139,7 +173,9 @@ describe('POST /connect/authorize: credentials', () => {
     const reply = await authorize(h, undefined)
     expect(reply.status).toBe(401)
     expect(reply.body).toEqual({ _tag: 'Unauthorized', message: expect.any(String) })
-    expect(reply.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource"`)
+    expect(reply.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource"`,
+    )
     expect(await connectRowCounts(h)).toEqual({ codes: 0, keys: 1 })
   })
 
@@ -160,12 +196,24 @@ describe('POST /connect/authorize: ConnectError for every value problem, nothing
     ['an empty client', { client: '' }, 'unknown_client'],
     ['a client name in another case', { client: 'Raycast', redirectUri: RAYCAST_REDIRECT }, 'unknown_client'],
     ['a redirect URI on another host', { redirectUri: 'https://evil.example/callback' }, 'invalid_redirect_uri'],
-    ['an extension id outside a–p', { redirectUri: `https://${'z'.repeat(32)}.chromiumapp.org/cb` }, 'invalid_redirect_uri'],
-    ['a look-alike chromiumapp host', { redirectUri: 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org.evil.example/' }, 'invalid_redirect_uri'],
+    [
+      'an extension id outside a–p',
+      { redirectUri: `https://${'z'.repeat(32)}.chromiumapp.org/cb` },
+      'invalid_redirect_uri',
+    ],
+    [
+      'a look-alike chromiumapp host',
+      { redirectUri: 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org.evil.example/' },
+      'invalid_redirect_uri',
+    ],
     ['http instead of https', { redirectUri: CHROME_REDIRECT.replace('https:', 'http:') }, 'invalid_redirect_uri'],
     ['a fragment', { redirectUri: `${CHROME_REDIRECT}#x` }, 'invalid_redirect_uri'],
     ['the other client’s redirect URI', { client: 'raycast', redirectUri: CHROME_REDIRECT }, 'invalid_redirect_uri'],
-    ['a raycast.com path other than /redirect', { client: 'raycast', redirectUri: 'https://raycast.com/login' }, 'invalid_redirect_uri'],
+    [
+      'a raycast.com path other than /redirect',
+      { client: 'raycast', redirectUri: 'https://raycast.com/login' },
+      'invalid_redirect_uri',
+    ],
     ['javascript:', { client: 'raycast', redirectUri: 'javascript:alert(1)' }, 'invalid_redirect_uri'],
     ['an unknown scope', { scopes: ['saved-items:read', 'saved-items:everything'] }, 'invalid_scope'],
     ['an empty scope list', { scopes: [] }, 'invalid_scope'],
@@ -208,13 +256,21 @@ describe('POST /connect/authorize: ValidationError for the shape, nothing writte
     ['deviceHint as a boolean', { deviceHint: true }, /^body\.deviceHint: /],
     ['an extra field', { state: 'abc' }, 'body.state: unknown property'],
     ['codeChallengeMethod plain', { codeChallengeMethod: 'plain' }, 'body.codeChallengeMethod: must be one of "S256"'],
-    ['codeChallengeMethod in lower case', { codeChallengeMethod: 's256' }, 'body.codeChallengeMethod: must be one of "S256"'],
+    [
+      'codeChallengeMethod in lower case',
+      { codeChallengeMethod: 's256' },
+      'body.codeChallengeMethod: must be one of "S256"',
+    ],
     ['a hex digest as challenge', { codeChallenge: 'ab'.repeat(32) }, /^body\.codeChallenge: /],
     ['a padded challenge', { codeChallenge: `${RFC7636_CHALLENGE}=` }, /^body\.codeChallenge: /],
     ['a blank label', { label: '   ' }, 'body.label: must not be empty or only whitespace'],
     ['an empty label', { label: '' }, 'body.label: must not be empty or only whitespace'],
     ['a 101-character label', { label: 'l'.repeat(101) }, 'body.label: must be at most 100 characters'],
-    ['a label with a line break', { label: 'Chrome\nlaptop' }, /^body\.label: must not contain control, invisible or bidirectional characters/],
+    [
+      'a label with a line break',
+      { label: 'Chrome\nlaptop' },
+      /^body\.label: must not contain control, invisible or bidirectional characters/,
+    ],
     ['a 201-character deviceHint', { deviceHint: 'd'.repeat(201) }, 'body.deviceHint: must be at most 200 characters'],
   ]
   test.each(cases)('%s', async (_name, overrides, message) => {
@@ -231,9 +287,19 @@ describe('POST /connect/authorize: ValidationError for the shape, nothing writte
   })
 
   test('a body that is not JSON, not an object, or sent as a form is refused without a write', async () => {
-    expectValidationError(await h.call('POST', '/connect/authorize', { token, raw: '{"client":', headers: { 'content-type': 'application/json' } }))
+    expectValidationError(
+      await h.call('POST', '/connect/authorize', {
+        token,
+        raw: '{"client":',
+        headers: { 'content-type': 'application/json' },
+      }),
+    )
     expectValidationError(await h.call('POST', '/connect/authorize', { token, body: [authorizeBody()] }))
-    const form = await h.call('POST', '/connect/authorize', { token, raw: 'client=raycast', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const form = await h.call('POST', '/connect/authorize', {
+      token,
+      raw: 'client=raycast',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(form.status).toBe(415)
     expect(form.body._tag).toBe('UnsupportedMediaTypeError')
     expect(await connectRowCounts(h)).toEqual({ codes: 0, keys: 1 })

@@ -16,8 +16,15 @@ let second: Database
 
 const USER = '019a0000-0000-7000-8000-0000000000aa'
 const row = (code: string, expiresAt: string) => ({
-  codeHash: hashSecret(code), userId: USER, client: 'raycast', redirectUri: 'raycast://oauth', codeChallenge: 'c'.repeat(43),
-  scopes: ['saved-items:read'], label: 'L', deviceHint: null, expiresAt,
+  codeHash: hashSecret(code),
+  userId: USER,
+  client: 'raycast',
+  redirectUri: 'raycast://oauth',
+  codeChallenge: 'c'.repeat(43),
+  scopes: ['saved-items:read'],
+  label: 'L',
+  deviceHint: null,
+  expiresAt,
 })
 
 beforeAll(async () => {
@@ -25,7 +32,12 @@ beforeAll(async () => {
   const url = `file:${join(dir, 'codes.db')}`
   first = await openDatabase(url)
   second = await openDatabase(url)
-  await insertUser(first, { id: USER, email: 'codes@example.com', passwordHash: 'unused', createdAt: '2026-11-22T10:00:00.000Z' })
+  await insertUser(first, {
+    id: USER,
+    email: 'codes@example.com',
+    passwordHash: 'unused',
+    createdAt: '2026-11-22T10:00:00.000Z',
+  })
 })
 
 afterAll(() => {
@@ -39,9 +51,15 @@ describe('spendConnectCode()', () => {
     for (let round = 0; round < 20; round++) {
       const code = `race-${round}`
       await insertConnectCode(first, row(code, '2026-11-22T10:05:00.000Z'))
-      const results = await Promise.all([first, second, first, second].map((db) => spendConnectCode(db, hashSecret(code), '2026-11-22T10:01:00.000Z')))
+      const results = await Promise.all(
+        [first, second, first, second].map((db) => spendConnectCode(db, hashSecret(code), '2026-11-22T10:01:00.000Z')),
+      )
       expect(results.filter((result) => result !== null).length).toBe(1)
-      expect(results.find((result) => result !== null)).toMatchObject({ client: 'raycast', usedAt: '2026-11-22T10:01:00.000Z', scopes: ['saved-items:read'] })
+      expect(results.find((result) => result !== null)).toMatchObject({
+        client: 'raycast',
+        usedAt: '2026-11-22T10:01:00.000Z',
+        scopes: ['saved-items:read'],
+      })
     }
   })
 

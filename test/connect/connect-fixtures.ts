@@ -31,7 +31,12 @@ export function authorizeBody(overrides: Record<string, unknown> = {}): Record<s
   }
 }
 
-export function authorize(h: Harness, token: string | undefined, overrides: Record<string, unknown> = {}, ip?: string): Promise<Reply> {
+export function authorize(
+  h: Harness,
+  token: string | undefined,
+  overrides: Record<string, unknown> = {},
+  ip?: string,
+): Promise<Reply> {
   return h.call('POST', '/connect/authorize', { token, body: authorizeBody(overrides), ...(ip ? { ip } : {}) })
 }
 
@@ -48,7 +53,8 @@ export async function codeFor(h: Harness, token: string, overrides: Record<strin
 
 export function expectConnectError(reply: Reply, code: string): void {
   expect({ status: reply.status, body: reply.body }).toEqual({
-    status: 400, body: { _tag: 'ConnectError', message: expect.any(String), code },
+    status: 400,
+    body: { _tag: 'ConnectError', message: expect.any(String), code },
   })
 }
 
@@ -65,6 +71,9 @@ export async function connectRowCounts(h: Harness): Promise<{ codes: number; key
 }
 
 export async function codeRow(h: Harness, code: string): Promise<Record<string, unknown> | null> {
-  const result = await h.db.$client.execute({ sql: 'SELECT * FROM connect_codes WHERE code_hash = ?', args: [hashSecret(code)] })
+  const result = await h.db.$client.execute({
+    sql: 'SELECT * FROM connect_codes WHERE code_hash = ?',
+    args: [hashSecret(code)],
+  })
   return (result.rows[0] as Record<string, unknown> | undefined) ?? null
 }

@@ -27,7 +27,11 @@ describe('POST /connect/exchange per-IP limit', () => {
     h.clock.advance(15_200) // 44.8 s left in the minute: Reset rounds up to 45
     const code = await codeFor(h, token, { codeChallenge: RFC7636_CHALLENGE })
     const replies = [
-      await exchange(h, { client: 'chrome-extension', code: 'unknown'.repeat(6), codeVerifier: RFC7636_VERIFIER }, '203.0.113.7'),
+      await exchange(
+        h,
+        { client: 'chrome-extension', code: 'unknown'.repeat(6), codeVerifier: RFC7636_VERIFIER },
+        '203.0.113.7',
+      ),
       await exchange(h, { client: 'nope', code, codeVerifier: RFC7636_VERIFIER }, '203.0.113.7'),
       await exchange(h, { client: 'chrome-extension' }, '203.0.113.7'),
     ]
@@ -39,13 +43,21 @@ describe('POST /connect/exchange per-IP limit', () => {
     ])
 
     h.clock.advance(5_000)
-    const fourth = await exchange(h, { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER }, '203.0.113.7')
+    const fourth = await exchange(
+      h,
+      { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER },
+      '203.0.113.7',
+    )
     expect(fourth.status).toBe(429)
     expect(fourth.body).toEqual({ _tag: 'RateLimitExceeded', message: expect.any(String) })
     expect(headersOf(fourth)).toEqual({ limit: '3', remaining: '0', reset: '40', retryAfter: '40' })
 
     // Another IP has its own bucket, and the refused request did not spend the code.
-    const elsewhere = await exchange(h, { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER }, '198.51.100.9')
+    const elsewhere = await exchange(
+      h,
+      { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER },
+      '198.51.100.9',
+    )
     expect(elsewhere.status).toBe(200)
     expect(headersOf(elsewhere)).toMatchObject({ limit: '3', remaining: '2' })
   })
@@ -54,7 +66,8 @@ describe('POST /connect/exchange per-IP limit', () => {
     const codes = []
     for (let i = 0; i < 4; i++) codes.push(await codeFor(h, token, { codeChallenge: RFC7636_CHALLENGE }))
     const replies = []
-    for (const code of codes) replies.push(await exchange(h, { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER }))
+    for (const code of codes)
+      replies.push(await exchange(h, { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER }))
     expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 429])
     expect(replies.map((reply) => reply.headers.get('ratelimit-remaining'))).toEqual(['2', '1', '0', '0'])
     expect(replies[3]!.headers.get('retry-after')).toBe('60')

@@ -4,8 +4,16 @@ import { listApiKeys, revokeApiKey } from '../../adapters/storage/api-keys.ts'
 import { createWebSession, csrfCookieName, sessionCookieName } from '../../adapters/http/web/session.ts'
 import { createHarness, random, type Harness, type TestUser } from '../helpers/harness.ts'
 import {
-  codeFor, codeRow, connectRowCounts, exchange, expectConnectError, expectValidationError, pkcePair, REDIRECTS,
-  RFC7636_CHALLENGE, RFC7636_VERIFIER,
+  codeFor,
+  codeRow,
+  connectRowCounts,
+  exchange,
+  expectConnectError,
+  expectValidationError,
+  pkcePair,
+  REDIRECTS,
+  RFC7636_CHALLENGE,
+  RFC7636_VERIFIER,
 } from './connect-fixtures.ts'
 
 // POST /connect/exchange (docs/oauth.md#connect-flow): public; the code is single use, 5 minutes, bound to
@@ -22,50 +30,79 @@ beforeEach(async () => {
 })
 
 describe('POST /connect/exchange: the whole flow', () => {
-  test.each(['chrome-extension', 'raycast'] as const)('%s: the key works, is listed in settings with its client, and its captures say so', async (client) => {
-    const { verifier, challenge } = pkcePair()
-    const code = await codeFor(h, token, {
-      client, redirectUri: REDIRECTS[client], codeChallenge: challenge,
-      scopes: ['saved-items:capture', 'saved-items:read', 'folders:read'], label: `${client} at work`, deviceHint: 'Work laptop',
-    })
-    h.clock.advance(60_000)
-    // No credential on the exchange: the client has none yet.
-    const reply = await exchange(h, { client, code, codeVerifier: verifier })
-    expect(reply.status).toBe(200)
-    expect(reply.body).toEqual({ apiKey: expect.stringMatching(/^rlk_[A-Za-z0-9_-]{43}$/), scopes: ['saved-items:capture', 'saved-items:read', 'folders:read'], label: `${client} at work` })
-    expect(reply.headers.get('cache-control')).toBe('no-store')
-    const apiKey: string = reply.body.apiKey
+  test.each(['chrome-extension', 'raycast'] as const)(
+    '%s: the key works, is listed in settings with its client, and its captures say so',
+    async (client) => {
+      const { verifier, challenge } = pkcePair()
+      const code = await codeFor(h, token, {
+        client,
+        redirectUri: REDIRECTS[client],
+        codeChallenge: challenge,
+        scopes: ['saved-items:capture', 'saved-items:read', 'folders:read'],
+        label: `${client} at work`,
+        deviceHint: 'Work laptop',
+      })
+      h.clock.advance(60_000)
+      // No credential on the exchange: the client has none yet.
+      const reply = await exchange(h, { client, code, codeVerifier: verifier })
+      expect(reply.status).toBe(200)
+      expect(reply.body).toEqual({
+        apiKey: expect.stringMatching(/^rlk_[A-Za-z0-9_-]{43}$/),
+        scopes: ['saved-items:capture', 'saved-items:read', 'folders:read'],
+        label: `${client} at work`,
+      })
+      expect(reply.headers.get('cache-control')).toBe('no-store')
+      const apiKey: string = reply.body.apiKey
 
-    const folders = await h.call('GET', '/v1/folders', { token: apiKey })
-    expect(folders.status).toBe(200)
-    expect(folders.body).toEqual({ folders: [] })
-    // Exactly the scopes granted: folders:write was not asked for.
-    const denied = await h.call('POST', '/v1/folders', { token: apiKey, body: { name: 'Nope' } })
-    expect(denied.status).toBe(403)
-    expect(denied.body.requiredScope).toBe('folders:write')
+      const folders = await h.call('GET', '/v1/folders', { token: apiKey })
+      expect(folders.status).toBe(200)
+      expect(folders.body).toEqual({ folders: [] })
+      // Exactly the scopes granted: folders:write was not asked for.
+      const denied = await h.call('POST', '/v1/folders', { token: apiKey, body: { name: 'Nope' } })
+      expect(denied.status).toBe(403)
+      expect(denied.body.requiredScope).toBe('folders:write')
 
-    const capture = await h.call('POST', '/v1/captures', { token: apiKey, body: { url: `https://example.org/${client}` } })
-    expect(capture.status).toBe(201)
-    expect(capture.body.savedItem.captureChannel).toBe(client)
-    const explicit = await h.call('POST', '/v1/captures', { token: apiKey, body: { url: 'https://example.org/other', captureChannel: 'web-companion' } })
-    expect(explicit.body.savedItem.captureChannel).toBe('web-companion')
+      const capture = await h.call('POST', '/v1/captures', {
+        token: apiKey,
+        body: { url: `https://example.org/${client}` },
+      })
+      expect(capture.status).toBe(201)
+      expect(capture.body.savedItem.captureChannel).toBe(client)
+      const explicit = await h.call('POST', '/v1/captures', {
+        token: apiKey,
+        body: { url: 'https://example.org/other', captureChannel: 'web-companion' },
+      })
+      expect(explicit.body.savedItem.captureChannel).toBe('web-companion')
 
-    const keys = await listApiKeys(h.db, person.id)
-    const issued = keys.find((key) => key.keyHash === hashApiKey(apiKey))
-    expect(issued).toMatchObject({
-      userId: person.id, label: `${client} at work`, scopes: ['saved-items:capture', 'saved-items:read', 'folders:read'],
-      connectClient: client, deviceHint: 'Work laptop', prefix: apiKey.slice(0, 12), createdAt: '2026-11-22T10:01:00.000Z', revokedAt: null,
-    })
-    expect(await codeRow(h, code)).toMatchObject({ used_at: '2026-11-22T10:01:00.000Z' })
+      const keys = await listApiKeys(h.db, person.id)
+      const issued = keys.find((key) => key.keyHash === hashApiKey(apiKey))
+      expect(issued).toMatchObject({
+        userId: person.id,
+        label: `${client} at work`,
+        scopes: ['saved-items:capture', 'saved-items:read', 'folders:read'],
+        connectClient: client,
+        deviceHint: 'Work laptop',
+        prefix: apiKey.slice(0, 12),
+        createdAt: '2026-11-22T10:01:00.000Z',
+        revokedAt: null,
+      })
+      expect(await codeRow(h, code)).toMatchObject({ used_at: '2026-11-22T10:01:00.000Z' })
 
-    // Revocable like any key: the very next call is 401.
-    expect(await revokeApiKey(h.db, person.id, issued!.id, '2026-11-22T10:02:00.000Z')).toBe(true)
-    const after = await h.call('GET', '/v1/folders', { token: apiKey })
-    expect(after.status).toBe(401)
-  })
+      // Revocable like any key: the very next call is 401.
+      expect(await revokeApiKey(h.db, person.id, issued!.id, '2026-11-22T10:02:00.000Z')).toBe(true)
+      const after = await h.call('GET', '/v1/folders', { token: apiKey })
+      expect(after.status).toBe(401)
+    },
+  )
 
   test('settings lists the key with its label, client and device hint (escaped), and its Revoke button ends it', async () => {
-    const code = await codeFor(h, token, { client: 'raycast', redirectUri: REDIRECTS.raycast, codeChallenge: RFC7636_CHALLENGE, label: '<b>Raycast</b>', deviceHint: 'Mac "mini"' })
+    const code = await codeFor(h, token, {
+      client: 'raycast',
+      redirectUri: REDIRECTS.raycast,
+      codeChallenge: RFC7636_CHALLENGE,
+      label: '<b>Raycast</b>',
+      deviceHint: 'Mac "mini"',
+    })
     const { body } = await exchange(h, { client: 'raycast', code, codeVerifier: RFC7636_VERIFIER })
     const session = await createWebSession(h.db, { clock: h.clock, random }, person.id)
     const cookie = `${sessionCookieName(false)}=${session}; ${csrfCookieName(false)}=csrf-value`
@@ -79,7 +116,9 @@ describe('POST /connect/exchange: the whole flow', () => {
 
     const issued = (await listApiKeys(h.db, person.id)).find((key) => key.keyHash === hashApiKey(body.apiKey))!
     const revoke = await h.call('POST', `/settings/api-keys/${issued.id}/revoke`, {
-      raw: 'csrf=csrf-value', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, unchecked: true,
+      raw: 'csrf=csrf-value',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      unchecked: true,
     })
     expect(revoke.status).toBe(303)
     expect((await h.call('GET', '/v1/saved-items', { token: body.apiKey })).status).toBe(401)
@@ -106,7 +145,8 @@ describe('POST /connect/exchange: the whole flow', () => {
   test('the exchange ignores an Authorization header: a revoked or bogus one changes nothing', async () => {
     const code = await codeFor(h, token, { codeChallenge: RFC7636_CHALLENGE })
     const reply = await h.call('POST', '/connect/exchange', {
-      token: 'rlk_' + 'B'.repeat(43), body: { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER },
+      token: 'rlk_' + 'B'.repeat(43),
+      body: { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER },
     })
     expect(reply.status).toBe(200)
   })
@@ -120,7 +160,9 @@ describe('POST /connect/exchange: the whole flow', () => {
     expect(body.apiKey).toBeDefined()
     const logs = JSON.stringify(h.logs)
     for (const secret of [code, second, verifier, body.apiKey, token]) expect(logs).not.toContain(secret)
-    expect(h.logs).toContainEqual(expect.objectContaining({ msg: 'connect key issued', userId: person.id, client: 'chrome-extension' }))
+    expect(h.logs).toContainEqual(
+      expect.objectContaining({ msg: 'connect key issued', userId: person.id, client: 'chrome-extension' }),
+    )
   })
 })
 
@@ -135,8 +177,14 @@ describe('POST /connect/exchange: every ConnectError', () => {
   test('an unknown code → invalid_code, nothing written', async () => {
     await codeFor(h, token)
     const before = await connectRowCounts(h)
-    expectConnectError(await exchange(h, { client: 'chrome-extension', code: 'A'.repeat(43), codeVerifier: RFC7636_VERIFIER }), 'invalid_code')
-    expectConnectError(await exchange(h, { client: 'chrome-extension', code: '', codeVerifier: RFC7636_VERIFIER }), 'invalid_code')
+    expectConnectError(
+      await exchange(h, { client: 'chrome-extension', code: 'A'.repeat(43), codeVerifier: RFC7636_VERIFIER }),
+      'invalid_code',
+    )
+    expectConnectError(
+      await exchange(h, { client: 'chrome-extension', code: '', codeVerifier: RFC7636_VERIFIER }),
+      'invalid_code',
+    )
     expect(await connectRowCounts(h)).toEqual(before)
   })
 
@@ -152,16 +200,27 @@ describe('POST /connect/exchange: every ConnectError', () => {
     const late = await codeFor(h, token, { codeChallenge: RFC7636_CHALLENGE })
     const onTime = await codeFor(h, token, { codeChallenge: RFC7636_CHALLENGE })
     h.clock.advance(5 * 60_000)
-    expect((await exchange(h, { client: 'chrome-extension', code: onTime, codeVerifier: RFC7636_VERIFIER })).status).toBe(200)
+    expect(
+      (await exchange(h, { client: 'chrome-extension', code: onTime, codeVerifier: RFC7636_VERIFIER })).status,
+    ).toBe(200)
     h.clock.advance(1)
-    expectConnectError(await exchange(h, { client: 'chrome-extension', code: late, codeVerifier: RFC7636_VERIFIER }), 'invalid_code')
+    expectConnectError(
+      await exchange(h, { client: 'chrome-extension', code: late, codeVerifier: RFC7636_VERIFIER }),
+      'invalid_code',
+    )
     expect((await connectRowCounts(h)).keys).toBe(2)
   })
 
   test('a code issued to the other client → client_mismatch, and the code is spent', async () => {
     const code = await codeFor(h, token, { codeChallenge: RFC7636_CHALLENGE })
-    expectConnectError(await exchange(h, { client: 'raycast', code, codeVerifier: RFC7636_VERIFIER }), 'client_mismatch')
-    expectConnectError(await exchange(h, { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER }), 'invalid_code')
+    expectConnectError(
+      await exchange(h, { client: 'raycast', code, codeVerifier: RFC7636_VERIFIER }),
+      'client_mismatch',
+    )
+    expectConnectError(
+      await exchange(h, { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER }),
+      'invalid_code',
+    )
     expect((await connectRowCounts(h)).keys).toBe(1)
   })
 
@@ -171,7 +230,10 @@ describe('POST /connect/exchange: every ConnectError', () => {
     const reply = await exchange(h, { client: 'chrome-extension', code, codeVerifier: wrong })
     expectConnectError(reply, 'invalid_verifier')
     expect(reply.body.message).not.toContain(wrong)
-    expectConnectError(await exchange(h, { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER }), 'invalid_code')
+    expectConnectError(
+      await exchange(h, { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER }),
+      'invalid_code',
+    )
     expect((await connectRowCounts(h)).keys).toBe(1)
   })
 
@@ -185,7 +247,11 @@ describe('POST /connect/exchange: every ConnectError', () => {
 
   test('concurrent exchanges of one code: exactly one key, the others invalid_code', async () => {
     const code = await codeFor(h, token, { codeChallenge: RFC7636_CHALLENGE })
-    const replies = await Promise.all(Array.from({ length: 12 }, () => exchange(h, { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER })))
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        exchange(h, { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER }),
+      ),
+    )
     expect(replies.filter((reply) => reply.status === 200).length).toBe(1)
     for (const reply of replies.filter((r) => r.status !== 200)) expectConnectError(reply, 'invalid_code')
     expect((await connectRowCounts(h)).keys).toBe(2)
@@ -202,7 +268,12 @@ describe('POST /connect/exchange: ValidationError for the shape, the code untouc
     ['an extra field', { redirectUri: 'https://raycast.com/redirect' }, 'body.redirectUri: unknown property'],
   ] as [string, Record<string, unknown>, RegExp | string][])('%s', async (_name, overrides, message) => {
     const code = await codeFor(h, token, { codeChallenge: RFC7636_CHALLENGE })
-    const body: Record<string, unknown> = { client: 'chrome-extension', code, codeVerifier: RFC7636_VERIFIER, ...overrides }
+    const body: Record<string, unknown> = {
+      client: 'chrome-extension',
+      code,
+      codeVerifier: RFC7636_VERIFIER,
+      ...overrides,
+    }
     for (const [key, value] of Object.entries(overrides)) if (value === undefined) delete body[key]
     expectValidationError(await exchange(h, body), message)
     expect(await codeRow(h, code)).toMatchObject({ used_at: null })
@@ -211,10 +282,12 @@ describe('POST /connect/exchange: ValidationError for the shape, the code untouc
   })
 
   test('a non-JSON body is 415 UnsupportedMediaTypeError, still counted per IP', async () => {
-    const reply = await h.call('POST', '/connect/exchange', { raw: 'code=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const reply = await h.call('POST', '/connect/exchange', {
+      raw: 'code=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(reply.status).toBe(415)
     expect(reply.body._tag).toBe('UnsupportedMediaTypeError')
     expect(reply.headers.get('ratelimit-remaining')).toBe('19')
   })
 })
-

@@ -27,7 +27,10 @@ async function mint(token: string, scopes = ['saved-items:read']): Promise<strin
 const works = async (key: string): Promise<number> => (await h.call('GET', '/v1/saved-items', { token: key })).status
 
 async function keyRow(key: string): Promise<Record<string, unknown>> {
-  const result = await h.db.$client.execute({ sql: 'SELECT * FROM api_keys WHERE key_hash = ?', args: [hashApiKey(key)] })
+  const result = await h.db.$client.execute({
+    sql: 'SELECT * FROM api_keys WHERE key_hash = ?',
+    args: [hashApiKey(key)],
+  })
   return { ...result.rows[0] }
 }
 
@@ -68,7 +71,12 @@ describe('keys issued through the connect flow', () => {
     const minted = await mint(tokens.access_token)
     expect(await keyRow(minted)).toMatchObject({ issued_by_key_id: null, issued_by_grant_id: expect.any(String) })
     expect(await works(minted)).toBe(200)
-    const revoked = await send(h, 'POST', '/api/auth/oauth2/revoke', form({ token: tokens.refresh_token!, client_id: client.client_id }))
+    const revoked = await send(
+      h,
+      'POST',
+      '/api/auth/oauth2/revoke',
+      form({ token: tokens.refresh_token!, client_id: client.client_id }),
+    )
     expect(revoked.status).toBe(200)
     expect(await works(minted)).toBe(401)
   })
@@ -80,7 +88,8 @@ describe('keys issued through the connect flow', () => {
     const minted = await mint(tokens.access_token)
     const grantId = String((await keyRow(minted)).issued_by_grant_id)
     const reply = await send(h, 'POST', `/settings/agents/${grantId}/revoke`, {
-      headers: { cookie: browser.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf: browser.csrf }).toString(),
+      headers: { cookie: browser.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf: browser.csrf }).toString(),
     })
     expect(reply.status).toBe(303)
     expect(await works(minted)).toBe(401)
@@ -103,8 +112,12 @@ describe('keys issued through the connect flow', () => {
     const authorized = await send(h, 'POST', '/connect/authorize', {
       headers: { cookie: browser.cookie, 'x-csrf-token': browser.csrf, 'content-type': 'application/json' },
       body: JSON.stringify({
-        client: 'raycast', redirectUri: 'raycast://callback', codeChallenge: challenge, codeChallengeMethod: 'S256',
-        scopes: ['saved-items:read'], label: 'Raycast',
+        client: 'raycast',
+        redirectUri: 'raycast://callback',
+        codeChallenge: challenge,
+        codeChallengeMethod: 'S256',
+        scopes: ['saved-items:read'],
+        label: 'Raycast',
       }),
     })
     expect(authorized.status).toBe(200)

@@ -56,7 +56,14 @@ test('isUuid() accepts canonical UUIDs in either case', () => {
 })
 
 test('isUuid() rejects other shapes', () => {
-  for (const value of ['', '017f22e279b07cc398c4dc0c0c07398f', '{017f22e2-79b0-7cc3-98c4-dc0c0c07398f}', '017f22e2-79b0-7cc3-98c4-dc0c0c07398', '017f22e2-79b0-7cc3-98c4-dc0c0c07398g', ' 017f22e2-79b0-7cc3-98c4-dc0c0c07398f']) {
+  for (const value of [
+    '',
+    '017f22e279b07cc398c4dc0c0c07398f',
+    '{017f22e2-79b0-7cc3-98c4-dc0c0c07398f}',
+    '017f22e2-79b0-7cc3-98c4-dc0c0c07398',
+    '017f22e2-79b0-7cc3-98c4-dc0c0c07398g',
+    ' 017f22e2-79b0-7cc3-98c4-dc0c0c07398f',
+  ]) {
     assert.equal(isUuid(value), false, value)
   }
 })

@@ -13,8 +13,23 @@ let server: ServerProcess | undefined
 let key: string
 
 beforeAll(async () => {
-  expect((await runServerCommand(['user', 'create', '--email', 'deno@example.com', '--password', 'a long password'], env)).code).toBe(0)
-  const created = await runServerCommand(['key', 'create', '--email', 'deno@example.com', '--scopes', 'saved-items:capture,saved-items:read', '--label', 'deno'], env)
+  expect(
+    (await runServerCommand(['user', 'create', '--email', 'deno@example.com', '--password', 'a long password'], env))
+      .code,
+  ).toBe(0)
+  const created = await runServerCommand(
+    [
+      'key',
+      'create',
+      '--email',
+      'deno@example.com',
+      '--scopes',
+      'saved-items:capture,saved-items:read',
+      '--label',
+      'deno',
+    ],
+    env,
+  )
   key = created.stdout.at(-1)!
   server = await startServer(env, DENO_SERVER)
 }, 60_000)
@@ -26,10 +41,16 @@ afterAll(async () => {
 
 describe('deno run server.ts', () => {
   test('serves the API: capture, recapture, list, 401 and 403 answer as on Bun', async () => {
-    const first = await request(server!.url, 'POST', '/v1/captures', { token: key, body: { url: 'https://www.example.com/deno/?utm_source=x' } })
+    const first = await request(server!.url, 'POST', '/v1/captures', {
+      token: key,
+      body: { url: 'https://www.example.com/deno/?utm_source=x' },
+    })
     expect(first.status).toBe(201)
     expect(first.body.savedItem.normalizedUrl).toBe('https://example.com/deno')
-    const again = await request(server!.url, 'POST', '/v1/captures', { token: key, body: { url: 'https://example.com/deno' } })
+    const again = await request(server!.url, 'POST', '/v1/captures', {
+      token: key,
+      body: { url: 'https://example.com/deno' },
+    })
     expect(again.status).toBe(200)
     expect(again.body.savedItem.id).toBe(first.body.savedItem.id)
     const list = await request(server!.url, 'GET', '/v1/saved-items', { token: key })
@@ -41,7 +62,8 @@ describe('deno run server.ts', () => {
   test('per-IP limits see the client address (IP_RATE_LIMIT_MAX=2)', async () => {
     const body = { client: 'raycast', code: 'c'.repeat(43), codeVerifier: 'v'.repeat(43) }
     const statuses = []
-    for (let i = 0; i < 3; i++) statuses.push((await request(server!.url, 'POST', '/connect/exchange', { body })).status)
+    for (let i = 0; i < 3; i++)
+      statuses.push((await request(server!.url, 'POST', '/connect/exchange', { body })).status)
     expect(statuses).toEqual([400, 400, 429])
   })
 

@@ -15,7 +15,11 @@ const script = join(ROOT, `.embed-example-${process.pid}.ts`)
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
-  try { unlinkSync(script) } catch { /* never written */ }
+  try {
+    unlinkSync(script)
+  } catch {
+    /* never written */
+  }
 })
 
 /** The first TypeScript block of the section `## Embedding`. */
@@ -35,7 +39,12 @@ describe('the documented embedding example', () => {
     expect(example).toMatch(/port: 3000/)
     writeFileSync(script, example.replace(/port: 3000/, `port: ${port}`))
     const database = join(dir, 'embed.db')
-    const proc = Bun.spawn([BUN, script], { cwd: ROOT, env: { ...process.env, DATABASE_URL: `file:${database}`, ENRICHMENT: 'off' }, stdout: 'pipe', stderr: 'pipe' })
+    const proc = Bun.spawn([BUN, script], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: `file:${database}`, ENRICHMENT: 'off' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
     try {
       let health: Response | null = null
       for (let i = 0; i < 200 && !health; i++) {
@@ -44,7 +53,9 @@ describe('the documented embedding example', () => {
       }
       expect(health?.status).toBe(200)
       const exchange = await fetch(`http://127.0.0.1:${port}/connect/exchange`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client: 'raycast', code: 'nope', codeVerifier: 'nope' }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client: 'raycast', code: 'nope', codeVerifier: 'nope' }),
       })
       expect(exchange.status).toBe(400)
       expect(exchange.headers.get('ratelimit-limit')).toBe('20')

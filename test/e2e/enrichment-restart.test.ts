@@ -16,12 +16,15 @@ let fixtures: ReturnType<typeof Bun.serve>
 let key = ''
 const servers: ServerProcess[] = []
 
-const page = (n: string) => `<!doctype html><html><head><title>Story ${n}</title><meta property="og:site_name" content="Fixture News">
+const page = (
+  n: string,
+) => `<!doctype html><html><head><title>Story ${n}</title><meta property="og:site_name" content="Fixture News">
 <meta name="description" content="A story about databases and TypeScript."></head><body><article><p>Paragraph of story ${n}, long enough to read.</p></article></body></html>`
 
 beforeAll(async () => {
   fixtures = Bun.serve({
-    port: 0, hostname: '127.0.0.1',
+    port: 0,
+    hostname: '127.0.0.1',
     async fetch(req) {
       const path = new URL(req.url).pathname
       requests.push(path)
@@ -30,8 +33,23 @@ beforeAll(async () => {
       return new Response(page(path.split('/').pop()!), { headers: { 'content-type': 'text/html; charset=utf-8' } })
     },
   })
-  expect((await runServerCommand(['user', 'create', '--email', 'crash@example.com', '--password', 'a long password'], env)).code).toBe(0)
-  const created = await runServerCommand(['key', 'create', '--email', 'crash@example.com', '--scopes', 'saved-items:capture,saved-items:read', '--label', 'crash'], env)
+  expect(
+    (await runServerCommand(['user', 'create', '--email', 'crash@example.com', '--password', 'a long password'], env))
+      .code,
+  ).toBe(0)
+  const created = await runServerCommand(
+    [
+      'key',
+      'create',
+      '--email',
+      'crash@example.com',
+      '--scopes',
+      'saved-items:capture,saved-items:read',
+      '--label',
+      'crash',
+    ],
+    env,
+  )
   key = created.stdout.at(-1)!
 }, 30_000)
 
@@ -57,7 +75,8 @@ test('a server killed mid-enrichment leaves its jobs to the next one, which fini
   const first = await startServer(env)
   servers.push(first)
   const urls = ['one', 'two', 'three'].map((n) => `http://127.0.0.1:${fixtures.port}/stories/${n}`)
-  for (const url of urls) expect((await request(first.url, 'POST', '/v1/captures', { token: key, body: { url } })).status).toBe(201)
+  for (const url of urls)
+    expect((await request(first.url, 'POST', '/v1/captures', { token: key, body: { url } })).status).toBe(201)
 
   // All three are being fetched by the first server when it dies.
   await until('three fetches in flight', async () => (requests.length >= 3 ? true : null), 10_000)
@@ -68,14 +87,28 @@ test('a server killed mid-enrichment leaves its jobs to the next one, which fini
   const second = await startServer(env)
   servers.push(second)
   const listed = await request(second.url, 'GET', '/v1/saved-items', { token: key })
-  expect(listed.body.savedItems.map((item: { enrichmentStatus: string }) => item.enrichmentStatus)).toEqual(['pending', 'pending', 'pending'])
+  expect(listed.body.savedItems.map((item: { enrichmentStatus: string }) => item.enrichmentStatus)).toEqual([
+    'pending',
+    'pending',
+    'pending',
+  ])
 
   // The dead process's leases (15 s) run out, then the new one takes the jobs over.
-  const items = await until('every item enriched', async () => {
-    const reply = await request(second.url, 'GET', '/v1/saved-items', { token: key })
-    const all = reply.body.savedItems as { enrichmentStatus: string; title: string | null; siteName: string | null; tags: string[]; originalUrl: string }[]
-    return all.every((item) => item.enrichmentStatus === 'enriched') ? all : null
-  }, 40_000)
+  const items = await until(
+    'every item enriched',
+    async () => {
+      const reply = await request(second.url, 'GET', '/v1/saved-items', { token: key })
+      const all = reply.body.savedItems as {
+        enrichmentStatus: string
+        title: string | null
+        siteName: string | null
+        tags: string[]
+        originalUrl: string
+      }[]
+      return all.every((item) => item.enrichmentStatus === 'enriched') ? all : null
+    },
+    40_000,
+  )
   for (const item of items) {
     const n = item.originalUrl.split('/').pop()
     expect(item).toMatchObject({ title: `Story ${n}`, siteName: 'Fixture News', enrichmentStatus: 'enriched' })

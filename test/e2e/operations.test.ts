@@ -9,13 +9,24 @@ import { request, runServerCommand, startServer } from './processes.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'readlater-ops-e2e-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const SCOPES = 'saved-items:capture,saved-items:read,saved-items:write,saved-items:delete,folders:read,folders:write,folders:delete,account:read'
+const SCOPES =
+  'saved-items:capture,saved-items:read,saved-items:write,saved-items:delete,folders:read,folders:write,folders:delete,account:read'
 
 describe('backup while serving, then restore', () => {
   test('a backup taken during a burst of captures restores to a consistent database that serves', async () => {
     const env = { DATABASE_URL: `file:${join(dir, 'live.db')}`, ENRICHMENT: 'off', RATE_LIMIT_MAX: '100000' }
-    expect((await runServerCommand(['user', 'create', '--email', 'ops@example.com', '--password-stdin'], env, 'a long password\n')).code).toBe(0)
-    const key = (await runServerCommand(['key', 'create', '--email', 'ops@example.com', '--scopes', SCOPES, '--label', 'ops'], env)).stdout.at(-1)!
+    expect(
+      (
+        await runServerCommand(
+          ['user', 'create', '--email', 'ops@example.com', '--password-stdin'],
+          env,
+          'a long password\n',
+        )
+      ).code,
+    ).toBe(0)
+    const key = (
+      await runServerCommand(['key', 'create', '--email', 'ops@example.com', '--scopes', SCOPES, '--label', 'ops'], env)
+    ).stdout.at(-1)!
     const server = await startServer(env)
     const backupFile = join(dir, 'during-burst.db')
     let captured = 0
@@ -23,7 +34,10 @@ describe('backup while serving, then restore', () => {
     const burst = (async () => {
       const workers = Array.from({ length: 8 }, async (_, worker) => {
         for (let i = 0; !stop; i++) {
-          const reply = await request(server.url, 'POST', '/v1/captures', { token: key, body: { url: `https://example.com/burst/${worker}/${i}`, tags: ['ai'] } })
+          const reply = await request(server.url, 'POST', '/v1/captures', {
+            token: key,
+            body: { url: `https://example.com/burst/${worker}/${i}`, tags: ['ai'] },
+          })
           expect(reply.status).toBe(201)
           captured++
         }
@@ -59,8 +73,16 @@ describe('backup while serving, then restore', () => {
       const list = await request(again.url, 'GET', '/v1/saved-items', { token: key })
       expect(list.status).toBe(200)
       expect(list.body.savedItems).toHaveLength(stored)
-      for (const item of list.body.savedItems) expect(item).toMatchObject({ id: expect.any(String), normalizedUrl: expect.stringMatching(/^https:\/\/example\.com\/burst\//), tags: ['ai'] })
-      const write = await request(again.url, 'POST', '/v1/captures', { token: key, body: { url: 'https://example.com/after-restore' } })
+      for (const item of list.body.savedItems)
+        expect(item).toMatchObject({
+          id: expect.any(String),
+          normalizedUrl: expect.stringMatching(/^https:\/\/example\.com\/burst\//),
+          tags: ['ai'],
+        })
+      const write = await request(again.url, 'POST', '/v1/captures', {
+        token: key,
+        body: { url: 'https://example.com/after-restore' },
+      })
       expect(write.status).toBe(201)
     } finally {
       await again.stop()
@@ -72,13 +94,37 @@ describe('configuration errors: one line on stderr, exit 2, no stack trace', () 
   const notADir = join(dir, 'a-regular-file')
   writeFileSync(notADir, 'x')
   const cases: [string, Record<string, string>, RegExp][] = [
-    ['an unsupported DATABASE_URL scheme', { DATABASE_URL: 'postgres://user:secret@db.example/readlater' }, /^error: DATABASE_URL must start with file:, libsql:, http: or https:, got "postgres:"$/],
-    ['an unreachable remote database', { DATABASE_URL: 'http://127.0.0.1:1' }, /^error: cannot reach the database at http:\/\/127\.0\.0\.1:1: /],
-    ['an invalid BASE_URL', { BASE_URL: 'not a url' }, /^error: BASE_URL must be an absolute http\(s\) URL, got "not a url"$/],
-    ['a BASE_URL with a query', { BASE_URL: 'https://read.example.com/?x=1' }, /^error: BASE_URL must not have a query or fragment/],
+    [
+      'an unsupported DATABASE_URL scheme',
+      { DATABASE_URL: 'postgres://user:secret@db.example/readlater' },
+      /^error: DATABASE_URL must start with file:, libsql:, http: or https:, got "postgres:"$/,
+    ],
+    [
+      'an unreachable remote database',
+      { DATABASE_URL: 'http://127.0.0.1:1' },
+      /^error: cannot reach the database at http:\/\/127\.0\.0\.1:1: /,
+    ],
+    [
+      'an invalid BASE_URL',
+      { BASE_URL: 'not a url' },
+      /^error: BASE_URL must be an absolute http\(s\) URL, got "not a url"$/,
+    ],
+    [
+      'a BASE_URL with a query',
+      { BASE_URL: 'https://read.example.com/?x=1' },
+      /^error: BASE_URL must not have a query or fragment/,
+    ],
     ['an ftp APP_URL', { APP_URL: 'ftp://read.example.com' }, /^error: APP_URL must be an http\(s\) URL/],
-    ['a data directory that cannot be created', { DATABASE_URL: `file:${join(notADir, 'data', 'readlater.db')}` }, /^error: cannot create the data directory .*: ENOTDIR$/],
-    ['a short ENCRYPTION_KEY', { ENCRYPTION_KEY: 'short' }, /^error: ENCRYPTION_KEY must be at least 32 characters, got 5$/],
+    [
+      'a data directory that cannot be created',
+      { DATABASE_URL: `file:${join(notADir, 'data', 'readlater.db')}` },
+      /^error: cannot create the data directory .*: ENOTDIR$/,
+    ],
+    [
+      'a short ENCRYPTION_KEY',
+      { ENCRYPTION_KEY: 'short' },
+      /^error: ENCRYPTION_KEY must be at least 32 characters, got 5$/,
+    ],
   ]
   for (const [name, env, message] of cases) {
     test(`${name}: the server`, async () => {

@@ -25,7 +25,12 @@ function childEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined) continue
-    if (/^(PORT|HOST|BASE_URL|APP_URL|DATABASE_URL|DATABASE_AUTH_TOKEN|RATE_LIMIT_.*|IP_RATE_LIMIT_MAX|SIGNUP|ENRICH.*|LOG_LEVEL)$/.test(name)) continue
+    if (
+      /^(PORT|HOST|BASE_URL|APP_URL|DATABASE_URL|DATABASE_AUTH_TOKEN|RATE_LIMIT_.*|IP_RATE_LIMIT_MAX|SIGNUP|ENRICH.*|LOG_LEVEL)$/.test(
+        name,
+      )
+    )
+      continue
     env[name] = value
   }
   return { ...env, ENRICHMENT: 'off', ...extra }
@@ -68,7 +73,10 @@ export const DENO = resolve(ROOT, 'node_modules/.bin/deno')
 export const DENO_SERVER = [DENO, 'run', '--allow-all', '--no-check', 'server.ts']
 
 /** Starts `bun server.ts` (or another command) and waits until /health answers. */
-export async function startServer(env: Record<string, string>, command: string[] = [BUN, 'server.ts']): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  command: string[] = [BUN, 'server.ts'],
+): Promise<ServerProcess> {
   const port = await freePort()
   const proc = Bun.spawn(command, {
     cwd: ROOT,
@@ -119,9 +127,17 @@ export async function startServer(env: Record<string, string>, command: string[]
 }
 
 /** Runs `bun server.ts <args>` to completion. */
-export async function runServerCommand(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
+export async function runServerCommand(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
   const proc = Bun.spawn([BUN, 'server.ts', ...args], {
-    cwd: ROOT, env: childEnv(env), stdout: 'pipe', stderr: 'pipe', stdin: stdin === undefined ? 'ignore' : new TextEncoder().encode(stdin),
+    cwd: ROOT,
+    env: childEnv(env),
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: stdin === undefined ? 'ignore' : new TextEncoder().encode(stdin),
   })
   const stdout: string[] = []
   const stderr: string[] = []
@@ -147,13 +163,26 @@ export interface HttpReply {
 }
 
 /** One JSON request over real HTTP. */
-export async function request(baseUrl: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpReply> {
+export async function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<HttpReply> {
   const headers: Record<string, string> = { ...options.headers }
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
   if (options.body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(baseUrl + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  })
   const text = await response.text()
   let body: unknown
-  try { body = text ? JSON.parse(text) : undefined } catch { body = text }
+  try {
+    body = text ? JSON.parse(text) : undefined
+  } catch {
+    body = text
+  }
   return { status: response.status, headers: response.headers, body, text }
 }

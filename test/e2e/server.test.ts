@@ -21,19 +21,24 @@ const call = async (method: string, path: string, options: Parameters<typeof req
   replies.push(reply)
   return reply
 }
-const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => call(method, path, { token: key, body, headers })
+const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  call(method, path, { token: key, body, headers })
 
 beforeAll(async () => {
   server = await startServer(env)
   const user = await runServerCommand(['user', 'create', '--email', email, '--password', 'a long password'], env)
   expect(user).toEqual({ code: 0, stdout: [expect.stringMatching(/^[0-9a-f-]{36}$/)], stderr: [] })
   userId = user.stdout[0]!
-  const scopes = 'saved-items:capture,saved-items:read,saved-items:write,saved-items:delete,folders:read,folders:write,folders:delete,account:read'
+  const scopes =
+    'saved-items:capture,saved-items:read,saved-items:write,saved-items:delete,folders:read,folders:write,folders:delete,account:read'
   const created = await runServerCommand(['key', 'create', '--email', email, '--scopes', scopes, '--label', 'e2e'], env)
   expect(created.code).toBe(0)
   key = created.stdout.at(-1)!
   expect(key).toMatch(/^rlk_[A-Za-z0-9_-]{43}$/)
-  const narrow = await runServerCommand(['key', 'create', '--email', email, '--scopes', 'saved-items:read', '--label', 'narrow'], env)
+  const narrow = await runServerCommand(
+    ['key', 'create', '--email', email, '--scopes', 'saved-items:read', '--label', 'narrow'],
+    env,
+  )
   narrowKey = narrow.stdout.at(-1)!
 }, 20_000)
 
@@ -60,10 +65,19 @@ describe('bun server.ts over real HTTP', () => {
     expect(wrong.status).toBe(401)
     expect(wrong.headers.get('www-authenticate')).toContain('error="invalid_token"')
     expect(wrong.headers.get('www-authenticate')).toContain(`resource_metadata="${metadata}"`)
-    const forbidden = await call('POST', '/v1/captures', { token: narrowKey, body: { url: 'https://example.com/nope' } })
+    const forbidden = await call('POST', '/v1/captures', {
+      token: narrowKey,
+      body: { url: 'https://example.com/nope' },
+    })
     expect(forbidden.status).toBe(403)
-    expect(forbidden.body).toEqual({ _tag: 'InsufficientScopeError', message: expect.any(String), requiredScope: 'saved-items:capture' })
-    expect(forbidden.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="saved-items:capture", resource_metadata="${metadata}"`)
+    expect(forbidden.body).toEqual({
+      _tag: 'InsufficientScopeError',
+      message: expect.any(String),
+      requiredScope: 'saved-items:capture',
+    })
+    expect(forbidden.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", scope="saved-items:capture", resource_metadata="${metadata}"`,
+    )
   })
 
   test('/v1/me names the person the CLI created', async () => {
@@ -74,13 +88,27 @@ describe('bun server.ts over real HTTP', () => {
   })
 
   test('capture, recapture, folders, read state, open and delete work end to end', async () => {
-    const captured = await api('POST', '/v1/captures', { url: 'https://www.Example.com/e2e/article/?utm_source=x&b=2&a=1#top', tags: ['ai'] })
+    const captured = await api('POST', '/v1/captures', {
+      url: 'https://www.Example.com/e2e/article/?utm_source=x&b=2&a=1#top',
+      tags: ['ai'],
+    })
     expect(captured.status).toBe(201)
     expect(captured.body.captureResult).toBe('created')
     const item = captured.body.savedItem
-    expect(item).toMatchObject({ normalizedUrl: 'https://example.com/e2e/article?a=1&b=2', host: 'example.com', isRead: false, tags: ['ai'], folder: null, captureChannel: 'api', enrichmentStatus: 'pending' })
+    expect(item).toMatchObject({
+      normalizedUrl: 'https://example.com/e2e/article?a=1&b=2',
+      host: 'example.com',
+      isRead: false,
+      tags: ['ai'],
+      folder: null,
+      captureChannel: 'api',
+      enrichmentStatus: 'pending',
+    })
 
-    const recaptured = await api('POST', '/v1/captures', { url: 'https://example.com/e2e/article?b=2&a=1', tags: ['tools'] })
+    const recaptured = await api('POST', '/v1/captures', {
+      url: 'https://example.com/e2e/article?b=2&a=1',
+      tags: ['tools'],
+    })
     expect(recaptured.status).toBe(200)
     expect(recaptured.body.captureResult).toBe('updated')
     expect(recaptured.body.savedItem.id).toBe(item.id)
@@ -162,7 +190,11 @@ describe('bun server.ts over real HTTP', () => {
 
 describe('bun server.ts admin commands', () => {
   test('bad arguments exit 2 with one line on stderr and nothing on stdout', async () => {
-    for (const args of [['user', 'create', '--email', 'x@example.com'], ['user', 'create', '--email', 'not-an-email', '--password', 'long enough'], ['key', 'create', '--email', email, '--scopes', 'nope', '--label', 'x']]) {
+    for (const args of [
+      ['user', 'create', '--email', 'x@example.com'],
+      ['user', 'create', '--email', 'not-an-email', '--password', 'long enough'],
+      ['key', 'create', '--email', email, '--scopes', 'nope', '--label', 'x'],
+    ]) {
       const result = await runServerCommand(args, env)
       expect(result.code).toBe(2)
       expect(result.stdout).toEqual([])

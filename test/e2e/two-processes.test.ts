@@ -17,7 +17,19 @@ let a: ServerProcess | undefined
 let b: ServerProcess | undefined
 
 async function newKey(label: string): Promise<string> {
-  const created = await runServerCommand(['key', 'create', '--email', email, '--scopes', 'saved-items:capture,saved-items:read,folders:read', '--label', label], env)
+  const created = await runServerCommand(
+    [
+      'key',
+      'create',
+      '--email',
+      email,
+      '--scopes',
+      'saved-items:capture,saved-items:read,folders:read',
+      '--label',
+      label,
+    ],
+    env,
+  )
   if (created.code !== 0) throw new Error(`key create failed: ${created.stderr.join('\n')}`)
   return created.stdout.at(-1)!
 }
@@ -26,7 +38,9 @@ async function newKey(label: string): Promise<string> {
 async function newKeys(count: number, label: string): Promise<string[]> {
   const keys: string[] = []
   for (let i = 0; i < count; i += 4) {
-    keys.push(...(await Promise.all(Array.from({ length: Math.min(4, count - i) }, (_, j) => newKey(`${label}-${i + j}`)))))
+    keys.push(
+      ...(await Promise.all(Array.from({ length: Math.min(4, count - i) }, (_, j) => newKey(`${label}-${i + j}`)))),
+    )
   }
   return keys
 }
@@ -52,8 +66,14 @@ describe('two server processes on one database file', () => {
     // RATE_LIMIT_MAX is 5, so ten keys of the same person send five captures each.
     const keys = await newKeys(10, 'race')
     const url = 'https://example.com/two-processes/race'
-    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) =>
-      request((i % 2 === 0 ? a : b)!.url, 'POST', '/v1/captures', { token: keys[Math.floor(i / 5)]!, body: { url, sourceName: `request ${i}` } })))
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        request((i % 2 === 0 ? a : b)!.url, 'POST', '/v1/captures', {
+          token: keys[Math.floor(i / 5)]!,
+          body: { url, sourceName: `request ${i}` },
+        }),
+      ),
+    )
     const statuses = replies.map((reply) => reply.status)
     expect(statuses.filter((status) => status >= 500)).toEqual([])
     expect(statuses.filter((status) => status === 201).length).toBe(1)
@@ -78,7 +98,11 @@ describe('two server processes on one database file', () => {
     expect(replay.status).toBe(201)
     expect(replay.headers.get('idempotent-replayed')).toBe('true')
     expect(replay.text).toBe(first.text)
-    const conflict = await request(b!.url, 'POST', '/v1/captures', { token: key!, body: { url: 'https://example.com/other' }, headers })
+    const conflict = await request(b!.url, 'POST', '/v1/captures', {
+      token: key!,
+      body: { url: 'https://example.com/other' },
+      headers,
+    })
     expect(conflict.status).toBe(422)
     expect(conflict.body).toEqual({ _tag: 'IdempotencyKeyReuseError', message: expect.any(String) })
   })
@@ -94,7 +118,11 @@ describe('two server processes on one database file', () => {
     const passed: HttpReply[] = []
     for (const server of [a, b, a, b, a]) passed.push(await request(server!.url, 'GET', '/v1/folders', { token: key! }))
     expect(passed.map((reply) => [reply.status, reply.headers.get('ratelimit-remaining')])).toEqual([
-      [200, '4'], [200, '3'], [200, '2'], [200, '1'], [200, '0'],
+      [200, '4'],
+      [200, '3'],
+      [200, '2'],
+      [200, '1'],
+      [200, '0'],
     ])
     for (const server of [b, a]) {
       const limited = await request(server!.url, 'GET', '/v1/folders', { token: key! })

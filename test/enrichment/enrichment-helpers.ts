@@ -1,6 +1,10 @@
 import { expect } from 'bun:test'
 import { guardedFetch, type GuardedFetchOptions } from '../../adapters/enrichment/guarded-fetch.ts'
-import { startEnrichmentWorkers, type EnrichmentWorkerDeps, type EnrichmentWorkers } from '../../adapters/enrichment/worker.ts'
+import {
+  startEnrichmentWorkers,
+  type EnrichmentWorkerDeps,
+  type EnrichmentWorkers,
+} from '../../adapters/enrichment/worker.ts'
 import type { Log } from '../../adapters/app/deps.ts'
 import type { Database } from '../../adapters/storage/open-database.ts'
 import { readPage, type PageName } from '../fixtures/pages/read-page.ts'
@@ -62,12 +66,14 @@ export function fixtureServer(): FixtureServer {
 }
 
 /** A sample page, served as is and, like the core fixture test, without a charset parameter. */
-export const samplePage = (name: PageName): Response => new Response(new Uint8Array(readPage(name)), { headers: { 'content-type': 'text/html' } })
+export const samplePage = (name: PageName): Response =>
+  new Response(new Uint8Array(readPage(name)), { headers: { 'content-type': 'text/html' } })
 
 export const htmlPage = (body: string | Uint8Array<ArrayBuffer>, status = 200): Response =>
   new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8' } })
 
-export const redirectTo = (location: string, status = 302): Response => new Response(null, { status, headers: { location } })
+export const redirectTo = (location: string, status = 302): Response =>
+  new Response(null, { status, headers: { location } })
 
 /** A sorted copy, for comparing what arrived in no particular order. */
 export const sorted = (values: readonly string[]): string[] => [...values].sort()
@@ -75,7 +81,11 @@ export const sorted = (values: readonly string[]): string[] => [...values].sort(
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Polls `probe` until it returns something other than null/undefined; a generous deadline, no timing claims. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined> | T | null | undefined, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined> | T | null | undefined,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await probe()
@@ -106,7 +116,9 @@ export async function setup(options: { dbUrl?: string; clock?: TestClock } = {})
 }
 
 /** The guarded fetch as the worker calls it. */
-export function fetcher(options: Partial<GuardedFetchOptions> & { allowPrivate: boolean }): EnrichmentWorkerDeps['fetchPage'] {
+export function fetcher(
+  options: Partial<GuardedFetchOptions> & { allowPrivate: boolean },
+): EnrichmentWorkerDeps['fetchPage'] {
   return (url) => guardedFetch(url, { userAgent: USER_AGENT, ...options })
 }
 
@@ -151,8 +163,17 @@ export async function restItem(h: Harness, key: string, id: string): Promise<any
 export async function mcpItems(h: Harness, key: string): Promise<any[]> {
   const reply = await h.call('POST', '/mcp', {
     token: key,
-    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
-    raw: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_saved_items', arguments: { limit: 500 } } }),
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    raw: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'list_saved_items', arguments: { limit: 500 } },
+    }),
     unchecked: true,
   })
   expect(reply.status).toBe(200)
@@ -161,7 +182,12 @@ export async function mcpItems(h: Harness, key: string): Promise<any[]> {
 }
 
 /** Waits until the item (read through the REST list) has the given enrichment status; returns it. */
-export function waitForStatus(h: Harness, key: string, id: string, status: 'pending' | 'enriched' | 'failed'): Promise<any> {
+export function waitForStatus(
+  h: Harness,
+  key: string,
+  id: string,
+  status: 'pending' | 'enriched' | 'failed',
+): Promise<any> {
   return waitFor(`item ${id} to be ${status}`, async () => {
     const item = await restItem(h, key, id)
     return item?.enrichmentStatus === status ? item : null
@@ -177,7 +203,10 @@ export interface JobRow {
 
 /** The item's row in the queue, or null when it has none. */
 export async function jobRow(db: Database, itemId: string): Promise<JobRow | null> {
-  const result = await db.$client.execute({ sql: 'SELECT attempts, run_after_ms, lease_until_ms, last_error FROM enrichment_jobs WHERE item_id = ?', args: [itemId] })
+  const result = await db.$client.execute({
+    sql: 'SELECT attempts, run_after_ms, lease_until_ms, last_error FROM enrichment_jobs WHERE item_id = ?',
+    args: [itemId],
+  })
   const row = result.rows[0]
   if (!row) return null
   return {

@@ -2,7 +2,18 @@ import { afterEach, expect, test } from 'bun:test'
 import { lookup as dnsLookup } from 'node:dns/promises'
 import type { GuardedFetchOptions } from '../../adapters/enrichment/guarded-fetch.ts'
 import {
-  capture, cleanUp, fetcher, htmlPage, jobRow, redirectTo, restItems, setup, sorted, startWorkers, waitFor, waitForLogs,
+  capture,
+  cleanUp,
+  fetcher,
+  htmlPage,
+  jobRow,
+  redirectTo,
+  restItems,
+  setup,
+  sorted,
+  startWorkers,
+  waitFor,
+  waitForLogs,
 } from './enrichment-helpers.ts'
 
 // The address guard as deployed (allowPrivate false, docs/enrichment.md): captures of loopback, private,
@@ -20,7 +31,12 @@ test('every private target fails after one attempt; nothing but the public first
   s.fixtures.route('/', () => htmlPage('<title>Local admin</title>'))
   s.fixtures.route('/secret', () => htmlPage('<title>Secret</title>'))
   s.fixtures.route('/start', (_request, url) =>
-    redirectTo(url.searchParams.get('to') === 'port' ? `http://127.0.0.1:${port}/secret?key=k3y` : 'http://127.0.0.1/secret?key=k3y'))
+    redirectTo(
+      url.searchParams.get('to') === 'port'
+        ? `http://127.0.0.1:${port}/secret?key=k3y`
+        : 'http://127.0.0.1/secret?key=k3y',
+    ),
+  )
 
   // news.example is a public name; every other address goes out as it would in production, so a guard
   // that let one through would show up in `leaked` (and, for the fixture port, in the server's requests).
@@ -65,14 +81,22 @@ test('every private target fails after one attempt; nothing but the public first
     const lines = await waitForLogs(s.h, id, 1)
     expect({ url, lines }).toEqual({
       url,
-      lines: [expect.objectContaining({ level: 'warn', outcome: 'failed', attempts: 1, reason: `FetchRefusedError: ${reason}` })],
+      lines: [
+        expect.objectContaining({
+          level: 'warn',
+          outcome: 'failed',
+          attempts: 1,
+          reason: `FetchRefusedError: ${reason}`,
+        }),
+      ],
     })
   }
 
   expect(leaked).toEqual([])
   expect(sorted(s.fixtures.requests)).toEqual(['/start?to=plain&session=s3ss10n', '/start?to=port&session=s3ss10n'])
   const written = JSON.stringify(s.h.logs)
-  for (const secret of ['/secret', 'k3y', '/start', 's3ss10n', '/admin', 't0ken', '/latest', 'meta-data']) expect(written).not.toContain(secret)
+  for (const secret of ['/secret', 'k3y', '/start', 's3ss10n', '/admin', 't0ken', '/latest', 'meta-data'])
+    expect(written).not.toContain(secret)
 })
 
 test('a failed guard check is not retried: the clock moving on brings no second attempt', async () => {

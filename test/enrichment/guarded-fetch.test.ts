@@ -13,8 +13,17 @@ const USER_AGENT = 'ReadlaterTest/1.0 (+https://readlater.example)'
 const PUBLIC_IP = '93.184.216.34'
 const HTML = '<!doctype html><html><head><title>Hello</title></head><body>Hi</body></html>'
 
-interface SeenRequest { path: string; method: string; headers: Headers }
-interface TestServer { port: number; origin: string; seen: SeenRequest[]; paths(): string[] }
+interface SeenRequest {
+  path: string
+  method: string
+  headers: Headers
+}
+interface TestServer {
+  port: number
+  origin: string
+  seen: SeenRequest[]
+  paths(): string[]
+}
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -22,7 +31,10 @@ afterEach(() => {
 })
 
 /** A local server that records every request it receives. */
-function serve(handler: (request: Request, url: URL) => Response | Promise<Response>, hostname = '127.0.0.1'): TestServer {
+function serve(
+  handler: (request: Request, url: URL) => Response | Promise<Response>,
+  hostname = '127.0.0.1',
+): TestServer {
   const seen: SeenRequest[] = []
   const server = Bun.serve({
     hostname,
@@ -35,7 +47,12 @@ function serve(handler: (request: Request, url: URL) => Response | Promise<Respo
   })
   cleanups.push(() => void server.stop(true))
   const host = hostname.includes(':') ? `[${hostname}]` : hostname
-  return { port: server.port ?? 0, origin: `http://${host}:${server.port}`, seen, paths: () => seen.map((request) => request.path) }
+  return {
+    port: server.port ?? 0,
+    origin: `http://${host}:${server.port}`,
+    seen,
+    paths: () => seen.map((request) => request.path),
+  }
 }
 
 const html = (body: string = HTML, status = 200): Response =>
@@ -44,7 +61,10 @@ const html = (body: string = HTML, status = 200): Response =>
 const redirect = (location: string, status = 302): Response => new Response(null, { status, headers: { location } })
 
 /** Routes every address to `server` over loopback, keeping path and Host, and records the addresses asked for. */
-function routeTo(server: TestServer): { fetchAddress: NonNullable<GuardedFetchOptions['fetchAddress']>; addresses: string[] } {
+function routeTo(server: TestServer): {
+  fetchAddress: NonNullable<GuardedFetchOptions['fetchAddress']>
+  addresses: string[]
+} {
   const addresses: string[] = []
   return {
     addresses,
@@ -74,7 +94,10 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
   throw new Error('expected the fetch to fail')
 }
 
-async function expectRefused(promise: Promise<unknown>, reason: FetchRefusedError['reason']): Promise<FetchRefusedError> {
+async function expectRefused(
+  promise: Promise<unknown>,
+  reason: FetchRefusedError['reason'],
+): Promise<FetchRefusedError> {
   const error = await failure(promise)
   expect(error).toBeInstanceOf(FetchRefusedError)
   expect((error as FetchRefusedError).reason).toBe(reason)
@@ -88,8 +111,16 @@ async function expectFailed(promise: Promise<unknown>, reason: FetchFailedError[
   return error as FetchFailedError
 }
 
-const guarded = (extra: Partial<GuardedFetchOptions> = {}): GuardedFetchOptions => ({ allowPrivate: false, userAgent: USER_AGENT, ...extra })
-const open = (extra: Partial<GuardedFetchOptions> = {}): GuardedFetchOptions => ({ allowPrivate: true, userAgent: USER_AGENT, ...extra })
+const guarded = (extra: Partial<GuardedFetchOptions> = {}): GuardedFetchOptions => ({
+  allowPrivate: false,
+  userAgent: USER_AGENT,
+  ...extra,
+})
+const open = (extra: Partial<GuardedFetchOptions> = {}): GuardedFetchOptions => ({
+  allowPrivate: true,
+  userAgent: USER_AGENT,
+  ...extra,
+})
 
 describe('guardedFetch with the guard on', () => {
   test('refuses local targets on other ports without sending a request', async () => {
@@ -128,7 +159,10 @@ describe('guardedFetch with the guard on', () => {
       'http://intranet.example/',
     ]
     for (const url of urls) {
-      const error = await expectRefused(guardedFetch(url, guarded({ lookup: fakeDns, fetchAddress: route.fetchAddress })), 'address')
+      const error = await expectRefused(
+        guardedFetch(url, guarded({ lookup: fakeDns, fetchAddress: route.fetchAddress })),
+        'address',
+      )
       expect(error.message).not.toContain('/latest')
     }
     expect(route.addresses).toEqual([])
@@ -144,7 +178,10 @@ describe('guardedFetch with the guard on', () => {
     const server = serve(() => html())
     const route = routeTo(server)
     const lookup = async (): Promise<string[]> => [PUBLIC_IP, '10.0.0.1']
-    await expectRefused(guardedFetch('http://news.example/', guarded({ lookup, fetchAddress: route.fetchAddress })), 'address')
+    await expectRefused(
+      guardedFetch('http://news.example/', guarded({ lookup, fetchAddress: route.fetchAddress })),
+      'address',
+    )
     expect(route.addresses).toEqual([])
     expect(server.seen).toHaveLength(0)
   })
@@ -163,9 +200,15 @@ describe('guardedFetch with the guard on', () => {
   test('allows an explicit port 443 and refuses other ports on public hosts without connecting', async () => {
     const server = serve(() => html())
     const route = routeTo(server)
-    const page = await guardedFetch('https://news.example:443/', guarded({ lookup: fakeDns, fetchAddress: route.fetchAddress }))
+    const page = await guardedFetch(
+      'https://news.example:443/',
+      guarded({ lookup: fakeDns, fetchAddress: route.fetchAddress }),
+    )
     expect(page.status).toBe(200)
-    await expectRefused(guardedFetch('http://news.example:8080/', guarded({ lookup: fakeDns, fetchAddress: route.fetchAddress })), 'port')
+    await expectRefused(
+      guardedFetch('http://news.example:8080/', guarded({ lookup: fakeDns, fetchAddress: route.fetchAddress })),
+      'port',
+    )
     await expectRefused(guardedFetch(`http://${PUBLIC_IP}:22/`, guarded({ fetchAddress: route.fetchAddress })), 'port')
     expect(route.addresses).toEqual([PUBLIC_IP])
   })
@@ -183,7 +226,10 @@ describe('guardedFetch with the guard on', () => {
     test(`a public URL that redirects to ${name} is refused at the hop`, async () => {
       const server = serve((_, url) => (url.pathname === '/start' ? redirect(location(server.port)) : html('secret')))
       const route = routeTo(server)
-      await expectRefused(guardedFetch('http://news.example/start', guarded({ lookup: fakeDns, fetchAddress: route.fetchAddress })), reason)
+      await expectRefused(
+        guardedFetch('http://news.example/start', guarded({ lookup: fakeDns, fetchAddress: route.fetchAddress })),
+        reason,
+      )
       expect(server.paths()).toEqual(['/start'])
       expect(route.addresses).toEqual([PUBLIC_IP])
     })
@@ -195,7 +241,10 @@ describe('guardedFetch with the guard on', () => {
     const answers = [[PUBLIC_IP], ['127.0.0.1']]
     let calls = 0
     const lookup = async (): Promise<string[]> => answers[calls++] ?? []
-    await expectRefused(guardedFetch('http://news.example/start', guarded({ lookup, fetchAddress: route.fetchAddress })), 'address')
+    await expectRefused(
+      guardedFetch('http://news.example/start', guarded({ lookup, fetchAddress: route.fetchAddress })),
+      'address',
+    )
     expect(calls).toBe(2)
     expect(server.paths()).toEqual(['/start'])
   })
@@ -254,7 +303,10 @@ describe('guardedFetch with allowPrivate', () => {
       // Plain fetch does take the proxy here, so the test would notice if the guard stopped opting out.
       await (await fetch(`http://pinned.example:${target.port}/plain`)).text()
       expect(proxy.paths()).toEqual(['/plain'])
-      const page = await guardedFetch(`http://pinned.example:${target.port}/guarded`, open({ lookup: async () => ['127.0.0.1'] }))
+      const page = await guardedFetch(
+        `http://pinned.example:${target.port}/guarded`,
+        open({ lookup: async () => ['127.0.0.1'] }),
+      )
       expect(new TextDecoder().decode(page.body)).toBe(HTML)
       expect(target.paths()).toEqual(['/guarded'])
       expect(proxy.paths()).toEqual(['/plain'])
@@ -270,7 +322,9 @@ describe('guardedFetch with allowPrivate', () => {
     const tls = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url), 'utf8')
     const hosts: string[] = []
     const server = Bun.serve({
-      port: 0, hostname: '127.0.0.1', tls: { cert: tls('server.pem'), key: tls('server-key.pem') },
+      port: 0,
+      hostname: '127.0.0.1',
+      tls: { cert: tls('server.pem'), key: tls('server-key.pem') },
       fetch(request) {
         hosts.push(request.headers.get('host') ?? '')
         return html()
@@ -283,9 +337,13 @@ describe('guardedFetch with allowPrivate', () => {
     expect(new TextDecoder().decode(page.body)).toBe(HTML)
     expect(hosts).toEqual([`blog.example.test:${server.port}`])
     // Same address, a name the certificate does not carry: refused by TLS, nothing served.
-    await expect(guardedFetch(`https://other.example.test:${server.port}/post`, open({ ...toLoopback, ca }))).rejects.toMatchObject({ name: 'FetchFailedError', reason: 'network' })
+    await expect(
+      guardedFetch(`https://other.example.test:${server.port}/post`, open({ ...toLoopback, ca })),
+    ).rejects.toMatchObject({ name: 'FetchFailedError', reason: 'network' })
     // Without the test CA the certificate is not trusted.
-    await expect(guardedFetch(`https://blog.example.test:${server.port}/post`, open(toLoopback))).rejects.toMatchObject({ name: 'FetchFailedError', reason: 'network' })
+    await expect(guardedFetch(`https://blog.example.test:${server.port}/post`, open(toLoopback))).rejects.toMatchObject(
+      { name: 'FetchFailedError', reason: 'network' },
+    )
     expect(hosts).toHaveLength(1)
   })
 
@@ -377,9 +435,11 @@ describe('guardedFetch with allowPrivate', () => {
 
   test('bodyTypes: a JSON fetch (client metadata documents) reads JSON with its Accept header and leaves HTML unread', async () => {
     const document = '{"client_id":"x"}'
-    const server = serve((_, url) => (url.pathname === '/client.json'
-      ? new Response(document, { headers: { 'content-type': 'application/json; charset=utf-8' } })
-      : html()))
+    const server = serve((_, url) =>
+      url.pathname === '/client.json'
+        ? new Response(document, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+        : html(),
+    )
     const json = open({ bodyTypes: new Set(['application/json']), accept: 'application/json' })
     const page = await guardedFetch(`${server.origin}/client.json`, json)
     expect(page.isHtml).toBe(false)
@@ -448,7 +508,15 @@ describe('guardedFetch with allowPrivate', () => {
     await expectFailed(guardedFetch('http://stuck.example/', open({ lookup, timeoutMs: 200 })), 'timeout')
   })
 
-  const statuses: Array<[number, 'failed' | 'refused']> = [[500, 'failed'], [503, 'failed'], [408, 'failed'], [429, 'failed'], [404, 'refused'], [403, 'refused'], [410, 'refused']]
+  const statuses: Array<[number, 'failed' | 'refused']> = [
+    [500, 'failed'],
+    [503, 'failed'],
+    [408, 'failed'],
+    [429, 'failed'],
+    [404, 'refused'],
+    [403, 'refused'],
+    [410, 'refused'],
+  ]
   for (const [status, kind] of statuses) {
     test(`HTTP ${status} is ${kind === 'failed' ? 'transient' : 'permanent'}`, async () => {
       const server = serve(() => html('<p>error page</p>', status))

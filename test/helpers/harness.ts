@@ -65,15 +65,33 @@ export interface TestUser {
 
 let counter = 0
 
-export async function createHarness(options: { env?: Record<string, string>; dbUrl?: string; clock?: TestClock; fetchClientMetadata?: AppDeps['fetchClientMetadata'] } = {}): Promise<Harness> {
+export async function createHarness(
+  options: {
+    env?: Record<string, string>
+    dbUrl?: string
+    clock?: TestClock
+    fetchClientMetadata?: AppDeps['fetchClientMetadata']
+  } = {},
+): Promise<Harness> {
   const config = readConfig({ BASE_URL: BASE, ...options.env })
   const db = await openDatabase(options.dbUrl ?? 'file::memory:')
   const clock = options.clock ?? new TestClock()
   const logs: Record<string, unknown>[] = []
   const log: Log = (level, fields) => logs.push({ level, ...fields })
-  const server = createServer({ db, config, clock, random, log, ...(options.fetchClientMetadata ? { fetchClientMetadata: options.fetchClientMetadata } : {}) })
+  const server = createServer({
+    db,
+    config,
+    clock,
+    random,
+    log,
+    ...(options.fetchClientMetadata ? { fetchClientMetadata: options.fetchClientMetadata } : {}),
+  })
   const harness: Harness = {
-    db, server, clock, config, logs,
+    db,
+    server,
+    clock,
+    config,
+    logs,
     async call(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers }
       if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`
@@ -82,10 +100,16 @@ export async function createHarness(options: { env?: Record<string, string>; dbU
         body = JSON.stringify(opts.body)
         headers['content-type'] ??= 'application/json'
       }
-      const response = await server.fetch(new Request(BASE + path, { method, headers, body }), { clientIp: opts.ip ?? '127.0.0.1' })
+      const response = await server.fetch(new Request(BASE + path, { method, headers, body }), {
+        clientIp: opts.ip ?? '127.0.0.1',
+      })
       const text = await response.text()
       let parsed: unknown = undefined
-      try { parsed = text ? JSON.parse(text) : undefined } catch { parsed = text }
+      try {
+        parsed = text ? JSON.parse(text) : undefined
+      } catch {
+        parsed = text
+      }
       const reply = { status: response.status, headers: response.headers, body: parsed, text }
       if (!opts.unchecked) await checkResponseAgainstOpenApi(server, method, path, reply)
       return reply
@@ -100,8 +124,14 @@ export async function createHarness(options: { env?: Record<string, string>; dbU
         async key(scopes = SCOPES, keyOptions = {}) {
           const key = generateApiKey(random)
           await insertApiKey(db, {
-            id: uuidv7(clock.now().getTime(), random), userId: id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key),
-            label: 'test', scopes: [...scopes], connectClient: keyOptions.connectClient ?? null, createdAt: clock.now().toISOString(),
+            id: uuidv7(clock.now().getTime(), random),
+            userId: id,
+            keyHash: hashApiKey(key),
+            prefix: apiKeyDisplayPrefix(key),
+            label: 'test',
+            scopes: [...scopes],
+            connectClient: keyOptions.connectClient ?? null,
+            createdAt: clock.now().toISOString(),
           })
           return key
         },

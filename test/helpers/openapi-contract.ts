@@ -4,8 +4,13 @@ import type { ValidateFunction } from 'ajv'
 // Every response an HTTP test receives is checked against the service's own /openapi.json: the
 // operation must exist, the status must be documented, and the body must match its schema.
 
-interface MinimalServer { fetch(request: Request): Promise<Response> }
-interface Operation { template: RegExp; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }
+interface MinimalServer {
+  fetch(request: Request): Promise<Response>
+}
+interface Operation {
+  template: RegExp
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>
+}
 
 const documents = new WeakMap<MinimalServer, Promise<{ operations: Map<string, Operation[]>; doc: any }>>()
 const compiled = new WeakMap<object, ValidateFunction>()
@@ -36,14 +41,24 @@ function resolveRefs(schema: unknown, doc: any): unknown {
   if (Array.isArray(schema)) return schema.map((s) => resolveRefs(s, doc))
   if (schema && typeof schema === 'object') {
     const ref = (schema as { $ref?: string }).$ref
-    if (ref?.startsWith('#/')) return resolveRefs(ref.slice(2).split('/').reduce((node: any, part) => node?.[part], doc), doc)
+    if (ref?.startsWith('#/'))
+      return resolveRefs(
+        ref
+          .slice(2)
+          .split('/')
+          .reduce((node: any, part) => node?.[part], doc),
+        doc,
+      )
     return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, resolveRefs(v, doc)]))
   }
   return schema
 }
 
 export async function checkResponseAgainstOpenApi(
-  server: MinimalServer, method: string, pathWithQuery: string, reply: { status: number; body: unknown; text: string },
+  server: MinimalServer,
+  method: string,
+  pathWithQuery: string,
+  reply: { status: number; body: unknown; text: string },
 ): Promise<void> {
   const path = pathWithQuery.split('?')[0]!
   const { operations, doc } = await openApiDocument(server)
@@ -53,10 +68,16 @@ export async function checkResponseAgainstOpenApi(
     throw new Error(`OpenAPI: ${method} ${path} answered ${reply.status} but is not documented`)
   }
   const documented = operation.responses[String(reply.status)]
-  if (!documented) throw new Error(`OpenAPI: ${method} ${path} answered ${reply.status}, which is not documented (documented: ${Object.keys(operation.responses).join(', ')})`)
+  if (!documented)
+    throw new Error(
+      `OpenAPI: ${method} ${path} answered ${reply.status}, which is not documented (documented: ${Object.keys(operation.responses).join(', ')})`,
+    )
   const schema = documented.content?.['application/json']?.schema
   if (!schema) {
-    if (reply.text !== '') throw new Error(`OpenAPI: ${method} ${path} ${reply.status} documents no body but sent ${reply.text.slice(0, 80)}`)
+    if (reply.text !== '')
+      throw new Error(
+        `OpenAPI: ${method} ${path} ${reply.status} documents no body but sent ${reply.text.slice(0, 80)}`,
+      )
     return
   }
   let validate = compiled.get(documented)
@@ -65,6 +86,8 @@ export async function checkResponseAgainstOpenApi(
     compiled.set(documented, validate)
   }
   if (!validate(reply.body)) {
-    throw new Error(`OpenAPI: ${method} ${path} ${reply.status} body does not match: ${ajv.errorsText(validate.errors)}\n${reply.text.slice(0, 300)}`)
+    throw new Error(
+      `OpenAPI: ${method} ${path} ${reply.status} body does not match: ${ajv.errorsText(validate.errors)}\n${reply.text.slice(0, 300)}`,
+    )
   }
 }

@@ -100,7 +100,10 @@ async function world(): Promise<World> {
   const user = await h.user()
   const token = await user.key()
   const folder = await h.call('POST', '/v1/folders', { token, body: { name: 'Existing' } })
-  const item = await h.call('POST', '/v1/captures', { token, body: { url: 'https://example.com/existing', folderId: folder.body.id } })
+  const item = await h.call('POST', '/v1/captures', {
+    token,
+    body: { url: 'https://example.com/existing', folderId: folder.body.id },
+  })
   expect(item.status).toBe(201)
   return { h, token, itemId: item.body.savedItem.id, folderId: folder.body.id }
 }
@@ -117,13 +120,18 @@ async function snapshot(w: World) {
 
 /** Sends a request, with an Idempotency-Key, checks the exact error body and that nothing was written. */
 async function expectRejected(
-  w: World, endpoint: Endpoint, init: { raw?: BodyInit; body?: unknown; headers?: Record<string, string> },
-  status: number, tag: string,
+  w: World,
+  endpoint: Endpoint,
+  init: { raw?: BodyInit; body?: unknown; headers?: Record<string, string> },
+  status: number,
+  tag: string,
 ): Promise<Reply> {
   const before = await snapshot(w)
   w.h.clock.advance(1000)
   const reply = await w.h.call(endpoint.method, endpoint.path(w), {
-    token: w.token, ...init, headers: { 'idempotency-key': `bad-${crypto.randomUUID()}`, ...init.headers },
+    token: w.token,
+    ...init,
+    headers: { 'idempotency-key': `bad-${crypto.randomUUID()}`, ...init.headers },
   })
   expect({ status: reply.status, tag: reply.body?._tag }).toEqual({ status, tag })
   expect(Object.keys(reply.body).sort()).toEqual(['_tag', 'message'])
@@ -151,7 +159,13 @@ for (const endpoint of ENDPOINTS) {
       ['an empty body', ''],
     ])('malformed JSON (%s) answers 400 ValidationError', async (_name, raw) => {
       const w = await world()
-      await expectRejected(w, endpoint, { raw, headers: { 'content-type': 'application/json' } }, 400, 'ValidationError')
+      await expectRejected(
+        w,
+        endpoint,
+        { raw, headers: { 'content-type': 'application/json' } },
+        400,
+        'ValidationError',
+      )
     })
 
     test.each([
@@ -161,30 +175,60 @@ for (const endpoint of ENDPOINTS) {
       ['xml', 'application/xml'],
     ])('a JSON body sent as %s answers 415 UnsupportedMediaTypeError', async (_name, type) => {
       const w = await world()
-      await expectRejected(w, endpoint, { raw: JSON.stringify(endpoint.valid), headers: { 'content-type': type } }, 415, 'UnsupportedMediaTypeError')
+      await expectRejected(
+        w,
+        endpoint,
+        { raw: JSON.stringify(endpoint.valid), headers: { 'content-type': type } },
+        415,
+        'UnsupportedMediaTypeError',
+      )
     })
 
     test('a body without a content type answers 415 UnsupportedMediaTypeError', async () => {
       const w = await world()
-      await expectRejected(w, endpoint, { raw: new Blob([JSON.stringify(endpoint.valid)]) }, 415, 'UnsupportedMediaTypeError')
+      await expectRejected(
+        w,
+        endpoint,
+        { raw: new Blob([JSON.stringify(endpoint.valid)]) },
+        415,
+        'UnsupportedMediaTypeError',
+      )
     })
 
     test('a form-encoded body answers 415 UnsupportedMediaTypeError', async () => {
       const w = await world()
       const form = new URLSearchParams(Object.entries(endpoint.valid).map(([k, v]) => [k, String(v)]))
-      await expectRejected(w, endpoint, { raw: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415, 'UnsupportedMediaTypeError')
+      await expectRejected(
+        w,
+        endpoint,
+        { raw: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+        415,
+        'UnsupportedMediaTypeError',
+      )
     })
 
     test('a body over 64 KiB answers 413 PayloadTooLargeError', async () => {
       const w = await world()
       const raw = JSON.stringify({ ...endpoint.valid, pad: 'x'.repeat(LIMIT) })
-      await expectRejected(w, endpoint, { raw, headers: { 'content-type': 'application/json' } }, 413, 'PayloadTooLargeError')
+      await expectRejected(
+        w,
+        endpoint,
+        { raw, headers: { 'content-type': 'application/json' } },
+        413,
+        'PayloadTooLargeError',
+      )
     })
 
     test('a body over 64 KiB with a lying small Content-Length answers 413', async () => {
       const w = await world()
       const raw = JSON.stringify({ ...endpoint.valid, pad: 'x'.repeat(LIMIT) })
-      await expectRejected(w, endpoint, { raw, headers: { 'content-type': 'application/json', 'content-length': '20' } }, 413, 'PayloadTooLargeError')
+      await expectRejected(
+        w,
+        endpoint,
+        { raw, headers: { 'content-type': 'application/json', 'content-length': '20' } },
+        413,
+        'PayloadTooLargeError',
+      )
     })
 
     test('a chunked stream body over 64 KiB answers 413', async () => {
@@ -199,7 +243,13 @@ for (const endpoint of ENDPOINTS) {
           sent++
         },
       })
-      await expectRejected(w, endpoint, { raw, headers: { 'content-type': 'application/json' } }, 413, 'PayloadTooLargeError')
+      await expectRejected(
+        w,
+        endpoint,
+        { raw, headers: { 'content-type': 'application/json' } },
+        413,
+        'PayloadTooLargeError',
+      )
       expect(sent).toBeLessThan(20)
     })
 
@@ -208,7 +258,11 @@ for (const endpoint of ENDPOINTS) {
       const json = JSON.stringify(endpoint.valid)
       const raw = json + ' '.repeat(LIMIT - new TextEncoder().encode(json).byteLength)
       expect(new TextEncoder().encode(raw).byteLength).toBe(LIMIT)
-      const reply = await w.h.call(endpoint.method, endpoint.path(w), { token: w.token, raw, headers: { 'content-type': 'application/json' } })
+      const reply = await w.h.call(endpoint.method, endpoint.path(w), {
+        token: w.token,
+        raw,
+        headers: { 'content-type': 'application/json' },
+      })
       expect([200, 201]).toContain(reply.status)
     })
 
@@ -221,8 +275,19 @@ for (const endpoint of ENDPOINTS) {
       ['true', true],
     ])('JSON that is %s answers 400 ValidationError', async (name, value) => {
       const w = await world()
-      const raw = name === 'an array of the valid body' ? JSON.stringify([endpoint.valid]) : value === 'null-literal' ? 'null' : JSON.stringify(value)
-      await expectRejected(w, endpoint, { raw, headers: { 'content-type': 'application/json' } }, 400, 'ValidationError')
+      const raw =
+        name === 'an array of the valid body'
+          ? JSON.stringify([endpoint.valid])
+          : value === 'null-literal'
+            ? 'null'
+            : JSON.stringify(value)
+      await expectRejected(
+        w,
+        endpoint,
+        { raw, headers: { 'content-type': 'application/json' } },
+        400,
+        'ValidationError',
+      )
     })
 
     test.each(endpoint.invalid)('a body with %s answers 400 ValidationError', async (_name, body) => {
@@ -241,7 +306,11 @@ describe('JSON content types', () => {
     'application/merge-patch+json',
   ])('%s is accepted as JSON', async (type) => {
     const w = await world()
-    const reply = await w.h.call('POST', '/v1/captures', { token: w.token, raw: JSON.stringify({ url: 'https://example.com/typed' }), headers: { 'content-type': type } })
+    const reply = await w.h.call('POST', '/v1/captures', {
+      token: w.token,
+      raw: JSON.stringify({ url: 'https://example.com/typed' }),
+      headers: { 'content-type': type },
+    })
     expect(reply.status).toBe(201)
     expect(reply.body.savedItem.normalizedUrl).toBe('https://example.com/typed')
   })
@@ -255,9 +324,17 @@ describe('Idempotency-Key on a rejected body', () => {
     expect(bad.status).toBe(400)
     expect(bad.body._tag).toBe('ValidationError')
     expect(await countRows(w.h.db, 'idempotency_keys')).toBe(0)
-    const fixed = await w.h.call('POST', '/v1/captures', { token: w.token, headers, body: { url: 'https://example.com/fixed' } })
+    const fixed = await w.h.call('POST', '/v1/captures', {
+      token: w.token,
+      headers,
+      body: { url: 'https://example.com/fixed' },
+    })
     expect(fixed.status).toBe(201)
-    const replay = await w.h.call('POST', '/v1/captures', { token: w.token, headers, body: { url: 'https://example.com/fixed' } })
+    const replay = await w.h.call('POST', '/v1/captures', {
+      token: w.token,
+      headers,
+      body: { url: 'https://example.com/fixed' },
+    })
     expect(replay.status).toBe(201)
     expect(replay.headers.get('idempotent-replayed')).toBe('true')
     expect(replay.body).toEqual(fixed.body)
@@ -267,9 +344,15 @@ describe('Idempotency-Key on a rejected body', () => {
 describe('validation messages', () => {
   test('name the offending field without echoing its value', async () => {
     const w = await world()
-    const extra = await w.h.call('POST', '/v1/captures', { token: w.token, body: { url: 'https://example.com/x', password: SECRET } })
+    const extra = await w.h.call('POST', '/v1/captures', {
+      token: w.token,
+      body: { url: 'https://example.com/x', password: SECRET },
+    })
     expect(extra.body.message).toContain('password')
-    const enumValue = await w.h.call('POST', '/v1/captures', { token: w.token, body: { url: 'https://example.com/x', captureChannel: SECRET } })
+    const enumValue = await w.h.call('POST', '/v1/captures', {
+      token: w.token,
+      body: { url: 'https://example.com/x', captureChannel: SECRET },
+    })
     expect(enumValue.body.message).toContain('captureChannel')
     expect(enumValue.body.message).not.toContain(SECRET)
   })
@@ -296,14 +379,20 @@ describe('unknown routes', () => {
     ['POST', '/v1/captures/'],
     ['GET', '/v1/me/'],
     ['POST', '/v1/saved-items/some-id/read/'],
-  ])('%s %s (a trailing slash) answers 404 RouteNotFoundError, not 401, to a valid credential', async (method, path) => {
-    const h = await createHarness()
-    const token = await (await h.user()).key()
-    const reply = await h.call(method, path, { token, body: method === 'POST' ? { url: 'https://example.com/slash' } : undefined })
-    expect(reply.status).toBe(404)
-    expect(reply.body).toEqual({ _tag: 'RouteNotFoundError', message: expect.any(String) })
-    expect(await countRows(h.db, 'saved_items')).toBe(0)
-  })
+  ])(
+    '%s %s (a trailing slash) answers 404 RouteNotFoundError, not 401, to a valid credential',
+    async (method, path) => {
+      const h = await createHarness()
+      const token = await (await h.user()).key()
+      const reply = await h.call(method, path, {
+        token,
+        body: method === 'POST' ? { url: 'https://example.com/slash' } : undefined,
+      })
+      expect(reply.status).toBe(404)
+      expect(reply.body).toEqual({ _tag: 'RouteNotFoundError', message: expect.any(String) })
+      expect(await countRows(h.db, 'saved_items')).toBe(0)
+    },
+  )
 
   test('an unknown route answers 404 RouteNotFoundError without credentials too', async () => {
     const h = await createHarness()
@@ -320,7 +409,11 @@ describe('unexpected failures', () => {
     await h.db.$client.execute('DROP TABLE saved_items')
     const url = `https://example.com/private-${SECRET}`
     h.logs.length = 0
-    const reply = await h.call('POST', '/v1/captures', { token, body: { url, sourceName: 'Leaky source' }, headers: { 'idempotency-key': 'k-500' } })
+    const reply = await h.call('POST', '/v1/captures', {
+      token,
+      body: { url, sourceName: 'Leaky source' },
+      headers: { 'idempotency-key': 'k-500' },
+    })
     expect(reply.status).toBe(500)
     expect(reply.body).toEqual({ _tag: 'InternalError', message: expect.any(String) })
     for (const leak of ['saved_items', 'SQLITE', 'insert', 'at ', SECRET, 'Leaky source', '.ts:']) {
@@ -353,7 +446,10 @@ describe('unexpected failures', () => {
     const h = await createHarness()
     const token = await (await h.user()).key()
     const created = await h.call('POST', '/v1/captures', { token, body: { url: 'https://example.com/corrupt' } })
-    await h.db.$client.execute({ sql: "UPDATE saved_items SET type = 'hologram' WHERE id = ?", args: [created.body.savedItem.id] })
+    await h.db.$client.execute({
+      sql: "UPDATE saved_items SET type = 'hologram' WHERE id = ?",
+      args: [created.body.savedItem.id],
+    })
     const reply = await h.call('GET', '/v1/saved-items', { token })
     expect(reply.status).toBe(500)
     expect(reply.body).toEqual({ _tag: 'InternalError', message: expect.any(String) })

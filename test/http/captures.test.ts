@@ -93,7 +93,13 @@ describe('POST /v1/captures: first capture', () => {
 
   test('accepts explicit nulls for every optional field', async () => {
     const { h, token } = await setup()
-    const reply = await capture(h, token, { url: 'https://example.com/nulls', sourceName: null, captureChannel: null, tags: null, folderId: null })
+    const reply = await capture(h, token, {
+      url: 'https://example.com/nulls',
+      sourceName: null,
+      captureChannel: null,
+      tags: null,
+      folderId: null,
+    })
     expect(reply.status).toBe(201)
     expect(reply.body.savedItem).toMatchObject({ sourceName: null, captureChannel: 'api', tags: [], folder: null })
   })
@@ -115,14 +121,17 @@ describe('POST /v1/captures: first capture', () => {
     expect(reply.body.savedItem.type).toBe(type)
   })
 
-  test.each(['chrome-extension', 'raycast'])('defaults captureChannel to the connect client %s the key was issued to', async (client) => {
-    const h = await createHarness()
-    const user = await h.user()
-    const token = await user.key(undefined, { connectClient: client })
-    const reply = await capture(h, token, { url: 'https://example.com/from-client' })
-    expect(reply.status).toBe(201)
-    expect(reply.body.savedItem.captureChannel).toBe(client)
-  })
+  test.each(['chrome-extension', 'raycast'])(
+    'defaults captureChannel to the connect client %s the key was issued to',
+    async (client) => {
+      const h = await createHarness()
+      const user = await h.user()
+      const token = await user.key(undefined, { connectClient: client })
+      const reply = await capture(h, token, { url: 'https://example.com/from-client' })
+      expect(reply.status).toBe(201)
+      expect(reply.body.savedItem.captureChannel).toBe(client)
+    },
+  )
 
   test('an explicit captureChannel wins over the connect client of the key', async () => {
     const h = await createHarness()
@@ -213,8 +222,14 @@ describe('POST /v1/captures: recapture of a known URL', () => {
     const { h, token } = await setup()
     const failed = await capture(h, token, { url: 'https://example.com/failed' })
     const enriched = await capture(h, token, { url: 'https://example.com/enriched' })
-    await h.db.$client.execute({ sql: "UPDATE saved_items SET enrichment_status = 'failed' WHERE id = ?", args: [failed.body.savedItem.id] })
-    await h.db.$client.execute({ sql: "UPDATE saved_items SET enrichment_status = 'enriched', title = 'Kept' WHERE id = ?", args: [enriched.body.savedItem.id] })
+    await h.db.$client.execute({
+      sql: "UPDATE saved_items SET enrichment_status = 'failed' WHERE id = ?",
+      args: [failed.body.savedItem.id],
+    })
+    await h.db.$client.execute({
+      sql: "UPDATE saved_items SET enrichment_status = 'enriched', title = 'Kept' WHERE id = ?",
+      args: [enriched.body.savedItem.id],
+    })
     const retried = await capture(h, token, { url: 'https://example.com/failed' })
     expect(retried.body.savedItem.enrichmentStatus).toBe('pending')
     const kept = await capture(h, token, { url: 'https://example.com/enriched' })

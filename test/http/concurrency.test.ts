@@ -24,7 +24,11 @@ describe('concurrent captures on a file database', () => {
     const { h, token } = await fileHarness()
     const replies = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        h.call('POST', '/v1/captures', { token, body: { url: `https://example.com/race?utm_source=r${i}`, tags: [i % 2 ? 'ai' : 'tools'] } })),
+        h.call('POST', '/v1/captures', {
+          token,
+          body: { url: `https://example.com/race?utm_source=r${i}`, tags: [i % 2 ? 'ai' : 'tools'] },
+        }),
+      ),
     )
     const statuses = replies.map((r) => r.status)
     expect(statuses.filter((s) => s >= 500)).toEqual([])
@@ -43,20 +47,26 @@ describe('concurrent captures on a file database', () => {
   test('50 concurrent captures of 50 URLs make 50 items, all 201', async () => {
     const { h, token } = await fileHarness()
     const replies = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => h.call('POST', '/v1/captures', { token, body: { url: `https://example.com/many/${i}` } })),
+      Array.from({ length: 50 }, (_, i) =>
+        h.call('POST', '/v1/captures', { token, body: { url: `https://example.com/many/${i}` } }),
+      ),
     )
     expect(replies.map((r) => r.status)).toEqual(Array(50).fill(201))
     expect(new Set(replies.map((r) => r.body.savedItem.id)).size).toBe(50)
     expect(await countRows(h.db, 'saved_items')).toBe(50)
     const listed = (await h.call('GET', '/v1/saved-items', { token })).body.savedItems
-    expect(listed.map((i: any) => i.normalizedUrl).sort()).toEqual(Array.from({ length: 50 }, (_, i) => `https://example.com/many/${i}`).sort())
+    expect(listed.map((i: any) => i.normalizedUrl).sort()).toEqual(
+      Array.from({ length: 50 }, (_, i) => `https://example.com/many/${i}`).sort(),
+    )
   })
 
   test('concurrent captures by two people of one URL make one item each', async () => {
     const { h, token } = await fileHarness()
     const other = await (await h.user()).key()
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => h.call('POST', '/v1/captures', { token: i % 2 ? token : other, body: { url: 'https://example.com/both' } })),
+      Array.from({ length: 20 }, (_, i) =>
+        h.call('POST', '/v1/captures', { token: i % 2 ? token : other, body: { url: 'https://example.com/both' } }),
+      ),
     )
     expect(replies.filter((r) => r.status === 201)).toHaveLength(2)
     expect(replies.filter((r) => r.status === 200)).toHaveLength(18)

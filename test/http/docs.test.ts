@@ -28,7 +28,8 @@ describe('GET /docs', () => {
   test('refers to nothing outside the service: no CDN, no web fonts, no absolute URL', () => {
     expect(page.text).not.toMatch(/https?:\/\//i)
     expect(page.text).not.toMatch(/\/\/[a-z0-9.-]+\.[a-z]{2,}\//i) // protocol-relative URLs
-    for (const host of ['cdn', 'unpkg', 'jsdelivr', 'fonts.googleapis', 'fonts.gstatic', 'scalar.com', 'swagger.io']) expect(page.text).not.toContain(host)
+    for (const host of ['cdn', 'unpkg', 'jsdelivr', 'fonts.googleapis', 'fonts.gstatic', 'scalar.com', 'swagger.io'])
+      expect(page.text).not.toContain(host)
     const urls = referencedUrls(page.text)
     expect(urls.length).toBeGreaterThanOrEqual(4)
     for (const url of urls) expect(url.origin).toBe(BASE)
@@ -36,7 +37,12 @@ describe('GET /docs', () => {
 
   test('its CSP lets the page load scripts, styles, images and data only from the service', () => {
     const csp = page.headers.get('content-security-policy') ?? ''
-    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]))
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    )
     expect(directives['default-src']).toEqual(["'none'"])
     expect(directives['script-src']).toEqual(["'self'"])
     expect(directives['style-src']).toEqual(["'self'", "'unsafe-inline'"])
@@ -54,7 +60,11 @@ describe('GET /docs', () => {
     const sizes: Record<string, number> = {}
     for (const src of scripts) {
       const reply = await h.call('GET', src, { unchecked: true })
-      expect({ src, status: reply.status, type: reply.headers.get('content-type') }).toEqual({ src, status: 200, type: 'text/javascript; charset=utf-8' })
+      expect({ src, status: reply.status, type: reply.headers.get('content-type') }).toEqual({
+        src,
+        status: 200,
+        type: 'text/javascript; charset=utf-8',
+      })
       sizes[src] = reply.text.length
     }
     const bundle = scripts.find((src) => src.endsWith('/swagger-ui-bundle.js'))!
@@ -67,7 +77,9 @@ describe('GET /docs', () => {
   })
 
   test('the library files are versioned and cached for a year; the start script is revalidated', async () => {
-    const bundle = [...page.text.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!).find((src) => src.endsWith('/swagger-ui-bundle.js'))!
+    const bundle = [...page.text.matchAll(/<script src="([^"]+)"/g)]
+      .map((m) => m[1]!)
+      .find((src) => src.endsWith('/swagger-ui-bundle.js'))!
     expect(bundle).toMatch(/^\/docs\/assets\/\d+\.\d+\.\d+\/swagger-ui-bundle\.js$/)
     const reply = await h.call('GET', bundle, { unchecked: true })
     expect(reply.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
@@ -86,10 +98,20 @@ describe('GET /docs', () => {
   })
 
   test('an unknown asset or another library version is a 404 RouteNotFoundError', async () => {
-    const bundle = [...page.text.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!).find((src) => src.endsWith('/swagger-ui-bundle.js'))!
-    for (const path of [bundle.replace(/\/\d+\.\d+\.\d+\//, '/0.0.1/'), bundle.replace('swagger-ui-bundle.js', 'package.json'), bundle.replace('swagger-ui-bundle.js', '..%2F..%2Fpackage.json')]) {
+    const bundle = [...page.text.matchAll(/<script src="([^"]+)"/g)]
+      .map((m) => m[1]!)
+      .find((src) => src.endsWith('/swagger-ui-bundle.js'))!
+    for (const path of [
+      bundle.replace(/\/\d+\.\d+\.\d+\//, '/0.0.1/'),
+      bundle.replace('swagger-ui-bundle.js', 'package.json'),
+      bundle.replace('swagger-ui-bundle.js', '..%2F..%2Fpackage.json'),
+    ]) {
       const reply = await h.call('GET', path, { unchecked: true })
-      expect({ path, status: reply.status, tag: reply.body?._tag }).toEqual({ path, status: 404, tag: 'RouteNotFoundError' })
+      expect({ path, status: reply.status, tag: reply.body?._tag }).toEqual({
+        path,
+        status: 404,
+        tag: 'RouteNotFoundError',
+      })
     }
   })
 

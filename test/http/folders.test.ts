@@ -10,7 +10,8 @@ async function setup(): Promise<{ h: Harness; token: string }> {
 }
 
 const create = (h: Harness, token: string, name: unknown) => h.call('POST', '/v1/folders', { token, body: { name } })
-const rename = (h: Harness, token: string, id: string, name: unknown) => h.call('PATCH', `/v1/folders/${id}`, { token, body: { name } })
+const rename = (h: Harness, token: string, id: string, name: unknown) =>
+  h.call('PATCH', `/v1/folders/${id}`, { token, body: { name } })
 
 async function folders(h: Harness, token: string): Promise<{ id: string; name: string }[]> {
   const reply = await h.call('GET', '/v1/folders', { token })
@@ -93,7 +94,14 @@ describe('GET /v1/folders', () => {
     for (const name of ['banana', 'Cherry', 'apple', 'Banana split', 'APRICOT', 'zebra']) {
       expect((await create(h, token, name)).status).toBe(200)
     }
-    expect((await folders(h, token)).map((f) => f.name)).toEqual(['apple', 'APRICOT', 'banana', 'Banana split', 'Cherry', 'zebra'])
+    expect((await folders(h, token)).map((f) => f.name)).toEqual([
+      'apple',
+      'APRICOT',
+      'banana',
+      'Banana split',
+      'Cherry',
+      'zebra',
+    ])
   })
 
   test("lists only the caller's folders", async () => {
@@ -116,13 +124,19 @@ describe('PATCH /v1/folders/:id', () => {
   test('renames a folder: 200 { id, name }, trimmed, and items show the new name', async () => {
     const { h, token } = await setup()
     const folder = (await create(h, token, 'Old')).body
-    const item = await h.call('POST', '/v1/captures', { token, body: { url: 'https://example.com/in-folder', folderId: folder.id } })
+    const item = await h.call('POST', '/v1/captures', {
+      token,
+      body: { url: 'https://example.com/in-folder', folderId: folder.id },
+    })
     const reply = await rename(h, token, folder.id, '  New name ')
     expect(reply.status).toBe(200)
     expect(reply.body).toEqual({ id: folder.id, name: 'New name' })
     expect(await folders(h, token)).toEqual([{ id: folder.id, name: 'New name' }])
     const listed = await h.call('GET', '/v1/saved-items', { token })
-    expect(listed.body.savedItems[0]).toMatchObject({ id: item.body.savedItem.id, folder: { id: folder.id, name: 'New name' } })
+    expect(listed.body.savedItems[0]).toMatchObject({
+      id: item.body.savedItem.id,
+      folder: { id: folder.id, name: 'New name' },
+    })
   })
 
   test('renaming to its own name, or a change of case of it, answers 200', async () => {
@@ -187,9 +201,15 @@ describe('DELETE /v1/folders/:id', () => {
     const { h, token } = await setup()
     const folder = (await create(h, token, 'Doomed')).body
     const other = (await create(h, token, 'Other')).body
-    const inDoomed = await h.call('POST', '/v1/captures', { token, body: { url: 'https://example.com/doomed', folderId: folder.id } })
+    const inDoomed = await h.call('POST', '/v1/captures', {
+      token,
+      body: { url: 'https://example.com/doomed', folderId: folder.id },
+    })
     h.clock.advance(1)
-    const inOther = await h.call('POST', '/v1/captures', { token, body: { url: 'https://example.com/other', folderId: other.id } })
+    const inOther = await h.call('POST', '/v1/captures', {
+      token,
+      body: { url: 'https://example.com/other', folderId: other.id },
+    })
     const reply = await h.call('DELETE', `/v1/folders/${folder.id}`, { token })
     expect(reply.status).toBe(204)
     expect(reply.text).toBe('')
@@ -199,7 +219,9 @@ describe('DELETE /v1/folders/:id', () => {
       [inOther.body.savedItem.id, other],
       [inDoomed.body.savedItem.id, null],
     ])
-    expect((await h.call('GET', '/v1/saved-items?folder=none', { token })).body.savedItems.map((i: any) => i.id)).toEqual([inDoomed.body.savedItem.id])
+    expect(
+      (await h.call('GET', '/v1/saved-items?folder=none', { token })).body.savedItems.map((i: any) => i.id),
+    ).toEqual([inDoomed.body.savedItem.id])
     expect(await countRows(h.db, 'saved_items')).toBe(2)
   })
 

@@ -34,7 +34,8 @@ const SAMPLE_BODIES: Record<string, (ids: RouteIds) => unknown> = {
 /** What another person's id in the path gets, by the resource the path names. */
 function foreignAnswer(op: Operation): { status: number; tag?: string } | null {
   if (!op.path.includes('{id}')) return null
-  if (op.path.startsWith('/v1/saved-items/')) return op.method === 'DELETE' ? { status: 204 } : { status: 404, tag: 'SavedItemNotFoundError' }
+  if (op.path.startsWith('/v1/saved-items/'))
+    return op.method === 'DELETE' ? { status: 204 } : { status: 404, tag: 'SavedItemNotFoundError' }
   if (op.path.startsWith('/v1/folders/')) return { status: 404, tag: 'FolderNotFoundError' }
   throw new Error(`no rule for another person's id in ${op.method} ${op.path}: add one`)
 }
@@ -45,11 +46,14 @@ function pathFor(op: Operation, ids: RouteIds): string {
 
 /** Row counts of every table (rate-limit counters and the migration log aside). */
 async function counts(): Promise<Record<string, number>> {
-  const tables = (await h.db.$client.execute(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('rate_limits', '__drizzle_migrations')",
-  )).rows.map((row) => String(row.name))
+  const tables = (
+    await h.db.$client.execute(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('rate_limits', '__drizzle_migrations')",
+    )
+  ).rows.map((row) => String(row.name))
   const result: Record<string, number> = {}
-  for (const table of tables) result[table] = Number((await h.db.$client.execute(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n)
+  for (const table of tables)
+    result[table] = Number((await h.db.$client.execute(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n)
   return result
 }
 
@@ -61,19 +65,30 @@ async function attempt(op: Operation, path: string, tryIt: Attempt): Promise<Rep
 }
 
 /** Runs `tryIt` and checks: no 5xx, a typed body when refused, and nothing written when refused. */
-async function expectSafe(op: Operation, path: string, tryIt: Attempt, expected?: { status: number | number[]; tag?: string }): Promise<Reply> {
+async function expectSafe(
+  op: Operation,
+  path: string,
+  tryIt: Attempt,
+  expected?: { status: number | number[]; tag?: string },
+): Promise<Reply> {
   const before = await counts()
   const reply = await attempt(op, path, tryIt)
   const label = `${op.method} ${op.path}: ${tryIt.name}`
   expect({ label, status: reply.status < 500 }).toEqual({ label, status: true })
   if (expected) {
     const statuses = [expected.status].flat()
-    expect({ label, status: statuses.includes(reply.status) ? 'as documented' : reply.status }).toEqual({ label, status: 'as documented' })
+    expect({ label, status: statuses.includes(reply.status) ? 'as documented' : reply.status }).toEqual({
+      label,
+      status: 'as documented',
+    })
     if (expected.tag) expect({ label, tag: reply.body?._tag }).toEqual({ label, tag: expected.tag })
   }
   if (reply.status >= 400) {
     // Refusals carry the typed body of docs/api.md#errors, and leave every table as it was.
-    expect({ label, body: typeof reply.body?._tag === 'string' && typeof reply.body?.message === 'string' }).toEqual({ label, body: true })
+    expect({ label, body: typeof reply.body?._tag === 'string' && typeof reply.body?.message === 'string' }).toEqual({
+      label,
+      body: true,
+    })
     expect({ label, rows: await counts() }).toEqual({ label, rows: before })
   }
   return reply
@@ -95,7 +110,9 @@ beforeAll(async () => {
 describe('the generated table', () => {
   test('covers every operation of /openapi.json, and each operation with a body has a sample', () => {
     expect(operations.length).toBeGreaterThanOrEqual(16)
-    const missing = operations.filter((op) => op.jsonBody && !SAMPLE_BODIES[`${op.method} ${op.path}`]).map((op) => `${op.method} ${op.path}`)
+    const missing = operations
+      .filter((op) => op.jsonBody && !SAMPLE_BODIES[`${op.method} ${op.path}`])
+      .map((op) => `${op.method} ${op.path}`)
     expect(missing).toEqual([])
   })
 })
@@ -104,7 +121,11 @@ describe('every operation of /openapi.json', () => {
   test('without a credential: 401 Unauthorized with the resource-metadata challenge (public ones answer as usual)', async () => {
     for (const op of operations) {
       const body = SAMPLE_BODIES[`${op.method} ${op.path}`]?.(a.ids)
-      const tryIt: Attempt = { name: 'no credential', body: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { 'content-type': 'application/json' } }
+      const tryIt: Attempt = {
+        name: 'no credential',
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      }
       if (op.public) {
         await expectSafe(op, pathFor(op, a.ids), tryIt)
         continue
@@ -128,26 +149,48 @@ describe('every operation of /openapi.json', () => {
       const answer = foreignAnswer(op)
       if (!answer) continue
       const body = SAMPLE_BODIES[`${op.method} ${op.path}`]?.(a.ids)
-      await expectSafe(op, pathFor(op, b.ids), {
-        name: "another person's id", token: a.key, body: body === undefined ? undefined : JSON.stringify(body),
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      }, answer)
+      await expectSafe(
+        op,
+        pathFor(op, b.ids),
+        {
+          name: "another person's id",
+          token: a.key,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        },
+        answer,
+      )
     }
     // B's folder named in A's own item: the folder is another person's, so it does not exist.
     const move = operations.find((op) => op.path === '/v1/saved-items/{id}/folder')!
-    await expectSafe(move, pathFor(move, a.ids), {
-      name: "another person's folder in the body", token: a.key, body: JSON.stringify({ folderId: b.ids.folderId }), headers: { 'content-type': 'application/json' },
-    }, { status: 404, tag: 'FolderNotFoundError' })
+    await expectSafe(
+      move,
+      pathFor(move, a.ids),
+      {
+        name: "another person's folder in the body",
+        token: a.key,
+        body: JSON.stringify({ folderId: b.ids.folderId }),
+        headers: { 'content-type': 'application/json' },
+      },
+      { status: 404, tag: 'FolderNotFoundError' },
+    )
   })
 
   test('without each scope it needs: 403 InsufficientScopeError with the insufficient_scope challenge, nothing written', async () => {
     for (const op of operations.filter((each) => each.scopes.length > 0)) {
       for (const scope of op.scopes) {
         const body = SAMPLE_BODIES[`${op.method} ${op.path}`]?.(a.ids)
-        const reply = await expectSafe(op, pathFor(op, a.ids), {
-          name: `without ${scope}`, token: without.get(scope as Scope)!, body: body === undefined ? undefined : JSON.stringify(body),
-          headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        }, { status: 403, tag: 'InsufficientScopeError' })
+        const reply = await expectSafe(
+          op,
+          pathFor(op, a.ids),
+          {
+            name: `without ${scope}`,
+            token: without.get(scope as Scope)!,
+            body: body === undefined ? undefined : JSON.stringify(body),
+            headers: body === undefined ? {} : { 'content-type': 'application/json' },
+          },
+          { status: 403, tag: 'InsufficientScopeError' },
+        )
         expect(reply.body.requiredScope).toBe(scope)
         expect(reply.headers.get('www-authenticate')).toContain(`error="insufficient_scope", scope="${scope}"`)
       }
@@ -160,7 +203,11 @@ describe('every operation of /openapi.json', () => {
       for (const hostile of hostileBodies(sample)) {
         const started = performance.now()
         await expectSafe(op, pathFor(op, a.ids), { ...hostile, token: op.public ? undefined : a.key }, hostile.expect)
-        if (hostile.fast) expect({ op: `${op.method} ${op.path}`, slow: performance.now() - started > 1000 }).toEqual({ op: `${op.method} ${op.path}`, slow: false })
+        if (hostile.fast)
+          expect({ op: `${op.method} ${op.path}`, slow: performance.now() - started > 1000 }).toEqual({
+            op: `${op.method} ${op.path}`,
+            slow: false,
+          })
       }
     }
   })
@@ -169,11 +216,17 @@ describe('every operation of /openapi.json', () => {
     for (const op of operations) {
       const body = SAMPLE_BODIES[`${op.method} ${op.path}`]?.(a.ids)
       for (const hostile of hostileHeaders(op)) {
-        await expectSafe(op, pathFor(op, a.ids), {
-          ...hostile, token: hostile.authorization === undefined && !op.public ? a.key : undefined,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...hostile.headers },
-        }, hostile.expect)
+        await expectSafe(
+          op,
+          pathFor(op, a.ids),
+          {
+            ...hostile,
+            token: hostile.authorization === undefined && !op.public ? a.key : undefined,
+            body: body === undefined ? undefined : JSON.stringify(body),
+            headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...hostile.headers },
+          },
+          hostile.expect,
+        )
       }
     }
   })
@@ -181,24 +234,45 @@ describe('every operation of /openapi.json', () => {
 
 describe('the OAuth endpoints outside /openapi.json', () => {
   const endpoints: { path: string; type: string; body: string }[] = [
-    { path: '/api/auth/oauth2/register', type: 'application/json', body: JSON.stringify({ redirect_uris: ['http://127.0.0.1/cb'] }) },
-    { path: '/api/auth/oauth2/token', type: 'application/x-www-form-urlencoded', body: 'grant_type=authorization_code&code=x' },
+    {
+      path: '/api/auth/oauth2/register',
+      type: 'application/json',
+      body: JSON.stringify({ redirect_uris: ['http://127.0.0.1/cb'] }),
+    },
+    {
+      path: '/api/auth/oauth2/token',
+      type: 'application/x-www-form-urlencoded',
+      body: 'grant_type=authorization_code&code=x',
+    },
     { path: '/api/auth/oauth2/revoke', type: 'application/x-www-form-urlencoded', body: 'token=x' },
   ]
   test('answer hostile bodies with an RFC 6749 error and write nothing', async () => {
     const hostile = [
-      '['.repeat(64 * 1024), `{"client_name":"${'x'.repeat(60_000)}"}`, '{"redirect_uris":"not a list"}', '\u0000\u202e\u200b', 'not json at all',
-      `grant_type=${'%'.repeat(1000)}`, '{"client_name":"a","client_name":"b","redirect_uris":["http://127.0.0.1/cb\\u0000"]}',
+      '['.repeat(64 * 1024),
+      `{"client_name":"${'x'.repeat(60_000)}"}`,
+      '{"redirect_uris":"not a list"}',
+      '\u0000\u202e\u200b',
+      'not json at all',
+      `grant_type=${'%'.repeat(1000)}`,
+      '{"client_name":"a","client_name":"b","redirect_uris":["http://127.0.0.1/cb\\u0000"]}',
     ]
     for (const endpoint of endpoints) {
       for (const raw of hostile) {
         const before = await counts()
-        const reply = await send(h, 'POST', endpoint.path, { headers: { 'content-type': endpoint.type, cookie: 'rl_session=%zz' }, body: raw })
+        const reply = await send(h, 'POST', endpoint.path, {
+          headers: { 'content-type': endpoint.type, cookie: 'rl_session=%zz' },
+          body: raw,
+        })
         const label = `${endpoint.path}: ${raw.slice(0, 30)}`
         expect({ label, status: reply.status < 500 }).toEqual({ label, status: true })
         // Revoking what is not a token of ours answers 200 (RFC 7009 §2.2); every refusal is an RFC 6749 body.
         if (reply.status >= 400) expect({ label, error: typeof reply.body?.error }).toEqual({ label, error: 'string' })
-        else expect({ label, status: reply.status, endpoint: endpoint.path }).toEqual({ label, status: 200, endpoint: '/api/auth/oauth2/revoke' })
+        else
+          expect({ label, status: reply.status, endpoint: endpoint.path }).toEqual({
+            label,
+            status: 200,
+            endpoint: '/api/auth/oauth2/revoke',
+          })
         expect({ label, rows: await counts() }).toEqual({ label, rows: before })
       }
     }

@@ -44,13 +44,20 @@ describe('Idempotency-Key across credentials and secrets', () => {
     const browser = await signedIn(h)
     const key = await (await h.user()).key()
     void key
-    const headers = { cookie: browser.cookie, 'x-csrf-token': browser.csrf, 'content-type': 'application/json', 'idempotency-key': 'k1' }
+    const headers = {
+      cookie: browser.cookie,
+      'x-csrf-token': browser.csrf,
+      'content-type': 'application/json',
+      'idempotency-key': 'k1',
+    }
     const body = JSON.stringify({ name: 'Session folder' })
     expect((await send(h, 'POST', '/v1/folders', { headers, body })).status).toBe(200)
     const replay = await send(h, 'POST', '/v1/folders', { headers, body })
     expect(replay.headers.get('idempotent-replayed')).toBe('true')
     const rows = await h.db.$client.execute('SELECT credential_id, user_id FROM idempotency_keys')
-    expect(rows.rows.map((row) => ({ ...row }))).toEqual([{ credential_id: expect.stringMatching(/^session:/), user_id: browser.userId }])
+    expect(rows.rows.map((row) => ({ ...row }))).toEqual([
+      { credential_id: expect.stringMatching(/^session:/), user_id: browser.userId },
+    ])
   })
 
   test('a connect code is never stored: a retry with the key gets a fresh code, and no record holds it', async () => {

@@ -4,7 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fingerprintRequest } from '../../core/limits/idempotency.ts'
-import { countRows, createHarness, type CallOptions, type Harness, type Reply, type TestUser } from '../helpers/harness.ts'
+import {
+  countRows,
+  createHarness,
+  type CallOptions,
+  type Harness,
+  type Reply,
+  type TestUser,
+} from '../helpers/harness.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const LEASE_MS = 60 * 1000
@@ -22,7 +29,11 @@ beforeEach(async () => {
   token = await person.key()
 })
 
-const withKey = (key: string, options: CallOptions = {}): CallOptions => ({ token, ...options, headers: { 'idempotency-key': key, ...options.headers } })
+const withKey = (key: string, options: CallOptions = {}): CallOptions => ({
+  token,
+  ...options,
+  headers: { 'idempotency-key': key, ...options.headers },
+})
 
 /** A replay repeats the first status, body bytes and stored headers, and says it is a replay. */
 function expectReplayOf(replay: Reply, first: Reply): void {
@@ -37,7 +48,10 @@ function expectReplayOf(replay: Reply, first: Reply): void {
 }
 
 async function idempotencyRow(key: string, forUser = userId) {
-  const result = await h.db.$client.execute({ sql: 'SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ?', args: [forUser, key] })
+  const result = await h.db.$client.execute({
+    sql: 'SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ?',
+    args: [forUser, key],
+  })
   return result.rows[0]
 }
 
@@ -87,15 +101,26 @@ describe('Idempotency-Key: same key, same request', () => {
 
 describe('Idempotency-Key: same key, different request', () => {
   test('a different body is 422 IdempotencyKeyReuseError and runs nothing', async () => {
-    const first = await h.call('POST', '/v1/captures', withKey('reuse', { body: { url: 'https://example.com/idem/a' } }))
+    const first = await h.call(
+      'POST',
+      '/v1/captures',
+      withKey('reuse', { body: { url: 'https://example.com/idem/a' } }),
+    )
     expect(first.status).toBe(201)
-    const reply = await h.call('POST', '/v1/captures', withKey('reuse', { body: { url: 'https://example.com/idem/b' } }))
+    const reply = await h.call(
+      'POST',
+      '/v1/captures',
+      withKey('reuse', { body: { url: 'https://example.com/idem/b' } }),
+    )
     expect(reply.status).toBe(422)
     expect(reply.body).toEqual({ _tag: 'IdempotencyKeyReuseError', message: expect.any(String) })
     expect(reply.headers.get('idempotent-replayed')).toBeNull()
     expect(await countRows(h.db, 'saved_items')).toBe(1)
     // The first answer is still there for a true retry.
-    expectReplayOf(await h.call('POST', '/v1/captures', withKey('reuse', { body: { url: 'https://example.com/idem/a' } })), first)
+    expectReplayOf(
+      await h.call('POST', '/v1/captures', withKey('reuse', { body: { url: 'https://example.com/idem/a' } })),
+      first,
+    )
   })
 
   test('a different path or method is 422 IdempotencyKeyReuseError and changes nothing', async () => {
@@ -123,7 +148,10 @@ describe('Idempotency-Key: a request still running', () => {
   const body = { url: 'https://example.com/idem/in-flight' }
 
   async function credentialIdOf(apiKey: string): Promise<string> {
-    const row = await h.db.$client.execute({ sql: 'SELECT id FROM api_keys WHERE key_hash = ?', args: [hashApiKey(apiKey)] })
+    const row = await h.db.$client.execute({
+      sql: 'SELECT id FROM api_keys WHERE key_hash = ?',
+      args: [hashApiKey(apiKey)],
+    })
     return `key:${row.rows[0]!.id}`
   }
 
@@ -160,7 +188,11 @@ describe('Idempotency-Key: a request still running', () => {
 
   test('a different request with a key still in flight is 422, not 409', async () => {
     await insertInFlight('busy-other', h.clock.current)
-    const reply = await h.call('POST', '/v1/captures', withKey('busy-other', { body: { url: 'https://example.com/idem/else' } }))
+    const reply = await h.call(
+      'POST',
+      '/v1/captures',
+      withKey('busy-other', { body: { url: 'https://example.com/idem/else' } }),
+    )
     expect(reply.status).toBe(422)
     expect(reply.body).toEqual({ _tag: 'IdempotencyKeyReuseError', message: expect.any(String) })
     expect(await countRows(h.db, 'saved_items')).toBe(0)
@@ -172,20 +204,50 @@ describe('Idempotency-Key: scope and lifetime', () => {
   test('keys are per person: another person can use the same key string for their own request', async () => {
     const other = await h.user()
     const otherToken = await other.key()
-    const mine = await h.call('POST', '/v1/captures', withKey('shared-string', { body: { url: 'https://example.com/idem/mine' } }))
-    const theirs = await h.call('POST', '/v1/captures', withKey('shared-string', { token: otherToken, body: { url: 'https://example.com/idem/theirs' } }))
+    const mine = await h.call(
+      'POST',
+      '/v1/captures',
+      withKey('shared-string', { body: { url: 'https://example.com/idem/mine' } }),
+    )
+    const theirs = await h.call(
+      'POST',
+      '/v1/captures',
+      withKey('shared-string', { token: otherToken, body: { url: 'https://example.com/idem/theirs' } }),
+    )
     expect(mine.status).toBe(201)
     expect(theirs.status).toBe(201)
     expect(theirs.headers.get('idempotent-replayed')).toBeNull()
     expect(theirs.body.savedItem.id).not.toBe(mine.body.savedItem.id)
     // The same request by the other person is not a replay of mine either.
-    const sameBody = await h.call('POST', '/v1/captures', withKey('same-body', { body: { url: 'https://example.com/idem/same' } }))
-    const sameBodyOther = await h.call('POST', '/v1/captures', withKey('same-body', { token: otherToken, body: { url: 'https://example.com/idem/same' } }))
+    const sameBody = await h.call(
+      'POST',
+      '/v1/captures',
+      withKey('same-body', { body: { url: 'https://example.com/idem/same' } }),
+    )
+    const sameBodyOther = await h.call(
+      'POST',
+      '/v1/captures',
+      withKey('same-body', { token: otherToken, body: { url: 'https://example.com/idem/same' } }),
+    )
     expect(sameBodyOther.status).toBe(201)
     expect(sameBodyOther.headers.get('idempotent-replayed')).toBeNull()
     expect(sameBodyOther.body.savedItem.id).not.toBe(sameBody.body.savedItem.id)
-    expectReplayOf(await h.call('POST', '/v1/captures', withKey('shared-string', { body: { url: 'https://example.com/idem/mine' } })), mine)
-    expectReplayOf(await h.call('POST', '/v1/captures', withKey('shared-string', { token: otherToken, body: { url: 'https://example.com/idem/theirs' } })), theirs)
+    expectReplayOf(
+      await h.call(
+        'POST',
+        '/v1/captures',
+        withKey('shared-string', { body: { url: 'https://example.com/idem/mine' } }),
+      ),
+      mine,
+    )
+    expectReplayOf(
+      await h.call(
+        'POST',
+        '/v1/captures',
+        withKey('shared-string', { token: otherToken, body: { url: 'https://example.com/idem/theirs' } }),
+      ),
+      theirs,
+    )
     expect(await countRows(h.db, 'saved_items')).toBe(4)
     expect(await countRows(h.db, 'idempotency_keys')).toBe(4)
   })
@@ -227,7 +289,11 @@ describe('Idempotency-Key: invalid values', () => {
   ]
   for (const [name, key] of invalid) {
     test(`${name}: 400 ValidationError and nothing written`, async () => {
-      const capture = await h.call('POST', '/v1/captures', withKey(key, { body: { url: 'https://example.com/idem/invalid' } }))
+      const capture = await h.call(
+        'POST',
+        '/v1/captures',
+        withKey(key, { body: { url: 'https://example.com/idem/invalid' } }),
+      )
       expect(capture.status).toBe(400)
       expect(capture.body).toEqual({ _tag: 'ValidationError', message: expect.stringContaining('Idempotency-Key') })
       const folder = await h.call('POST', '/v1/folders', withKey(key, { body: { name: 'Never' } }))
@@ -242,9 +308,16 @@ describe('Idempotency-Key: invalid values', () => {
   test('255 printable ASCII characters (space included) are accepted', async () => {
     const key = ` ~${'k'.repeat(251)}! `.slice(0, 255).replace(/^ /, 'a').replace(/ $/, 'z')
     expect(key.length).toBe(255)
-    const first = await h.call('POST', '/v1/captures', withKey(key, { body: { url: 'https://example.com/idem/long-key' } }))
+    const first = await h.call(
+      'POST',
+      '/v1/captures',
+      withKey(key, { body: { url: 'https://example.com/idem/long-key' } }),
+    )
     expect(first.status).toBe(201)
-    expectReplayOf(await h.call('POST', '/v1/captures', withKey(key, { body: { url: 'https://example.com/idem/long-key' } })), first)
+    expectReplayOf(
+      await h.call('POST', '/v1/captures', withKey(key, { body: { url: 'https://example.com/idem/long-key' } })),
+      first,
+    )
   })
 })
 
@@ -266,7 +339,10 @@ describe('Idempotency-Key on every write method', () => {
     const first = await h.call('PATCH', `/v1/folders/${folder.body.id}`, withKey('rename', { body: { name: 'First' } }))
     expect(first.body).toEqual({ id: folder.body.id, name: 'First' })
     await h.call('PATCH', `/v1/folders/${folder.body.id}`, { token, body: { name: 'Second' } })
-    expectReplayOf(await h.call('PATCH', `/v1/folders/${folder.body.id}`, withKey('rename', { body: { name: 'First' } })), first)
+    expectReplayOf(
+      await h.call('PATCH', `/v1/folders/${folder.body.id}`, withKey('rename', { body: { name: 'First' } })),
+      first,
+    )
     const list = await h.call('GET', '/v1/folders', { token })
     expect(list.body).toEqual({ folders: [{ id: folder.body.id, name: 'Second' }] })
   })
@@ -315,14 +391,25 @@ describe('Idempotency-Key on every write method', () => {
 
 describe('Idempotency-Key and answers that are not kept', () => {
   test('a body rejected by schema validation keeps nothing: the corrected request with the same key runs', async () => {
-    const bad = await h.call('POST', '/v1/captures', withKey('fix-me', { body: { url: 'https://example.com/idem/fixed', extra: true } }))
+    const bad = await h.call(
+      'POST',
+      '/v1/captures',
+      withKey('fix-me', { body: { url: 'https://example.com/idem/fixed', extra: true } }),
+    )
     expect(bad.status).toBe(400)
     expect(bad.body).toEqual({ _tag: 'ValidationError', message: expect.any(String) })
     expect(await countRows(h.db, 'idempotency_keys')).toBe(0)
-    const fixed = await h.call('POST', '/v1/captures', withKey('fix-me', { body: { url: 'https://example.com/idem/fixed' } }))
+    const fixed = await h.call(
+      'POST',
+      '/v1/captures',
+      withKey('fix-me', { body: { url: 'https://example.com/idem/fixed' } }),
+    )
     expect(fixed.status).toBe(201)
     expect(fixed.headers.get('idempotent-replayed')).toBeNull()
-    expectReplayOf(await h.call('POST', '/v1/captures', withKey('fix-me', { body: { url: 'https://example.com/idem/fixed' } })), fixed)
+    expectReplayOf(
+      await h.call('POST', '/v1/captures', withKey('fix-me', { body: { url: 'https://example.com/idem/fixed' } })),
+      fixed,
+    )
   })
 
   test('a 403 for a missing scope keeps nothing: the same key works once the credential has the scope', async () => {
@@ -348,7 +435,9 @@ describe('Idempotency-Key and answers that are not kept', () => {
 
 describe('Idempotency-Key and server errors', () => {
   test('a request that ended 5xx is not stored: a retry with the same key runs again', async () => {
-    await h.db.$client.execute("CREATE TRIGGER fail_capture BEFORE INSERT ON saved_items BEGIN SELECT RAISE(ABORT, 'storage unavailable'); END")
+    await h.db.$client.execute(
+      "CREATE TRIGGER fail_capture BEFORE INSERT ON saved_items BEGIN SELECT RAISE(ABORT, 'storage unavailable'); END",
+    )
     const body = { url: 'https://example.com/idem/retry' }
     const failed = await h.call('POST', '/v1/captures', withKey('retry', { body }))
     expect(failed.status).toBe(500)
@@ -376,13 +465,21 @@ describe('Idempotency-Key across a restart', () => {
     const user = await before.user()
     const key = await user.key()
     const body = { url: 'https://example.com/idem/restart' }
-    const first = await before.call('POST', '/v1/captures', { token: key, body, headers: { 'idempotency-key': 'restart-1' } })
+    const first = await before.call('POST', '/v1/captures', {
+      token: key,
+      body,
+      headers: { 'idempotency-key': 'restart-1' },
+    })
     expect(first.status).toBe(201)
     before.db.$client.close()
 
     const after = await createHarness({ dbUrl })
     after.clock.advance(10 * 60 * 1000)
-    const replay = await after.call('POST', '/v1/captures', { token: key, body, headers: { 'idempotency-key': 'restart-1' } })
+    const replay = await after.call('POST', '/v1/captures', {
+      token: key,
+      body,
+      headers: { 'idempotency-key': 'restart-1' },
+    })
     expectReplayOf(replay, first)
     expect(replay.body.savedItem.id).toBe(first.body.savedItem.id)
     expect(await countRows(after.db, 'saved_items')).toBe(1)

@@ -37,7 +37,12 @@ function deref(node: any): any {
   if (!node || typeof node !== 'object') return node
   if (typeof node.$ref === 'string') {
     expect(node.$ref.startsWith('#/')).toBe(true)
-    return deref(node.$ref.slice(2).split('/').reduce((at: any, part: string) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc))
+    return deref(
+      node.$ref
+        .slice(2)
+        .split('/')
+        .reduce((at: any, part: string) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc),
+    )
   }
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(v)]))
 }
@@ -51,14 +56,16 @@ function jsonSchemaOf(response: any): any {
 /** The error `_tag`s a response schema admits (a single error body or a union of them). */
 function errorTags(schema: any): string[] {
   const variants = schema.anyOf ?? schema.oneOf ?? [schema]
-  return variants.map((variant: any) => {
-    expect(variant.type).toBe('object')
-    expect(variant.additionalProperties).toBe(false)
-    expect(variant.required).toContain('_tag')
-    expect(variant.required).toContain('message')
-    expect(variant.properties.message).toEqual({ type: 'string' })
-    return variant.properties._tag.const
-  }).sort()
+  return variants
+    .map((variant: any) => {
+      expect(variant.type).toBe('object')
+      expect(variant.additionalProperties).toBe(false)
+      expect(variant.required).toContain('_tag')
+      expect(variant.required).toContain('message')
+      expect(variant.properties.message).toEqual({ type: 'string' })
+      return variant.properties._tag.const
+    })
+    .sort()
 }
 
 function walk(node: any, visit: (node: any, path: string) => void, path = '#'): void {
@@ -89,7 +96,11 @@ describe('GET /openapi.json', () => {
 
   test('declares the bearer scheme (a personal API key or an OAuth access token) and the oauth2 scheme beside it', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearer', 'oauth2'])
-    expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', description: expect.stringContaining('API key') })
+    expect(doc.components.securitySchemes.bearer).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      description: expect.stringContaining('API key'),
+    })
     expect(doc.security).toEqual([{ bearer: [] }, { oauth2: [] }])
   })
 
@@ -120,8 +131,12 @@ describe('GET /openapi.json', () => {
   })
 
   test('describes every REST route of the access table, and nothing else (no /docs, no /openapi.json)', () => {
-    const documented = Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)).sort()
-    const expected = ENDPOINT_RULES.filter((rule) => rule.pattern !== '/mcp').map((rule) => `${rule.method} ${toTemplate(rule.pattern)}`)
+    const documented = Object.entries<any>(doc.paths)
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort()
+    const expected = ENDPOINT_RULES.filter((rule) => rule.pattern !== '/mcp').map(
+      (rule) => `${rule.method} ${toTemplate(rule.pattern)}`,
+    )
     const rest = REST_RULES.map((rule) => `${rule.method} ${toTemplate(rule.pattern)}`)
     // The connect routes may be served by another module; when they are, they are documented too.
     for (const operationName of rest) expect(documented).toContain(operationName)
@@ -146,7 +161,10 @@ describe('GET /openapi.json', () => {
   test('each authenticated operation accepts the bearer or the oauth2 scheme, each with exactly the scope the guard checks', () => {
     for (const rule of AUTHED_RULES) {
       const op = operation(rule)
-      expect({ op: name(rule), security: op.security }).toEqual({ op: name(rule), security: [{ bearer: [rule.access] }, { oauth2: [rule.access] }] })
+      expect({ op: name(rule), security: op.security }).toEqual({
+        op: name(rule),
+        security: [{ bearer: [rule.access] }, { oauth2: [rule.access] }],
+      })
       expect(op['x-required-scopes']).toEqual([rule.access])
       expect(op.description).toContain(`\`${rule.access}\``)
     }
@@ -156,7 +174,12 @@ describe('GET /openapi.json', () => {
     for (const rule of REST_RULES.filter((r) => r.access === 'public')) {
       const op = operation(rule)
       expect(op.security).toEqual([])
-      expect(jsonSchemaOf(op.responses['200'])).toEqual({ type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { type: 'boolean' } } })
+      expect(jsonSchemaOf(op.responses['200'])).toEqual({
+        type: 'object',
+        additionalProperties: false,
+        required: ['ok'],
+        properties: { ok: { type: 'boolean' } },
+      })
       expect(op.parameters).toBeUndefined()
     }
   })
@@ -164,7 +187,10 @@ describe('GET /openapi.json', () => {
   test('each authenticated operation documents 401, 403, 429 and 500 with the typed error bodies', () => {
     for (const rule of AUTHED_RULES) {
       const { responses } = operation(rule)
-      expect({ op: name(rule), tags: errorTags(jsonSchemaOf(responses['401'])) }).toEqual({ op: name(rule), tags: ['Unauthorized'] })
+      expect({ op: name(rule), tags: errorTags(jsonSchemaOf(responses['401'])) }).toEqual({
+        op: name(rule),
+        tags: ['Unauthorized'],
+      })
       expect(errorTags(jsonSchemaOf(responses['403']))).toEqual(['InsufficientScopeError'])
       expect(jsonSchemaOf(responses['403']).properties.requiredScope).toEqual({ type: 'string' })
       expect(errorTags(jsonSchemaOf(responses['429']))).toEqual(['RateLimitExceeded'])
@@ -189,8 +215,11 @@ describe('GET /openapi.json', () => {
     for (const rule of AUTHED_RULES) {
       for (const [status, response] of Object.entries<any>(operation(rule).responses)) {
         if (status === '401') continue
-        expect({ op: name(rule), status, headers: Object.keys(response.headers ?? {}) })
-          .toEqual({ op: name(rule), status, headers: expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) })
+        expect({ op: name(rule), status, headers: Object.keys(response.headers ?? {}) }).toEqual({
+          op: name(rule),
+          status,
+          headers: expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+        })
       }
     }
   })
@@ -198,7 +227,10 @@ describe('GET /openapi.json', () => {
   test('every write documents 400, 409, 413, 415 and 422 with the idempotency and body-limit errors', () => {
     for (const rule of WRITE_RULES) {
       const { responses } = operation(rule)
-      expect({ op: name(rule), has: errorTags(jsonSchemaOf(responses['400'])).includes('ValidationError') }).toEqual({ op: name(rule), has: true })
+      expect({ op: name(rule), has: errorTags(jsonSchemaOf(responses['400'])).includes('ValidationError') }).toEqual({
+        op: name(rule),
+        has: true,
+      })
       expect(errorTags(jsonSchemaOf(responses['409']))).toContain('IdempotencyKeyInFlightError')
       expect(errorTags(jsonSchemaOf(responses['413']))).toEqual(['PayloadTooLargeError'])
       expect(errorTags(jsonSchemaOf(responses['415']))).toEqual(['UnsupportedMediaTypeError'])
@@ -217,14 +249,28 @@ describe('GET /openapi.json', () => {
       expect({ op: name(rule), key }).toEqual({
         op: name(rule),
         key: {
-          name: 'Idempotency-Key', in: 'header', required: false, description: expect.stringContaining('replays'),
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: expect.stringContaining('replays'),
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
         },
       })
       const validate = ajv.compile(key.schema)
-      expect([validate('order-42'), validate(''), validate('x'.repeat(256)), validate('naïve'), validate('x'.repeat(255))]).toEqual([true, false, false, false, true])
-      expect(Object.keys(deref(operation(rule).responses['200'] ?? operation(rule).responses['201'] ?? operation(rule).responses['204']).headers))
-        .toContain('Idempotent-Replayed')
+      expect([
+        validate('order-42'),
+        validate(''),
+        validate('x'.repeat(256)),
+        validate('naïve'),
+        validate('x'.repeat(255)),
+      ]).toEqual([true, false, false, false, true])
+      expect(
+        Object.keys(
+          deref(
+            operation(rule).responses['200'] ?? operation(rule).responses['201'] ?? operation(rule).responses['204'],
+          ).headers,
+        ),
+      ).toContain('Idempotent-Replayed')
     }
   })
 
@@ -247,8 +293,11 @@ describe('GET /openapi.json', () => {
       expect(body.required).toBe(true)
       expect(Object.keys(body.content)).toEqual(['application/json'])
       const schema = deref(body.content['application/json'].schema)
-      expect({ op: name(rule), type: schema.type, additionalProperties: schema.additionalProperties })
-        .toEqual({ op: name(rule), type: 'object', additionalProperties: false })
+      expect({ op: name(rule), type: schema.type, additionalProperties: schema.additionalProperties }).toEqual({
+        op: name(rule),
+        type: 'object',
+        additionalProperties: false,
+      })
     }
   })
 
@@ -257,7 +306,13 @@ describe('GET /openapi.json', () => {
     walk(doc, (node, path) => {
       if ('nullable' in node) offenders.push(path)
       // A nullable enum must list null, or it would reject the null it claims to allow.
-      if (Array.isArray(node.type) && node.type.includes('null') && Array.isArray(node.enum) && !node.enum.includes(null)) offenders.push(path)
+      if (
+        Array.isArray(node.type) &&
+        node.type.includes('null') &&
+        Array.isArray(node.enum) &&
+        !node.enum.includes(null)
+      )
+        offenders.push(path)
     })
     expect(offenders).toEqual([])
   })
@@ -274,17 +329,68 @@ describe('GET /openapi.json', () => {
 
 describe('the SavedItem schema (docs/api.md#endpoints)', () => {
   const FIELDS = [
-    'id', 'originalUrl', 'normalizedUrl', 'host', 'title', 'description', 'siteName', 'faviconUrl', 'faviconLightUrl', 'faviconDarkUrl',
-    'imageUrl', 'canonicalUrl', 'previewSummary', 'type', 'tags', 'enrichmentStatus', 'sourceName', 'captureChannel', 'folder', 'isRead',
-    'lastSavedAt', 'createdAt', 'updatedAt',
+    'id',
+    'originalUrl',
+    'normalizedUrl',
+    'host',
+    'title',
+    'description',
+    'siteName',
+    'faviconUrl',
+    'faviconLightUrl',
+    'faviconDarkUrl',
+    'imageUrl',
+    'canonicalUrl',
+    'previewSummary',
+    'type',
+    'tags',
+    'enrichmentStatus',
+    'sourceName',
+    'captureChannel',
+    'folder',
+    'isRead',
+    'lastSavedAt',
+    'createdAt',
+    'updatedAt',
   ]
-  const REQUIRED = ['id', 'originalUrl', 'normalizedUrl', 'host', 'type', 'tags', 'enrichmentStatus', 'folder', 'isRead', 'lastSavedAt', 'createdAt', 'updatedAt']
+  const REQUIRED = [
+    'id',
+    'originalUrl',
+    'normalizedUrl',
+    'host',
+    'type',
+    'tags',
+    'enrichmentStatus',
+    'folder',
+    'isRead',
+    'lastSavedAt',
+    'createdAt',
+    'updatedAt',
+  ]
   const item = {
-    id: '019a0000-0000-7000-8000-000000000001', originalUrl: 'https://example.org/a', normalizedUrl: 'https://example.org/a', host: 'example.org',
-    title: 'A', description: null, siteName: null, faviconUrl: null, faviconLightUrl: null, faviconDarkUrl: null, imageUrl: null,
-    canonicalUrl: null, previewSummary: null, type: 'website', tags: ['ai', 'front-end'], enrichmentStatus: 'pending', sourceName: null,
-    captureChannel: null, folder: null, isRead: false,
-    lastSavedAt: '2026-11-22T10:00:00.000Z', createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z',
+    id: '019a0000-0000-7000-8000-000000000001',
+    originalUrl: 'https://example.org/a',
+    normalizedUrl: 'https://example.org/a',
+    host: 'example.org',
+    title: 'A',
+    description: null,
+    siteName: null,
+    faviconUrl: null,
+    faviconLightUrl: null,
+    faviconDarkUrl: null,
+    imageUrl: null,
+    canonicalUrl: null,
+    previewSummary: null,
+    type: 'website',
+    tags: ['ai', 'front-end'],
+    enrichmentStatus: 'pending',
+    sourceName: null,
+    captureChannel: null,
+    folder: null,
+    isRead: false,
+    lastSavedAt: '2026-11-22T10:00:00.000Z',
+    createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z',
   }
   let validate: ReturnType<typeof ajv.compile>
 
@@ -301,28 +407,62 @@ describe('the SavedItem schema (docs/api.md#endpoints)', () => {
   })
 
   test('is the body of every single-item answer and of the list', () => {
-    for (const pattern of ['/v1/saved-items/{id}/open', '/v1/saved-items/{id}/read', '/v1/saved-items/{id}/unread', '/v1/saved-items/{id}/read-state']) {
-      expect(doc.paths[pattern].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SavedItem' })
+    for (const pattern of [
+      '/v1/saved-items/{id}/open',
+      '/v1/saved-items/{id}/read',
+      '/v1/saved-items/{id}/unread',
+      '/v1/saved-items/{id}/read-state',
+    ]) {
+      expect(doc.paths[pattern].post.responses['200'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/SavedItem',
+      })
     }
-    expect(doc.paths['/v1/saved-items/{id}/folder'].put.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SavedItem' })
+    expect(doc.paths['/v1/saved-items/{id}/folder'].put.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SavedItem',
+    })
     const list = jsonSchemaOf(doc.paths['/v1/saved-items'].get.responses['200'])
     expect(list).toEqual({
-      type: 'object', additionalProperties: false, required: ['savedItems'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['savedItems'],
       properties: { savedItems: { type: 'array', items: deref(doc.components.schemas.SavedItem) } },
     })
   })
 
   test('accepts an item with every optional field null, or absent', () => {
     expect(validate(item)).toBe(true)
-    const { title, description, siteName, faviconUrl, faviconLightUrl, faviconDarkUrl, imageUrl, canonicalUrl, previewSummary, sourceName, captureChannel, ...bare } = item
+    const {
+      title,
+      description,
+      siteName,
+      faviconUrl,
+      faviconLightUrl,
+      faviconDarkUrl,
+      imageUrl,
+      canonicalUrl,
+      previewSummary,
+      sourceName,
+      captureChannel,
+      ...bare
+    } = item
     expect(validate(bare)).toBe(true)
   })
 
   test('accepts every enumerated value of type, tags, enrichmentStatus and captureChannel, and a folder', () => {
     for (const type of ['article', 'video', 'website', 'repository']) expect(validate({ ...item, type })).toBe(true)
-    expect(validate({ ...item, tags: ['ai', 'tools', 'typescript', 'security', 'design', 'backend', 'front-end'] })).toBe(true)
-    for (const enrichmentStatus of ['pending', 'enriched', 'failed']) expect(validate({ ...item, enrichmentStatus })).toBe(true)
-    for (const captureChannel of ['chrome-extension', 'ios-app', 'ios-share-extension', 'raycast', 'web-companion', 'api']) {
+    expect(
+      validate({ ...item, tags: ['ai', 'tools', 'typescript', 'security', 'design', 'backend', 'front-end'] }),
+    ).toBe(true)
+    for (const enrichmentStatus of ['pending', 'enriched', 'failed'])
+      expect(validate({ ...item, enrichmentStatus })).toBe(true)
+    for (const captureChannel of [
+      'chrome-extension',
+      'ios-app',
+      'ios-share-extension',
+      'raycast',
+      'web-companion',
+      'api',
+    ]) {
       expect(validate({ ...item, captureChannel })).toBe(true)
     }
     expect(validate({ ...item, folder: { id: 'f1', name: 'Reading' } })).toBe(true)
@@ -346,7 +486,10 @@ describe('the operations of docs/api.md#endpoints', () => {
     const { responses, requestBody } = doc.paths['/v1/captures'].post
     const created = jsonSchemaOf(responses['201'])
     const updated = jsonSchemaOf(responses['200'])
-    for (const [schema, result] of [[created, 'created'], [updated, 'updated']] as const) {
+    for (const [schema, result] of [
+      [created, 'created'],
+      [updated, 'updated'],
+    ] as const) {
       expect(schema.type).toBe('object')
       expect(schema.additionalProperties).toBe(false)
       expect([...schema.required].sort()).toEqual(['captureResult', 'savedItem'])
@@ -354,7 +497,9 @@ describe('the operations of docs/api.md#endpoints', () => {
       expect(schema.properties.savedItem).toEqual(deref(doc.components.schemas.SavedItem))
     }
     expect(errorTags(jsonSchemaOf(responses['400']))).toEqual(['InvalidUrlError', 'ValidationError'])
-    expect(jsonSchemaOf(responses['400']).anyOf.find((v: any) => v.properties._tag.const === 'InvalidUrlError').required).toContain('url')
+    expect(
+      jsonSchemaOf(responses['400']).anyOf.find((v: any) => v.properties._tag.const === 'InvalidUrlError').required,
+    ).toContain('url')
     expect(errorTags(jsonSchemaOf(responses['404']))).toEqual(['FolderNotFoundError'])
     expect(jsonSchemaOf(responses['404']).required).toContain('folderId')
 
@@ -362,7 +507,9 @@ describe('the operations of docs/api.md#endpoints', () => {
     expect(Object.keys(body.properties).sort()).toEqual(['captureChannel', 'folderId', 'sourceName', 'tags', 'url'])
     expect(body.required).toEqual(['url'])
     const check = ajv.compile(body)
-    expect(check({ url: 'https://example.org', sourceName: null, captureChannel: null, tags: null, folderId: null })).toBe(true)
+    expect(
+      check({ url: 'https://example.org', sourceName: null, captureChannel: null, tags: null, folderId: null }),
+    ).toBe(true)
     expect(check({ url: 'https://example.org', captureChannel: 'raycast', tags: ['ai'] })).toBe(true)
     expect(check({ url: 'https://example.org', captureChannel: 'fax' })).toBe(false)
     expect(check({ url: 'https://example.org', extra: 1 })).toBe(false)
@@ -371,8 +518,17 @@ describe('the operations of docs/api.md#endpoints', () => {
 
   test('GET /v1/saved-items: optional sort (four values) and folder query, 400 ValidationError, 404 FolderNotFoundError', () => {
     const op = doc.paths['/v1/saved-items'].get
-    const query = Object.fromEntries(deref(op.parameters).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]))
-    expect(query.sort).toEqual({ name: 'sort', in: 'query', required: false, schema: { type: 'string', enum: ['newest', 'oldest', 'title', 'unread'] } })
+    const query = Object.fromEntries(
+      deref(op.parameters)
+        .filter((p: any) => p.in === 'query')
+        .map((p: any) => [p.name, p]),
+    )
+    expect(query.sort).toEqual({
+      name: 'sort',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['newest', 'oldest', 'title', 'unread'] },
+    })
     expect(query.folder.required).toBe(false)
     expect(query.folder.schema.type).toBe('string')
     expect(errorTags(jsonSchemaOf(op.responses['400']))).toEqual(['ValidationError'])
@@ -381,41 +537,91 @@ describe('the operations of docs/api.md#endpoints', () => {
   })
 
   test('the item state changes answer 404 SavedItemNotFoundError; PUT …/folder also FolderNotFoundError', () => {
-    for (const pattern of ['/v1/saved-items/{id}/open', '/v1/saved-items/{id}/read', '/v1/saved-items/{id}/unread', '/v1/saved-items/{id}/read-state']) {
+    for (const pattern of [
+      '/v1/saved-items/{id}/open',
+      '/v1/saved-items/{id}/read',
+      '/v1/saved-items/{id}/unread',
+      '/v1/saved-items/{id}/read-state',
+    ]) {
       expect(errorTags(jsonSchemaOf(doc.paths[pattern].post.responses['404']))).toEqual(['SavedItemNotFoundError'])
     }
-    expect(deref(doc.paths['/v1/saved-items/{id}/read-state'].post.requestBody.content['application/json'].schema))
-      .toEqual({ type: 'object', additionalProperties: false, required: ['isRead'], properties: { isRead: { type: 'boolean' } } })
+    expect(
+      deref(doc.paths['/v1/saved-items/{id}/read-state'].post.requestBody.content['application/json'].schema),
+    ).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      required: ['isRead'],
+      properties: { isRead: { type: 'boolean' } },
+    })
     const setFolder = doc.paths['/v1/saved-items/{id}/folder'].put
-    expect(errorTags(jsonSchemaOf(setFolder.responses['404']))).toEqual(['FolderNotFoundError', 'SavedItemNotFoundError'])
+    expect(errorTags(jsonSchemaOf(setFolder.responses['404']))).toEqual([
+      'FolderNotFoundError',
+      'SavedItemNotFoundError',
+    ])
     const body = ajv.compile(deref(setFolder.requestBody.content['application/json'].schema))
-    expect([body({ folderId: 'f1' }), body({ folderId: null }), body({}), body({ folderId: 1 })]).toEqual([true, true, false, false])
+    expect([body({ folderId: 'f1' }), body({ folderId: null }), body({}), body({ folderId: 1 })]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ])
   })
 
   test('folders: list, create and rename answer the Folder schema with their name errors; delete answers 204 or 404', () => {
     const folder = deref(doc.components.schemas.Folder)
-    expect(folder).toEqual({ type: 'object', additionalProperties: false, required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } })
-    expect(jsonSchemaOf(doc.paths['/v1/folders'].get.responses['200']))
-      .toEqual({ type: 'object', additionalProperties: false, required: ['folders'], properties: { folders: { type: 'array', items: folder } } })
+    expect(folder).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'name'],
+      properties: { id: { type: 'string' }, name: { type: 'string' } },
+    })
+    expect(jsonSchemaOf(doc.paths['/v1/folders'].get.responses['200'])).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      required: ['folders'],
+      properties: { folders: { type: 'array', items: folder } },
+    })
     for (const op of [doc.paths['/v1/folders'].post, doc.paths['/v1/folders/{id}'].patch]) {
       expect(jsonSchemaOf(op.responses['200'])).toEqual(folder)
       expect(errorTags(jsonSchemaOf(op.responses['400']))).toEqual(['InvalidFolderNameError', 'ValidationError'])
-      expect(errorTags(jsonSchemaOf(op.responses['409']))).toEqual(['FolderNameConflictError', 'IdempotencyKeyInFlightError'])
-      expect(deref(op.requestBody.content['application/json'].schema))
-        .toEqual({ type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string' } } })
+      expect(errorTags(jsonSchemaOf(op.responses['409']))).toEqual([
+        'FolderNameConflictError',
+        'IdempotencyKeyInFlightError',
+      ])
+      expect(deref(op.requestBody.content['application/json'].schema)).toEqual({
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: { name: { type: 'string' } },
+      })
     }
-    expect(errorTags(jsonSchemaOf(doc.paths['/v1/folders/{id}'].patch.responses['404']))).toEqual(['FolderNotFoundError'])
-    expect(errorTags(jsonSchemaOf(doc.paths['/v1/folders/{id}'].delete.responses['404']))).toEqual(['FolderNotFoundError'])
+    expect(errorTags(jsonSchemaOf(doc.paths['/v1/folders/{id}'].patch.responses['404']))).toEqual([
+      'FolderNotFoundError',
+    ])
+    expect(errorTags(jsonSchemaOf(doc.paths['/v1/folders/{id}'].delete.responses['404']))).toEqual([
+      'FolderNotFoundError',
+    ])
   })
 
   test('GET /v1/me answers { id, email }', () => {
-    expect(jsonSchemaOf(doc.paths['/v1/me'].get.responses['200']))
-      .toEqual({ type: 'object', additionalProperties: false, required: ['id', 'email'], properties: { id: { type: 'string' }, email: { type: 'string' } } })
+    expect(jsonSchemaOf(doc.paths['/v1/me'].get.responses['200'])).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'email'],
+      properties: { id: { type: 'string' }, email: { type: 'string' } },
+    })
   })
 })
 
 describe('the connect operations of docs/oauth.md#connect-flow', () => {
-  const CODES = ['unknown_client', 'invalid_redirect_uri', 'invalid_scope', 'invalid_code', 'invalid_verifier', 'client_mismatch']
+  const CODES = [
+    'unknown_client',
+    'invalid_redirect_uri',
+    'invalid_scope',
+    'invalid_code',
+    'invalid_verifier',
+    'client_mismatch',
+  ]
 
   test('both are documented under the Connect tag with a summary and distinct operationIds', () => {
     const authorize = doc.paths['/connect/authorize']?.post
@@ -433,8 +639,14 @@ describe('the connect operations of docs/oauth.md#connect-flow', () => {
 
   test('ConnectError is { _tag, message, code } with code one of the six of docs/api.md#errors', () => {
     expect(deref(doc.components.schemas.ConnectError)).toEqual({
-      type: 'object', additionalProperties: false, required: ['_tag', 'message', 'code'],
-      properties: { _tag: { const: 'ConnectError', type: 'string' }, message: { type: 'string' }, code: { type: 'string', enum: CODES } },
+      type: 'object',
+      additionalProperties: false,
+      required: ['_tag', 'message', 'code'],
+      properties: {
+        _tag: { const: 'ConnectError', type: 'string' },
+        message: { type: 'string' },
+        code: { type: 'string', enum: CODES },
+      },
     })
   })
 
@@ -447,8 +659,23 @@ describe('the connect operations of docs/oauth.md#connect-flow', () => {
     expect(Object.keys(op.requestBody.content)).toEqual(['application/json'])
     expect(body.type).toBe('object')
     expect(body.additionalProperties).toBe(false)
-    expect(Object.keys(body.properties).sort()).toEqual(['client', 'codeChallenge', 'codeChallengeMethod', 'deviceHint', 'label', 'redirectUri', 'scopes'])
-    expect([...body.required].sort()).toEqual(['client', 'codeChallenge', 'codeChallengeMethod', 'label', 'redirectUri', 'scopes'])
+    expect(Object.keys(body.properties).sort()).toEqual([
+      'client',
+      'codeChallenge',
+      'codeChallengeMethod',
+      'deviceHint',
+      'label',
+      'redirectUri',
+      'scopes',
+    ])
+    expect([...body.required].sort()).toEqual([
+      'client',
+      'codeChallenge',
+      'codeChallengeMethod',
+      'label',
+      'redirectUri',
+      'scopes',
+    ])
     // client and scope values are plain strings: an unknown one is a ConnectError, not a schema failure.
     expect(body.properties.client.type).toBe('string')
     expect(body.properties.client.enum).toBeUndefined()
@@ -457,21 +684,38 @@ describe('the connect operations of docs/oauth.md#connect-flow', () => {
     expect(body.properties.codeChallenge).toMatchObject({ type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' })
     const check = ajv.compile(body)
     const sample = {
-      client: 'raycast', redirectUri: 'raycast://oauth', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', codeChallengeMethod: 'S256',
-      scopes: ['saved-items:read'], label: 'Raycast',
+      client: 'raycast',
+      redirectUri: 'raycast://oauth',
+      codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      codeChallengeMethod: 'S256',
+      scopes: ['saved-items:read'],
+      label: 'Raycast',
     }
     expect([
-      check(sample), check({ ...sample, deviceHint: null }), check({ ...sample, deviceHint: 'Mac' }), check({ ...sample, client: 'anything' }),
-      check({ ...sample, codeChallengeMethod: 'plain' }), check({ ...sample, codeChallenge: 'short' }), check({ ...sample, extra: 1 }),
-      check({ ...sample, scopes: 'saved-items:read' }), check({ ...sample, label: undefined }),
+      check(sample),
+      check({ ...sample, deviceHint: null }),
+      check({ ...sample, deviceHint: 'Mac' }),
+      check({ ...sample, client: 'anything' }),
+      check({ ...sample, codeChallengeMethod: 'plain' }),
+      check({ ...sample, codeChallenge: 'short' }),
+      check({ ...sample, extra: 1 }),
+      check({ ...sample, scopes: 'saved-items:read' }),
+      check({ ...sample, label: undefined }),
     ]).toEqual([true, true, true, true, false, false, false, false, false])
 
-    expect(jsonSchemaOf(op.responses['200'])).toEqual({ type: 'object', additionalProperties: false, required: ['code'], properties: { code: { type: 'string', description: expect.any(String) } } })
+    expect(jsonSchemaOf(op.responses['200'])).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      required: ['code'],
+      properties: { code: { type: 'string', description: expect.any(String) } },
+    })
     expect(errorTags(jsonSchemaOf(op.responses['400']))).toEqual(['ConnectError', 'ValidationError'])
     expect(errorTags(jsonSchemaOf(op.responses['401']))).toEqual(['Unauthorized'])
     expect(Object.keys(deref(op.responses['401'].headers))).toEqual(['WWW-Authenticate'])
     expect(errorTags(jsonSchemaOf(op.responses['429']))).toEqual(['RateLimitExceeded'])
-    expect(Object.keys(op.responses['429'].headers)).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']))
+    expect(Object.keys(op.responses['429'].headers)).toEqual(
+      expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']),
+    )
     expect(errorTags(jsonSchemaOf(op.responses['500']))).toEqual(['InternalError'])
     // Any credential will do, so no scope can be missing.
     expect(op.responses['403']).toBeUndefined()
@@ -494,7 +738,8 @@ describe('the connect operations of docs/oauth.md#connect-flow', () => {
     expect(answer.properties.scopes).toEqual({ type: 'array', items: deref(doc.components.schemas.Scope) })
     const check = ajv.compile(answer)
     expect([
-      check({ apiKey: 'rlk_x', scopes: ['saved-items:read'], label: 'L' }), check({ apiKey: 'rlk_x', scopes: ['offline_access'], label: 'L' }),
+      check({ apiKey: 'rlk_x', scopes: ['saved-items:read'], label: 'L' }),
+      check({ apiKey: 'rlk_x', scopes: ['offline_access'], label: 'L' }),
       check({ apiKey: 'rlk_x', scopes: [], label: 'L', extra: 1 }),
     ]).toEqual([true, false, false])
 
@@ -504,7 +749,9 @@ describe('the connect operations of docs/oauth.md#connect-flow', () => {
     expect(op.responses['403']).toBeUndefined()
     // Limited per IP: every answer carries RateLimit-*, the 429 also Retry-After.
     for (const response of Object.values<any>(op.responses)) {
-      expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']))
+      expect(Object.keys(response.headers ?? {})).toEqual(
+        expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+      )
     }
     expect(Object.keys(op.responses['429'].headers)).toContain('Retry-After')
     // Public: no Idempotency-Key (nothing to scope it to).

@@ -38,7 +38,10 @@ function expectLimited(reply: Reply): void {
 }
 
 async function keyId(key: string): Promise<string> {
-  const result = await h.db.$client.execute({ sql: 'SELECT id FROM api_keys WHERE key_hash = ?', args: [hashApiKey(key)] })
+  const result = await h.db.$client.execute({
+    sql: 'SELECT id FROM api_keys WHERE key_hash = ?',
+    args: [hashApiKey(key)],
+  })
   return String(result.rows[0]!.id)
 }
 
@@ -148,7 +151,11 @@ describe('rate limits shared through the database', () => {
       await b.call('GET', '/v1/folders', { token: key }),
       await a.call('GET', '/v1/folders', { token: key }),
     ]
-    expect(replies.map((reply) => [reply.status, reply.headers.get('ratelimit-remaining')])).toEqual([[200, '2'], [200, '1'], [200, '0']])
+    expect(replies.map((reply) => [reply.status, reply.headers.get('ratelimit-remaining')])).toEqual([
+      [200, '2'],
+      [200, '1'],
+      [200, '0'],
+    ])
     const limited = await b.call('GET', '/v1/folders', { token: key })
     expect(limited.status).toBe(429)
     expect(limited.body).toEqual({ _tag: 'RateLimitExceeded', message: expect.any(String) })

@@ -4,8 +4,11 @@ import { createHarness, type Reply } from '../helpers/harness.ts'
 // API answers are never cached by a shared cache and never sniffed (docs/security.md#response-headers).
 
 function expectApiHeaders(reply: Reply, label: string): void {
-  expect({ label, cache: reply.headers.get('cache-control'), sniff: reply.headers.get('x-content-type-options') })
-    .toEqual({ label, cache: 'no-store', sniff: 'nosniff' })
+  expect({
+    label,
+    cache: reply.headers.get('cache-control'),
+    sniff: reply.headers.get('x-content-type-options'),
+  }).toEqual({ label, cache: 'no-store', sniff: 'nosniff' })
 }
 
 describe('API response headers', () => {
@@ -26,10 +29,23 @@ describe('API response headers', () => {
       ['403', await h.call('POST', '/v1/folders', { token: readOnly, body: { name: 'x' } })],
       ['404 route', await h.call('GET', '/v1/nothing-here', { token: key })],
       ['404 item', await h.call('POST', '/v1/saved-items/01900000-0000-7000-8000-000000000000/read', { token: key })],
-      ['413', await h.call('POST', '/v1/captures', { token: key, raw: 'x'.repeat(70_000), headers: { 'content-type': 'application/json' } })],
-      ['415', await h.call('POST', '/v1/captures', { token: key, raw: '{}', headers: { 'content-type': 'text/plain' } })],
+      [
+        '413',
+        await h.call('POST', '/v1/captures', {
+          token: key,
+          raw: 'x'.repeat(70_000),
+          headers: { 'content-type': 'application/json' },
+        }),
+      ],
+      [
+        '415',
+        await h.call('POST', '/v1/captures', { token: key, raw: '{}', headers: { 'content-type': 'text/plain' } }),
+      ],
       ['health', await h.call('GET', '/health')],
-      ['exchange', await h.call('POST', '/connect/exchange', { body: { client: 'raycast', code: 'x', codeVerifier: 'y' } })],
+      [
+        'exchange',
+        await h.call('POST', '/connect/exchange', { body: { client: 'raycast', code: 'x', codeVerifier: 'y' } }),
+      ],
     ]
     expect(replies[1]![1].headers.get('idempotent-replayed')).toBe('true')
     for (const [label, reply] of replies) expectApiHeaders(reply, label)

@@ -34,46 +34,105 @@ const folderNotFound = { resource: 'folder', status: 404, tag: 'FolderNotFoundEr
 /** Every authenticated REST route of docs/security.md#scopes, one row each. */
 export const ROUTES: readonly RouteSpec[] = [
   {
-    method: 'POST', pattern: '/v1/captures', path: () => '/v1/captures', scope: 'saved-items:capture',
-    body: () => ({ url: 'https://example.org/sample-capture?utm_source=test', tags: ['security'] }), success: 201, foreign: null,
-  },
-  { method: 'GET', pattern: '/v1/saved-items', path: () => '/v1/saved-items', scope: 'saved-items:read', success: 200, foreign: null },
-  {
-    method: 'POST', pattern: '/v1/saved-items/:id/open', path: (ids) => `/v1/saved-items/${ids.itemId}/open`,
-    scope: 'saved-items:write', success: 200, foreign: itemNotFound,
-  },
-  {
-    method: 'POST', pattern: '/v1/saved-items/:id/read', path: (ids) => `/v1/saved-items/${ids.itemId}/read`,
-    scope: 'saved-items:write', success: 200, foreign: itemNotFound,
+    method: 'POST',
+    pattern: '/v1/captures',
+    path: () => '/v1/captures',
+    scope: 'saved-items:capture',
+    body: () => ({ url: 'https://example.org/sample-capture?utm_source=test', tags: ['security'] }),
+    success: 201,
+    foreign: null,
   },
   {
-    method: 'POST', pattern: '/v1/saved-items/:id/unread', path: (ids) => `/v1/saved-items/${ids.itemId}/unread`,
-    scope: 'saved-items:write', success: 200, foreign: itemNotFound,
+    method: 'GET',
+    pattern: '/v1/saved-items',
+    path: () => '/v1/saved-items',
+    scope: 'saved-items:read',
+    success: 200,
+    foreign: null,
   },
   {
-    method: 'POST', pattern: '/v1/saved-items/:id/read-state', path: (ids) => `/v1/saved-items/${ids.itemId}/read-state`,
-    scope: 'saved-items:write', body: () => ({ isRead: true }), success: 200, foreign: itemNotFound,
+    method: 'POST',
+    pattern: '/v1/saved-items/:id/open',
+    path: (ids) => `/v1/saved-items/${ids.itemId}/open`,
+    scope: 'saved-items:write',
+    success: 200,
+    foreign: itemNotFound,
   },
   {
-    method: 'PUT', pattern: '/v1/saved-items/:id/folder', path: (ids) => `/v1/saved-items/${ids.itemId}/folder`,
-    scope: 'saved-items:write', body: (ids) => ({ folderId: ids.folderId }), success: 200, foreign: itemNotFound,
+    method: 'POST',
+    pattern: '/v1/saved-items/:id/read',
+    path: (ids) => `/v1/saved-items/${ids.itemId}/read`,
+    scope: 'saved-items:write',
+    success: 200,
+    foreign: itemNotFound,
   },
   {
-    method: 'DELETE', pattern: '/v1/saved-items/:id', path: (ids) => `/v1/saved-items/${ids.itemId}`,
-    scope: 'saved-items:delete', success: 204, foreign: { resource: 'saved-item', status: 204 },
-  },
-  { method: 'GET', pattern: '/v1/folders', path: () => '/v1/folders', scope: 'folders:read', success: 200, foreign: null },
-  {
-    method: 'POST', pattern: '/v1/folders', path: () => '/v1/folders', scope: 'folders:write',
-    body: () => ({ name: 'Sample folder' }), success: 200, foreign: null,
-  },
-  {
-    method: 'PATCH', pattern: '/v1/folders/:id', path: (ids) => `/v1/folders/${ids.folderId}`,
-    scope: 'folders:write', body: () => ({ name: 'Renamed folder' }), success: 200, foreign: folderNotFound,
+    method: 'POST',
+    pattern: '/v1/saved-items/:id/unread',
+    path: (ids) => `/v1/saved-items/${ids.itemId}/unread`,
+    scope: 'saved-items:write',
+    success: 200,
+    foreign: itemNotFound,
   },
   {
-    method: 'DELETE', pattern: '/v1/folders/:id', path: (ids) => `/v1/folders/${ids.folderId}`,
-    scope: 'folders:delete', success: 204, foreign: folderNotFound,
+    method: 'POST',
+    pattern: '/v1/saved-items/:id/read-state',
+    path: (ids) => `/v1/saved-items/${ids.itemId}/read-state`,
+    scope: 'saved-items:write',
+    body: () => ({ isRead: true }),
+    success: 200,
+    foreign: itemNotFound,
+  },
+  {
+    method: 'PUT',
+    pattern: '/v1/saved-items/:id/folder',
+    path: (ids) => `/v1/saved-items/${ids.itemId}/folder`,
+    scope: 'saved-items:write',
+    body: (ids) => ({ folderId: ids.folderId }),
+    success: 200,
+    foreign: itemNotFound,
+  },
+  {
+    method: 'DELETE',
+    pattern: '/v1/saved-items/:id',
+    path: (ids) => `/v1/saved-items/${ids.itemId}`,
+    scope: 'saved-items:delete',
+    success: 204,
+    foreign: { resource: 'saved-item', status: 204 },
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/folders',
+    path: () => '/v1/folders',
+    scope: 'folders:read',
+    success: 200,
+    foreign: null,
+  },
+  {
+    method: 'POST',
+    pattern: '/v1/folders',
+    path: () => '/v1/folders',
+    scope: 'folders:write',
+    body: () => ({ name: 'Sample folder' }),
+    success: 200,
+    foreign: null,
+  },
+  {
+    method: 'PATCH',
+    pattern: '/v1/folders/:id',
+    path: (ids) => `/v1/folders/${ids.folderId}`,
+    scope: 'folders:write',
+    body: () => ({ name: 'Renamed folder' }),
+    success: 200,
+    foreign: folderNotFound,
+  },
+  {
+    method: 'DELETE',
+    pattern: '/v1/folders/:id',
+    path: (ids) => `/v1/folders/${ids.folderId}`,
+    scope: 'folders:delete',
+    success: 204,
+    foreign: folderNotFound,
   },
   { method: 'GET', pattern: '/v1/me', path: () => '/v1/me', scope: 'account:read', success: 200, foreign: null },
 ]
@@ -82,7 +141,9 @@ export const routeName = (route: RouteSpec): string => `${route.method} ${route.
 
 /** The ENDPOINT_RULES rows this table must cover: every authenticated one except /connect/* (scope-free; covered by test/connect). */
 export function rulesToCover(): EndpointRule[] {
-  return ENDPOINT_RULES.filter((rule) => rule.access !== 'public' && !rule.pattern.startsWith('/connect/') && rule.pattern !== '/mcp')
+  return ENDPOINT_RULES.filter(
+    (rule) => rule.access !== 'public' && !rule.pattern.startsWith('/connect/') && rule.pattern !== '/mcp',
+  )
 }
 
 /**
@@ -97,18 +158,23 @@ export function coverageProblems(routes: readonly RouteSpec[] = ROUTES): string[
     if (matches.length === 0) problems.push(`no route for ${rule.method} ${rule.pattern}`)
     if (matches.length > 1) problems.push(`${matches.length} routes for ${rule.method} ${rule.pattern}`)
     for (const route of matches) {
-      if (route.scope !== rule.access) problems.push(`${routeName(route)} needs ${rule.access}, table says ${route.scope}`)
+      if (route.scope !== rule.access)
+        problems.push(`${routeName(route)} needs ${rule.access}, table says ${route.scope}`)
     }
   }
   for (const route of routes) {
-    if (!rules.some((rule) => rule.method === route.method && rule.pattern === route.pattern)) problems.push(`${routeName(route)} has no ENDPOINT_RULES row`)
+    if (!rules.some((rule) => rule.method === route.method && rule.pattern === route.pattern))
+      problems.push(`${routeName(route)} has no ENDPOINT_RULES row`)
   }
   return problems
 }
 
 /** Gives a person one saved item and one folder (through the API, with a full-scope key) and returns their ids. */
 export async function seedPerson(harness: Harness, token: string, label: string): Promise<RouteIds> {
-  const capture = await harness.call('POST', '/v1/captures', { token, body: { url: `https://example.com/${label}/item`, sourceName: `${label} source` } })
+  const capture = await harness.call('POST', '/v1/captures', {
+    token,
+    body: { url: `https://example.com/${label}/item`, sourceName: `${label} source` },
+  })
   if (capture.status !== 201) throw new Error(`seed capture failed: ${capture.status} ${capture.text}`)
   const folder = await harness.call('POST', '/v1/folders', { token, body: { name: `${label} folder` } })
   if (folder.status !== 200) throw new Error(`seed folder failed: ${folder.status} ${folder.text}`)
@@ -117,7 +183,13 @@ export async function seedPerson(harness: Harness, token: string, label: string)
 
 /** Every row a person owns (items, folders), for "nothing changed" assertions. */
 export async function snapshotPerson(harness: Harness, userId: string): Promise<unknown> {
-  const items = await harness.db.$client.execute({ sql: 'SELECT * FROM saved_items WHERE user_id = ? ORDER BY id', args: [userId] })
-  const folders = await harness.db.$client.execute({ sql: 'SELECT * FROM folders WHERE user_id = ? ORDER BY id', args: [userId] })
+  const items = await harness.db.$client.execute({
+    sql: 'SELECT * FROM saved_items WHERE user_id = ? ORDER BY id',
+    args: [userId],
+  })
+  const folders = await harness.db.$client.execute({
+    sql: 'SELECT * FROM folders WHERE user_id = ? ORDER BY id',
+    args: [userId],
+  })
   return { items: items.rows.map((row) => ({ ...row })), folders: folders.rows.map((row) => ({ ...row })) }
 }

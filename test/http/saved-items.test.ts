@@ -74,7 +74,13 @@ async function seed(h: Harness, token: string): Promise<any[]> {
   return list(h, token)
 }
 
-async function walk(h: Harness, token: string, sort: SortName, limit: number, extra = ''): Promise<{ ids: string[]; pages: number }> {
+async function walk(
+  h: Harness,
+  token: string,
+  sort: SortName,
+  limit: number,
+  extra = '',
+): Promise<{ ids: string[]; pages: number }> {
   let path: string | null = `/v1/saved-items?sort=${sort}&limit=${limit}${extra}`
   const ids: string[] = []
   let pages = 0
@@ -261,7 +267,9 @@ describe('GET /v1/saved-items: limit and cursor', () => {
     const token = await (await h.user()).key()
     for (let i = 0; i < 2; i++) await capture(h, token, `https://example.com/prefix/${i}`)
     const first = await h.call('GET', '/v1/saved-items?limit=1', { token })
-    expect(first.headers.get('link')).toMatch(/^<https:\/\/proxy\.example\/readlater\/v1\/saved-items\?[^>]+>; rel="next"$/)
+    expect(first.headers.get('link')).toMatch(
+      /^<https:\/\/proxy\.example\/readlater\/v1\/saved-items\?[^>]+>; rel="next"$/,
+    )
   })
 
   test('items saved while paging do not cause duplicates in newest order', async () => {
@@ -304,7 +312,9 @@ describe('GET /v1/saved-items: limit and cursor', () => {
     const first = await h.call('GET', '/v1/saved-items?sort=newest&limit=1', { token })
     const cursor = new URL(/^<([^>]+)>/.exec(first.headers.get('link')!)![1]!).searchParams.get('cursor')!
     for (const sort of ['oldest', 'title', 'unread']) {
-      const reply = await h.call('GET', `/v1/saved-items?sort=${sort}&limit=1&cursor=${encodeURIComponent(cursor)}`, { token })
+      const reply = await h.call('GET', `/v1/saved-items?sort=${sort}&limit=1&cursor=${encodeURIComponent(cursor)}`, {
+        token,
+      })
       expect(reply.status).toBe(400)
       expect(reply.body).toEqual({ _tag: 'ValidationError', message: expect.any(String) })
     }
@@ -382,7 +392,9 @@ describe('POST /v1/saved-items/:id/{open,read,unread,read-state}', () => {
     expect(readAt).toBe('2026-11-22T10:00:01.000Z')
     h.clock.advance(1000)
     expect((await h.call('POST', `/v1/saved-items/${item.id}/read`, { token })).body.updatedAt).toBe(readAt)
-    expect((await h.call('POST', `/v1/saved-items/${item.id}/read-state`, { token, body: { isRead: true } })).body.updatedAt).toBe(readAt)
+    expect(
+      (await h.call('POST', `/v1/saved-items/${item.id}/read-state`, { token, body: { isRead: true } })).body.updatedAt,
+    ).toBe(readAt)
 
     const folder = await createFolder(h, token, 'Same')
     h.clock.advance(1000)
@@ -393,18 +405,29 @@ describe('POST /v1/saved-items/:id/{open,read,unread,read-state}', () => {
     expect(same.body).toEqual(moved.body)
   })
 
-  test.each(['open', 'read', 'unread'])('%s on an unknown item answers 404 SavedItemNotFoundError with savedItemId', async (action) => {
-    const { h, token } = await setup()
-    const reply = await h.call('POST', `/v1/saved-items/missing-id/${action}`, { token })
-    expect(reply.status).toBe(404)
-    expect(reply.body).toEqual({ _tag: 'SavedItemNotFoundError', message: expect.any(String), savedItemId: 'missing-id' })
-  })
+  test.each(['open', 'read', 'unread'])(
+    '%s on an unknown item answers 404 SavedItemNotFoundError with savedItemId',
+    async (action) => {
+      const { h, token } = await setup()
+      const reply = await h.call('POST', `/v1/saved-items/missing-id/${action}`, { token })
+      expect(reply.status).toBe(404)
+      expect(reply.body).toEqual({
+        _tag: 'SavedItemNotFoundError',
+        message: expect.any(String),
+        savedItemId: 'missing-id',
+      })
+    },
+  )
 
   test('read-state on an unknown item answers 404 SavedItemNotFoundError', async () => {
     const { h, token } = await setup()
     const reply = await h.call('POST', '/v1/saved-items/missing-id/read-state', { token, body: { isRead: true } })
     expect(reply.status).toBe(404)
-    expect(reply.body).toEqual({ _tag: 'SavedItemNotFoundError', message: expect.any(String), savedItemId: 'missing-id' })
+    expect(reply.body).toEqual({
+      _tag: 'SavedItemNotFoundError',
+      message: expect.any(String),
+      savedItemId: 'missing-id',
+    })
   })
 })
 
@@ -441,16 +464,25 @@ describe('PUT /v1/saved-items/:id/folder', () => {
     const bob = await (await h.user()).key()
     const bobs = await createFolder(h, bob, 'Bob')
     const item = await capture(h, alice, 'https://example.com/alice')
-    const reply = await h.call('PUT', `/v1/saved-items/${item.id}/folder`, { token: alice, body: { folderId: bobs.id } })
+    const reply = await h.call('PUT', `/v1/saved-items/${item.id}/folder`, {
+      token: alice,
+      body: { folderId: bobs.id },
+    })
     expect(reply.status).toBe(404)
     expect(reply.body).toEqual({ _tag: 'FolderNotFoundError', message: expect.any(String), folderId: bobs.id })
     expect(await list(h, alice)).toEqual([item])
   })
 
-  test.each([['a folder id', true], ['null', false]])('an unknown item with %s answers 404 SavedItemNotFoundError', async (_name, withFolder) => {
+  test.each([
+    ['a folder id', true],
+    ['null', false],
+  ])('an unknown item with %s answers 404 SavedItemNotFoundError', async (_name, withFolder) => {
     const { h, token } = await setup()
     const folder = await createFolder(h, token, 'Exists')
-    const reply = await h.call('PUT', '/v1/saved-items/ghost/folder', { token, body: { folderId: withFolder ? folder.id : null } })
+    const reply = await h.call('PUT', '/v1/saved-items/ghost/folder', {
+      token,
+      body: { folderId: withFolder ? folder.id : null },
+    })
     expect(reply.status).toBe(404)
     expect(reply.body).toEqual({ _tag: 'SavedItemNotFoundError', message: expect.any(String), savedItemId: 'ghost' })
   })

@@ -2,7 +2,16 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { hashApiKey } from '../../core/auth/api-keys.ts'
 import { SCOPES } from '../../core/types.ts'
 import { BASE, createHarness, type CallOptions, type Harness, type Reply } from '../helpers/harness.ts'
-import { coverageProblems, ROUTES, routeName, rulesToCover, seedPerson, snapshotPerson, type RouteIds, type RouteSpec } from './routes.ts'
+import {
+  coverageProblems,
+  ROUTES,
+  routeName,
+  rulesToCover,
+  seedPerson,
+  snapshotPerson,
+  type RouteIds,
+  type RouteSpec,
+} from './routes.ts'
 
 const METADATA = `${BASE}/.well-known/oauth-protected-resource`
 const NO_CREDENTIAL_CHALLENGE = `Bearer resource_metadata="${METADATA}"`
@@ -20,7 +29,8 @@ function options(route: RouteSpec, ids: RouteIds, extra: CallOptions = {}): Call
 
 async function revoke(key: string): Promise<void> {
   const result = await h.db.$client.execute({
-    sql: 'UPDATE api_keys SET revoked_at = ? WHERE key_hash = ?', args: [h.clock.now().toISOString(), hashApiKey(key)],
+    sql: 'UPDATE api_keys SET revoked_at = ? WHERE key_hash = ?',
+    args: [h.clock.now().toISOString(), hashApiKey(key)],
   })
   expect(result.rowsAffected).toBe(1)
 }
@@ -51,7 +61,9 @@ describe('the route table', () => {
   test('notices a missing route and a wrong scope', () => {
     const withoutMe = ROUTES.filter((route) => route.pattern !== '/v1/me')
     expect(coverageProblems(withoutMe)).toEqual(['no route for GET /v1/me'])
-    const wrongScope = ROUTES.map((route) => (route.pattern === '/v1/me' ? { ...route, scope: 'folders:read' as const } : route))
+    const wrongScope = ROUTES.map((route) =>
+      route.pattern === '/v1/me' ? { ...route, scope: 'folders:read' as const } : route,
+    )
     expect(coverageProblems(wrongScope)).toEqual(['GET /v1/me needs account:read, table says folders:read'])
   })
 })
@@ -96,15 +108,25 @@ for (const route of ROUTES) {
       const before = await snapshotPerson(h, user.id)
       const reply = await h.call(route.method, route.path(own), options(route, own, { token: key }))
       expect(reply.status).toBe(403)
-      expect(reply.body).toEqual({ _tag: 'InsufficientScopeError', message: expect.any(String), requiredScope: route.scope })
-      expect(reply.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="${route.scope}", resource_metadata="${METADATA}"`)
+      expect(reply.body).toEqual({
+        _tag: 'InsufficientScopeError',
+        message: expect.any(String),
+        requiredScope: route.scope,
+      })
+      expect(reply.headers.get('www-authenticate')).toBe(
+        `Bearer error="insufficient_scope", scope="${route.scope}", resource_metadata="${METADATA}"`,
+      )
       expect(await snapshotPerson(h, user.id)).toEqual(before)
     })
 
     test(`with only ${route.scope}: the owner gets ${route.success}`, async () => {
       const user = await h.user()
       const ids = await seedPerson(h, await user.key(), 'only')
-      const reply = await h.call(route.method, route.path(ids), options(route, ids, { token: await user.key([route.scope]) }))
+      const reply = await h.call(
+        route.method,
+        route.path(ids),
+        options(route, ids, { token: await user.key([route.scope]) }),
+      )
       expect(reply.status).toBe(route.success)
       expect(reply.headers.get('www-authenticate')).toBeNull()
     })
@@ -117,13 +139,24 @@ for (const route of ROUTES) {
         const b = await person('stranger')
         const before = await snapshotPerson(h, a.id)
         // Only the addressed resource is someone else's; everything else in the request is B's own.
-        const ids: RouteIds = foreign.resource === 'saved-item' ? { itemId: a.ids.itemId, folderId: b.ids.folderId } : { itemId: b.ids.itemId, folderId: a.ids.folderId }
+        const ids: RouteIds =
+          foreign.resource === 'saved-item'
+            ? { itemId: a.ids.itemId, folderId: b.ids.folderId }
+            : { itemId: b.ids.itemId, folderId: a.ids.folderId }
         const reply = await h.call(route.method, route.path(ids), options(route, ids, { token: b.key }))
         expect(reply.status).toBe(foreign.status)
         if (foreign.status === 404 && foreign.resource === 'saved-item') {
-          expect(reply.body).toEqual({ _tag: 'SavedItemNotFoundError', message: expect.any(String), savedItemId: a.ids.itemId })
+          expect(reply.body).toEqual({
+            _tag: 'SavedItemNotFoundError',
+            message: expect.any(String),
+            savedItemId: a.ids.itemId,
+          })
         } else if (foreign.status === 404) {
-          expect(reply.body).toEqual({ _tag: 'FolderNotFoundError', message: expect.any(String), folderId: a.ids.folderId })
+          expect(reply.body).toEqual({
+            _tag: 'FolderNotFoundError',
+            message: expect.any(String),
+            folderId: a.ids.folderId,
+          })
         } else {
           expect(reply.text).toBe('')
         }
@@ -139,8 +172,19 @@ describe('isolation between people', () => {
   test("a person's lists never show another person's items or folders, whatever the sort", async () => {
     const a = await person('list-a')
     const b = await person('list-b')
-    await h.call('POST', '/v1/captures', { token: a.key, body: { url: 'https://example.com/list-a/second', folderId: a.ids.folderId } })
-    for (const query of ['', '?sort=oldest', '?sort=title', '?sort=unread', '?folder=none', `?folder=${b.ids.folderId}`, '?limit=1']) {
+    await h.call('POST', '/v1/captures', {
+      token: a.key,
+      body: { url: 'https://example.com/list-a/second', folderId: a.ids.folderId },
+    })
+    for (const query of [
+      '',
+      '?sort=oldest',
+      '?sort=title',
+      '?sort=unread',
+      '?folder=none',
+      `?folder=${b.ids.folderId}`,
+      '?limit=1',
+    ]) {
       const reply = await h.call('GET', `/v1/saved-items${query}`, { token: b.key })
       expect(reply.status).toBe(200)
       const expectedIds = query.startsWith('?folder=') && query !== '?folder=none' ? [] : [b.ids.itemId]
@@ -163,7 +207,10 @@ describe('isolation between people', () => {
     const b = await person('cap-b')
     const beforeA = await snapshotPerson(h, a.id)
     const beforeB = await snapshotPerson(h, b.id)
-    const reply = await h.call('POST', '/v1/captures', { token: b.key, body: { url: 'https://example.com/new-page', folderId: a.ids.folderId } })
+    const reply = await h.call('POST', '/v1/captures', {
+      token: b.key,
+      body: { url: 'https://example.com/new-page', folderId: a.ids.folderId },
+    })
     expect(reply.status).toBe(404)
     expect(reply.body).toEqual({ _tag: 'FolderNotFoundError', message: expect.any(String), folderId: a.ids.folderId })
     expect(await snapshotPerson(h, a.id)).toEqual(beforeA)
@@ -174,7 +221,10 @@ describe('isolation between people', () => {
     const a = await person('move-a')
     const b = await person('move-b')
     const beforeB = await snapshotPerson(h, b.id)
-    const reply = await h.call('PUT', `/v1/saved-items/${b.ids.itemId}/folder`, { token: b.key, body: { folderId: a.ids.folderId } })
+    const reply = await h.call('PUT', `/v1/saved-items/${b.ids.itemId}/folder`, {
+      token: b.key,
+      body: { folderId: a.ids.folderId },
+    })
     expect(reply.status).toBe(404)
     expect(reply.body).toEqual({ _tag: 'FolderNotFoundError', message: expect.any(String), folderId: a.ids.folderId })
     expect(await snapshotPerson(h, b.id)).toEqual(beforeB)
@@ -184,7 +234,10 @@ describe('isolation between people', () => {
     const a = await person('same-a')
     const b = await person('same-b')
     const before = await snapshotPerson(h, a.id)
-    const reply = await h.call('POST', '/v1/captures', { token: b.key, body: { url: 'https://example.com/same-a/item' } })
+    const reply = await h.call('POST', '/v1/captures', {
+      token: b.key,
+      body: { url: 'https://example.com/same-a/item' },
+    })
     expect(reply.status).toBe(201)
     expect(reply.body.captureResult).toBe('created')
     expect(reply.body.savedItem.id).not.toBe(a.ids.itemId)
@@ -229,7 +282,10 @@ describe('revocation', () => {
     expectInvalidToken(second)
     const write = await h.call('POST', '/v1/folders', { token: key, body: { name: 'After revocation' } })
     expectInvalidToken(write)
-    const rows = await h.db.$client.execute({ sql: 'SELECT count(*) AS n FROM folders WHERE user_id = ?', args: [user.id] })
+    const rows = await h.db.$client.execute({
+      sql: 'SELECT count(*) AS n FROM folders WHERE user_id = ?',
+      args: [user.id],
+    })
     expect(Number(rows.rows[0]!.n)).toBe(0)
   })
 
@@ -252,7 +308,13 @@ describe('request logs', () => {
     const ids = await seedPerson(harness, key, 'logs')
     const replies: Reply[] = []
     for (const route of ROUTES) {
-      for (const extra of [{}, { token: key }, { token: narrowKey }, { token: `rlk_${'b'.repeat(43)}` }, { headers: { authorization: 'Basic xyz' } }] as CallOptions[]) {
+      for (const extra of [
+        {},
+        { token: key },
+        { token: narrowKey },
+        { token: `rlk_${'b'.repeat(43)}` },
+        { headers: { authorization: 'Basic xyz' } },
+      ] as CallOptions[]) {
         replies.push(await harness.call(route.method, route.path(ids), options(route, ids, extra)))
       }
     }

@@ -28,20 +28,34 @@ interface Endpoint {
   refusal(reply: Reply): void
 }
 
-const form = (fields: Record<string, string>) => ({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: new URLSearchParams(fields).toString() })
+const form = (fields: Record<string, string>) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  raw: new URLSearchParams(fields).toString(),
+})
 
 const ENDPOINTS: Endpoint[] = [
   {
     name: 'POST /connect/exchange',
     path: '/connect/exchange',
-    request: () => ({ headers: { 'content-type': 'application/json' }, raw: JSON.stringify({ client: 'raycast', code: 'no-such-code', codeVerifier: VERIFIER }) }),
-    answered: (reply) => expect({ status: reply.status, code: reply.body?.code }).toEqual({ status: 400, code: 'invalid_code' }),
+    request: () => ({
+      headers: { 'content-type': 'application/json' },
+      raw: JSON.stringify({ client: 'raycast', code: 'no-such-code', codeVerifier: VERIFIER }),
+    }),
+    answered: (reply) =>
+      expect({ status: reply.status, code: reply.body?.code }).toEqual({ status: 400, code: 'invalid_code' }),
     refusal: (reply) => expect(reply.body).toEqual({ _tag: 'RateLimitExceeded', message: expect.any(String) }),
   },
   {
     name: 'POST /api/auth/oauth2/token',
     path: '/api/auth/oauth2/token',
-    request: () => form({ grant_type: 'authorization_code', code: 'no-such-code', redirect_uri: 'http://127.0.0.1:8123/cb', client_id: 'no-such-client', code_verifier: VERIFIER }),
+    request: () =>
+      form({
+        grant_type: 'authorization_code',
+        code: 'no-such-code',
+        redirect_uri: 'http://127.0.0.1:8123/cb',
+        client_id: 'no-such-client',
+        code_verifier: VERIFIER,
+      }),
     answered: (reply) => {
       expect([400, 401]).toContain(reply.status)
       expect(reply.body.error).toMatch(/^invalid_(client|grant|request)$/)
@@ -57,10 +71,15 @@ const ENDPOINTS: Endpoint[] = [
     // With a valid double-submit CSRF pair, so each admitted request reaches the password check; each
     // for another email, so the per-account throttle (10 failures) never answers in the IP limit's place.
     request: () => {
-      const request = form({ csrf: 'burst-csrf', email: `nobody-${++signIns}@example.com`, password: 'not-the-password' })
+      const request = form({
+        csrf: 'burst-csrf',
+        email: `nobody-${++signIns}@example.com`,
+        password: 'not-the-password',
+      })
       return { ...request, headers: { ...request.headers, cookie: 'rl_csrf=burst-csrf' } }
     },
-    answered: (reply) => expect({ status: reply.status, html: reply.text.includes('<form') }).toEqual({ status: 401, html: true }),
+    answered: (reply) =>
+      expect({ status: reply.status, html: reply.text.includes('<form') }).toEqual({ status: 401, html: true }),
     refusal: (reply) => expect(reply.headers.get('content-type')).toContain('text/html'),
   },
 ]
@@ -93,13 +112,22 @@ describe(`a burst of ${BURST} concurrent requests from two addresses (IP_RATE_LI
 
   for (const endpoint of ENDPOINTS) {
     test(`${endpoint.name}: exactly ${LIMIT} answers per address, the rest 429 with Retry-After, no 5xx`, async () => {
-      const replies = await Promise.all(Array.from({ length: BURST }, (_, i) => {
-        const ip = IPS[i % IPS.length]!
-        return h.call('POST', endpoint.path, { ...endpoint.request(), ip, unchecked: true }).then((reply) => ({ ip, reply }))
-      }))
+      const replies = await Promise.all(
+        Array.from({ length: BURST }, (_, i) => {
+          const ip = IPS[i % IPS.length]!
+          return h
+            .call('POST', endpoint.path, { ...endpoint.request(), ip, unchecked: true })
+            .then((reply) => ({ ip, reply }))
+        }),
+      )
       for (const ip of IPS) {
         const mine = replies.filter((r) => r.ip === ip).map((r) => r.reply)
-        expect({ ip, ...summarize(mine) }).toEqual({ ip, fiveHundreds: [], passed: LIMIT, refused: BURST / IPS.length - LIMIT })
+        expect({ ip, ...summarize(mine) }).toEqual({
+          ip,
+          fiveHundreds: [],
+          passed: LIMIT,
+          refused: BURST / IPS.length - LIMIT,
+        })
         expectRefusals(endpoint, mine)
       }
       expect(h.logs.filter((line) => line.level === 'error')).toEqual([])
@@ -109,8 +137,11 @@ describe(`a burst of ${BURST} concurrent requests from two addresses (IP_RATE_LI
   test('the buckets are per endpoint: after the bursts above, a third address still has its full allowance everywhere', async () => {
     for (const endpoint of ENDPOINTS) {
       const reply = await h.call('POST', endpoint.path, { ...endpoint.request(), ip: '192.0.2.30', unchecked: true })
-      expect({ endpoint: endpoint.name, status: reply.status === 429 ? 429 : 'answered', remaining: reply.headers.get('ratelimit-remaining') })
-        .toEqual({ endpoint: endpoint.name, status: 'answered', remaining: String(LIMIT - 1) })
+      expect({
+        endpoint: endpoint.name,
+        status: reply.status === 429 ? 429 : 'answered',
+        remaining: reply.headers.get('ratelimit-remaining'),
+      }).toEqual({ endpoint: endpoint.name, status: 'answered', remaining: String(LIMIT - 1) })
     }
   })
 })
@@ -123,17 +154,28 @@ describe(`a burst of ${BURST} concurrent exchanges of one real code from one add
     const authorize = await h.call('POST', '/connect/authorize', {
       token,
       body: {
-        client: 'raycast', redirectUri: 'raycast://oauth', codeChallenge: calculatePkceS256Challenge(VERIFIER), codeChallengeMethod: 'S256',
-        scopes: ['saved-items:read'], label: 'Burst',
+        client: 'raycast',
+        redirectUri: 'raycast://oauth',
+        codeChallenge: calculatePkceS256Challenge(VERIFIER),
+        codeChallengeMethod: 'S256',
+        scopes: ['saved-items:read'],
+        label: 'Burst',
       },
     })
     const body = { client: 'raycast', code: authorize.body.code, codeVerifier: VERIFIER }
-    const replies = await Promise.all(Array.from({ length: BURST }, () => h.call('POST', '/connect/exchange', { body })))
+    const replies = await Promise.all(
+      Array.from({ length: BURST }, () => h.call('POST', '/connect/exchange', { body })),
+    )
     const statuses = replies.map((reply) => reply.status)
     expect(statuses.filter((s) => s === 200).length).toBe(1)
-    expect(replies.filter((reply) => reply.status === 400).map((reply) => reply.body.code)).toEqual(Array(LIMIT - 1).fill('invalid_code'))
+    expect(replies.filter((reply) => reply.status === 400).map((reply) => reply.body.code)).toEqual(
+      Array(LIMIT - 1).fill('invalid_code'),
+    )
     expect(statuses.filter((s) => s === 429).length).toBe(BURST - LIMIT)
-    const keys = await h.db.$client.execute({ sql: 'SELECT count(*) AS n FROM api_keys WHERE connect_client = ?', args: ['raycast'] })
+    const keys = await h.db.$client.execute({
+      sql: 'SELECT count(*) AS n FROM api_keys WHERE connect_client = ?',
+      args: ['raycast'],
+    })
     expect(Number(keys.rows[0]!.n)).toBe(1)
   })
 })
@@ -152,14 +194,25 @@ describe(`a burst of ${BURST} concurrent requests over real HTTP (loopback, file
 
   for (const endpoint of ENDPOINTS) {
     test(`${endpoint.name}: exactly ${LIMIT} answers, ${BURST - LIMIT} × 429, no 5xx`, async () => {
-      const replies = await Promise.all(Array.from({ length: BURST }, async (): Promise<Reply> => {
-        const { headers, raw } = endpoint.request()
-        const response = await fetch(live.url + endpoint.path, { method: 'POST', headers, body: raw, redirect: 'manual' })
-        const text = await response.text()
-        let body: unknown
-        try { body = JSON.parse(text) } catch { body = text }
-        return { status: response.status, headers: response.headers, body, text }
-      }))
+      const replies = await Promise.all(
+        Array.from({ length: BURST }, async (): Promise<Reply> => {
+          const { headers, raw } = endpoint.request()
+          const response = await fetch(live.url + endpoint.path, {
+            method: 'POST',
+            headers,
+            body: raw,
+            redirect: 'manual',
+          })
+          const text = await response.text()
+          let body: unknown
+          try {
+            body = JSON.parse(text)
+          } catch {
+            body = text
+          }
+          return { status: response.status, headers: response.headers, body, text }
+        }),
+      )
       expect(summarize(replies)).toEqual({ fiveHundreds: [], passed: LIMIT, refused: BURST - LIMIT })
       expectRefusals(endpoint, replies)
     })

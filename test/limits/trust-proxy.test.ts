@@ -16,16 +16,36 @@ describe('per-IP limits behind a reverse proxy', () => {
     const h = await createHarness({ env: { IP_RATE_LIMIT_MAX: '2' } })
     const statuses: number[] = []
     for (const forwarded of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
-      statuses.push((await h.call('POST', '/connect/exchange', { body: exchange, ip: '10.0.0.1', headers: { 'x-forwarded-for': forwarded } })).status)
+      statuses.push(
+        (
+          await h.call('POST', '/connect/exchange', {
+            body: exchange,
+            ip: '10.0.0.1',
+            headers: { 'x-forwarded-for': forwarded },
+          })
+        ).status,
+      )
     }
     expect(statuses).toEqual([400, 400, 429])
   })
 
   test('with TRUST_PROXY=1, each forwarded client gets its own bucket', async () => {
     const h = await createHarness({ env: { IP_RATE_LIMIT_MAX: '1', TRUST_PROXY: '1' } })
-    const first = await h.call('POST', '/connect/exchange', { body: exchange, ip: '10.0.0.1', headers: { 'x-forwarded-for': '203.0.113.1' } })
-    const second = await h.call('POST', '/connect/exchange', { body: exchange, ip: '10.0.0.1', headers: { 'x-forwarded-for': '203.0.113.2' } })
-    const again = await h.call('POST', '/connect/exchange', { body: exchange, ip: '10.0.0.1', headers: { 'x-forwarded-for': 'forged, 203.0.113.1' } })
+    const first = await h.call('POST', '/connect/exchange', {
+      body: exchange,
+      ip: '10.0.0.1',
+      headers: { 'x-forwarded-for': '203.0.113.1' },
+    })
+    const second = await h.call('POST', '/connect/exchange', {
+      body: exchange,
+      ip: '10.0.0.1',
+      headers: { 'x-forwarded-for': '203.0.113.2' },
+    })
+    const again = await h.call('POST', '/connect/exchange', {
+      body: exchange,
+      ip: '10.0.0.1',
+      headers: { 'x-forwarded-for': 'forged, 203.0.113.1' },
+    })
     expect([first.status, second.status, again.status]).toEqual([400, 400, 429])
     expect(first.body).toEqual({ _tag: 'ConnectError', message: expect.any(String), code: 'invalid_code' })
   })

@@ -35,7 +35,11 @@ beforeAll(async () => {
   const registered = await fetch(`${live.url}/api/auth/oauth2/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'MCP conformance suite', redirect_uris: [`http://127.0.0.1:${port}/callback`], token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({
+      client_name: 'MCP conformance suite',
+      redirect_uris: [`http://127.0.0.1:${port}/callback`],
+      token_endpoint_auth_method: 'none',
+    }),
   })
   if (registered.status !== 201) throw new Error(`registration answered ${registered.status}`)
   clientId = ((await registered.json()) as { client_id: string }).client_id
@@ -49,7 +53,10 @@ afterAll(async () => {
 })
 
 /** Reads a child's stdout as it comes, so the test can wait for a line and still have everything at the end. */
-function collect(stream: ReadableStream<Uint8Array>): { text: () => string; waitFor: (pattern: RegExp) => Promise<RegExpExecArray> } {
+function collect(stream: ReadableStream<Uint8Array>): {
+  text: () => string
+  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>
+} {
   let text = ''
   const waiters: { pattern: RegExp; resolve: (match: RegExpExecArray) => void }[] = []
   const settle = () => {
@@ -70,10 +77,11 @@ function collect(stream: ReadableStream<Uint8Array>): { text: () => string; wait
   })()
   return {
     text: () => text,
-    waitFor: (pattern) => new Promise((resolve) => {
-      waiters.push({ pattern, resolve })
-      settle()
-    }),
+    waitFor: (pattern) =>
+      new Promise((resolve) => {
+        waiters.push({ pattern, resolve })
+        settle()
+      }),
   }
 }
 
@@ -89,11 +97,24 @@ async function checksIn(dir: string): Promise<Record<string, Check[]>> {
 
 test('the conformance suite passes both authorization-server scenarios, every check SUCCESS', async () => {
   // The suite uses Node ≥ 22 APIs and the machine has Node 20: run it with Bun (this test's own runtime).
-  child = Bun.spawn([
-    process.execPath, TOOL, 'authorization',
-    '--url', `${live.url}/api/auth`, '--client-id', clientId, '--resource', `${live.url}/mcp`,
-    '--port', String(port), '--output-dir', outputDir,
-  ], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: { ...process.env, NO_COLOR: '1' } })
+  child = Bun.spawn(
+    [
+      process.execPath,
+      TOOL,
+      'authorization',
+      '--url',
+      `${live.url}/api/auth`,
+      '--client-id',
+      clientId,
+      '--resource',
+      `${live.url}/mcp`,
+      '--port',
+      String(port),
+      '--output-dir',
+      outputDir,
+    ],
+    { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: { ...process.env, NO_COLOR: '1' } },
+  )
   const stdout = collect(child.stdout)
   const stderr = collect(child.stderr)
 
@@ -103,8 +124,14 @@ test('the conformance suite passes both authorization-server scenarios, every ch
     throw new Error(`conformance exited with ${code} before asking for consent:\n${stdout.text()}\n${stderr.text()}`)
   })
   exitedEarly.catch(() => {}) // only the races below care; a normal exit later is not an error
-  const [authorizationUrl] = await Promise.race([stdout.waitFor(/^http:\/\/\S+\/api\/auth\/oauth2\/authorize\?\S+$/m), exitedEarly])
-  await Promise.race([stdout.waitFor(new RegExp(`Callback server started: http://127\\.0\\.0\\.1:${port}`)), exitedEarly])
+  const [authorizationUrl] = await Promise.race([
+    stdout.waitFor(/^http:\/\/\S+\/api\/auth\/oauth2\/authorize\?\S+$/m),
+    exitedEarly,
+  ])
+  await Promise.race([
+    stdout.waitFor(new RegExp(`Callback server started: http://127\\.0\\.0\\.1:${port}`)),
+    exitedEarly,
+  ])
   const requested = new URL(authorizationUrl)
   expect(requested.searchParams.get('client_id')).toBe(clientId)
   expect(requested.searchParams.get('resource')).toBe(`${live.url}/mcp`)
@@ -126,7 +153,9 @@ test('the conformance suite passes both authorization-server scenarios, every ch
 
   const scenarios = await checksIn(outputDir)
   expect(Object.keys(scenarios).sort()).toEqual(['authorization-code-grant', 'authorization-server-metadata-endpoint'])
-  const statuses = Object.values(scenarios).flat().map((check) => [check.id, check.status])
+  const statuses = Object.values(scenarios)
+    .flat()
+    .map((check) => [check.id, check.status])
   console.log(statuses.map(([id, status]) => `${status} ${id}`).join('\n'))
   // Every check passes, Client ID Metadata Document support included: no warnings either.
   expect(statuses.sort()).toEqual([

@@ -18,10 +18,20 @@ const UNAUTHORIZED_BODY = { _tag: 'Unauthorized', message: expect.any(String) }
 const HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }
 
 function initialize(protocolVersion = '2025-11-25', id = 1) {
-  return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'endpoint-test', version: '1.0.0' } } }
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'endpoint-test', version: '1.0.0' } },
+  }
 }
 const toolsList = (id = 1) => ({ jsonrpc: '2.0', id, method: 'tools/list' })
-const toolsCall = (name: string, args: Record<string, unknown> = {}, id = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })
+const toolsCall = (name: string, args: Record<string, unknown> = {}, id = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+})
 
 interface PostOptions {
   token?: string
@@ -31,16 +41,31 @@ interface PostOptions {
 
 /** A raw POST /mcp: `message` is serialized as is, a string is sent verbatim. */
 function post(h: Harness, message: unknown, options: PostOptions = {}): Promise<Reply> {
-  const isInitialize = typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize'
-  const headers: Record<string, string> = { ...HEADERS, ...(isInitialize ? {} : { 'mcp-protocol-version': '2025-11-25' }), ...options.headers }
-  return h.call('POST', options.path ?? '/mcp', { token: options.token, headers, raw: typeof message === 'string' ? message : JSON.stringify(message), unchecked: true })
+  const isInitialize =
+    typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize'
+  const headers: Record<string, string> = {
+    ...HEADERS,
+    ...(isInitialize ? {} : { 'mcp-protocol-version': '2025-11-25' }),
+    ...options.headers,
+  }
+  return h.call('POST', options.path ?? '/mcp', {
+    token: options.token,
+    headers,
+    raw: typeof message === 'string' ? message : JSON.stringify(message),
+    unchecked: true,
+  })
 }
 
 /** Every row a tool could write, so "nothing was written" also catches a changed read state or name. */
 async function snapshot(h: Harness): Promise<unknown> {
   const items = await h.db.$client.execute('SELECT * FROM saved_items ORDER BY id')
   const folders = await h.db.$client.execute('SELECT * FROM folders ORDER BY id')
-  return { items: items.rows, folders: folders.rows, itemCount: await countRows(h.db, 'saved_items'), folderCount: await countRows(h.db, 'folders') }
+  return {
+    items: items.rows,
+    folders: folders.rows,
+    itemCount: await countRows(h.db, 'saved_items'),
+    folderCount: await countRows(h.db, 'folders'),
+  }
 }
 
 function expectUnauthorized(reply: Reply, challenge: string): void {
@@ -68,7 +93,10 @@ describe('POST /mcp without a usable credential', () => {
     expectUnauthorized(await post(h, initialize(), { token: `rlk_${'A'.repeat(43)}` }), INVALID_TOKEN_CHALLENGE)
     // The same key works until it is revoked, so the refusal below is the revocation's doing.
     expect((await post(h, initialize(), { token: key })).status).toBe(200)
-    await h.db.$client.execute({ sql: 'UPDATE api_keys SET revoked_at = ? WHERE key_hash = ?', args: [h.clock.now().toISOString(), hashApiKey(key)] })
+    await h.db.$client.execute({
+      sql: 'UPDATE api_keys SET revoked_at = ? WHERE key_hash = ?',
+      args: [h.clock.now().toISOString(), hashApiKey(key)],
+    })
     expectUnauthorized(await post(h, initialize(), { token: key }), INVALID_TOKEN_CHALLENGE)
   })
 
@@ -113,15 +141,24 @@ describe('OAuth access tokens: /mcp takes only audience {base}/mcp', () => {
     const { h } = await setup()
     const clientId = (await registerClient(h)).client_id
     const browser = await signedIn(h)
-    const withRefresh = await tokensFor(h, { clientId, browser, scope: 'saved-items:read offline_access', resource: `${BASE}/mcp` })
+    const withRefresh = await tokensFor(h, {
+      clientId,
+      browser,
+      scope: 'saved-items:read offline_access',
+      resource: `${BASE}/mcp`,
+    })
     expect(withRefresh.refresh_token).toEqual(expect.any(String))
     const refused = await post(h, toolsCall('delete_folder', { id: 'x' }), { token: withRefresh.access_token })
     expect(refused.status).toBe(403)
-    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="saved-items:read offline_access folders:delete", resource_metadata="${METADATA}"`)
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", scope="saved-items:read offline_access folders:delete", resource_metadata="${METADATA}"`,
+    )
 
     const withoutRefresh = await tokensFor(h, { clientId, browser, scope: 'saved-items:read', resource: `${BASE}/mcp` })
     const refusedToo = await post(h, toolsCall('delete_folder', { id: 'x' }), { token: withoutRefresh.access_token })
-    expect(refusedToo.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="saved-items:read folders:delete", resource_metadata="${METADATA}"`)
+    expect(refusedToo.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", scope="saved-items:read folders:delete", resource_metadata="${METADATA}"`,
+    )
   })
 })
 
@@ -133,16 +170,23 @@ describe('POST /mcp with an API key', () => {
     expect(reply.headers.get('content-type')).toStartWith('application/json')
     expect(reply.headers.get('mcp-session-id')).toBeNull()
     expect(reply.headers.get('access-control-allow-origin')).toBe('*')
-    expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'readlater' }, capabilities: { tools: {} } } })
+    expect(reply.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { protocolVersion: '2025-11-25', serverInfo: { name: 'readlater' }, capabilities: { tools: {} } },
+    })
   })
 
-  test.each(['2025-06-18', '2025-03-26'])('initialize with the older protocol version %s is accepted and echoed', async (version) => {
-    const { h, key } = await setup()
-    const reply = await post(h, initialize(version), { token: key })
-    expect(reply.status).toBe(200)
-    expect(reply.body.result.protocolVersion).toBe(version)
-    expect(reply.body.result.serverInfo.name).toBe('readlater')
-  })
+  test.each(['2025-06-18', '2025-03-26'])(
+    'initialize with the older protocol version %s is accepted and echoed',
+    async (version) => {
+      const { h, key } = await setup()
+      const reply = await post(h, initialize(version), { token: key })
+      expect(reply.status).toBe(200)
+      expect(reply.body.result.protocolVersion).toBe(version)
+      expect(reply.body.result.serverInfo.name).toBe('readlater')
+    },
+  )
 
   test('initialize and tools/list need no particular scope: a key with only account:read lists every tool', async () => {
     const { h, user } = await setup()
@@ -164,7 +208,11 @@ describe('POST /mcp with an API key', () => {
 describe('GET, DELETE and OPTIONS /mcp', () => {
   test.each(['GET', 'DELETE'])('%s with a valid key: 405 with Allow: POST, OPTIONS', async (method) => {
     const { h, key } = await setup()
-    const reply = await h.call(method, '/mcp', { token: key, headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, unchecked: true })
+    const reply = await h.call(method, '/mcp', {
+      token: key,
+      headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      unchecked: true,
+    })
     expect(reply.status).toBe(405)
     expect(reply.headers.get('allow')).toBe('POST, OPTIONS')
     expect(reply.headers.get('access-control-allow-origin')).toBe('*')
@@ -173,13 +221,20 @@ describe('GET, DELETE and OPTIONS /mcp', () => {
 
   test.each(['GET', 'DELETE'])('%s without a key: 401 with the /mcp challenge', async (method) => {
     const { h } = await setup()
-    expectUnauthorized(await h.call(method, '/mcp', { headers: { accept: 'text/event-stream' }, unchecked: true }), NO_CREDENTIAL_CHALLENGE)
+    expectUnauthorized(
+      await h.call(method, '/mcp', { headers: { accept: 'text/event-stream' }, unchecked: true }),
+      NO_CREDENTIAL_CHALLENGE,
+    )
   })
 
   test('a CORS preflight needs no credential: 204 allowing POST and the Authorization and Mcp-Protocol-Version headers', async () => {
     const { h } = await setup()
     const reply = await h.call('OPTIONS', '/mcp', {
-      headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
+      headers: {
+        origin: 'https://inspector.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+      },
       unchecked: true,
     })
     expect(reply.status).toBe(204)
@@ -187,7 +242,8 @@ describe('GET, DELETE and OPTIONS /mcp', () => {
     expect(reply.headers.get('access-control-allow-origin')).toBe('*')
     expect(reply.headers.get('access-control-allow-methods')!.split(/,\s*/)).toContain('POST')
     const allowed = reply.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/)
-    for (const header of ['authorization', 'content-type', 'accept', 'mcp-protocol-version']) expect(allowed).toContain(header)
+    for (const header of ['authorization', 'content-type', 'accept', 'mcp-protocol-version'])
+      expect(allowed).toContain(header)
     // Browser clients must be able to read the challenge of a 401/403 to start or step up authorization.
     expect(reply.headers.get('access-control-expose-headers')!.toLowerCase()).toContain('www-authenticate')
   })
@@ -197,37 +253,52 @@ describe('scope of each tools/call, checked before dispatch', () => {
   /** Arguments that succeed with a full key, so a refusal can only be the scope's doing. */
   function argumentsFor(name: string, itemId: string, folderId: string): Record<string, unknown> {
     switch (name) {
-      case 'save_url': return { url: 'https://example.com/new-page' }
-      case 'mark_read': case 'mark_unread': case 'open_saved_item': case 'delete_saved_item': return { id: itemId }
-      case 'move_to_folder': return { id: itemId, folderId }
-      case 'create_folder': return { name: 'Brand new' }
-      case 'rename_folder': return { id: folderId, name: 'Renamed' }
-      case 'delete_folder': return { id: folderId }
-      default: return {}
+      case 'save_url':
+        return { url: 'https://example.com/new-page' }
+      case 'mark_read':
+      case 'mark_unread':
+      case 'open_saved_item':
+      case 'delete_saved_item':
+        return { id: itemId }
+      case 'move_to_folder':
+        return { id: itemId, folderId }
+      case 'create_folder':
+        return { name: 'Brand new' }
+      case 'rename_folder':
+        return { id: folderId, name: 'Renamed' }
+      case 'delete_folder':
+        return { id: folderId }
+      default:
+        return {}
     }
   }
 
-  test.each(TOOLS.map((tool) => [tool.name, tool.scope] as const))('%s without %s: 403 with the step-up challenge, nothing written', async (name, scope) => {
-    const { h, user, key: fullKey } = await setup()
-    const item = await h.call('POST', '/v1/captures', { token: fullKey, body: { url: 'https://example.com/kept' } })
-    const folder = await h.call('POST', '/v1/folders', { token: fullKey, body: { name: 'Kept' } })
-    const args = argumentsFor(name, item.body.savedItem.id, folder.body.id)
-    const granted = SCOPES.filter((s) => s !== scope)
-    const key = await user.key(granted)
-    const before = await snapshot(h)
+  test.each(TOOLS.map((tool) => [tool.name, tool.scope] as const))(
+    '%s without %s: 403 with the step-up challenge, nothing written',
+    async (name, scope) => {
+      const { h, user, key: fullKey } = await setup()
+      const item = await h.call('POST', '/v1/captures', { token: fullKey, body: { url: 'https://example.com/kept' } })
+      const folder = await h.call('POST', '/v1/folders', { token: fullKey, body: { name: 'Kept' } })
+      const args = argumentsFor(name, item.body.savedItem.id, folder.body.id)
+      const granted = SCOPES.filter((s) => s !== scope)
+      const key = await user.key(granted)
+      const before = await snapshot(h)
 
-    const reply = await post(h, toolsCall(name, args), { token: key })
-    expect(reply.status).toBe(403)
-    expect(reply.body).toEqual({ _tag: 'InsufficientScopeError', message: expect.any(String), requiredScope: scope })
-    expect(reply.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="${[...granted, scope].join(' ')}", resource_metadata="${METADATA}"`)
-    expect(reply.headers.get('access-control-allow-origin')).toBe('*')
-    expect(await snapshot(h)).toEqual(before)
+      const reply = await post(h, toolsCall(name, args), { token: key })
+      expect(reply.status).toBe(403)
+      expect(reply.body).toEqual({ _tag: 'InsufficientScopeError', message: expect.any(String), requiredScope: scope })
+      expect(reply.headers.get('www-authenticate')).toBe(
+        `Bearer error="insufficient_scope", scope="${[...granted, scope].join(' ')}", resource_metadata="${METADATA}"`,
+      )
+      expect(reply.headers.get('access-control-allow-origin')).toBe('*')
+      expect(await snapshot(h)).toEqual(before)
 
-    // The same call with the scope goes through: the arguments were fine.
-    const allowed = await post(h, toolsCall(name, args), { token: fullKey })
-    expect(allowed.status).toBe(200)
-    expect(allowed.body.result.isError).toBeUndefined()
-  })
+      // The same call with the scope goes through: the arguments were fine.
+      const allowed = await post(h, toolsCall(name, args), { token: fullKey })
+      expect(allowed.status).toBe(200)
+      expect(allowed.body.result.isError).toBeUndefined()
+    },
+  )
 
   test('a batch with two calls lacking two scopes: 403 naming both; the call it may make is not made either', async () => {
     const { h, user, key: fullKey } = await setup()
@@ -235,13 +306,21 @@ describe('scope of each tools/call, checked before dispatch', () => {
     const granted: Scope[] = ['saved-items:read', 'folders:read', 'account:read']
     const key = await user.key(granted)
     const before = await snapshot(h)
-    const reply = await post(h, [
-      toolsCall('list_folders', {}, 1),
-      toolsCall('create_folder', { name: 'Sneaky' }, 2),
-      toolsCall('delete_saved_item', { id: item.body.savedItem.id }, 3),
-    ], { token: key })
+    const reply = await post(
+      h,
+      [
+        toolsCall('list_folders', {}, 1),
+        toolsCall('create_folder', { name: 'Sneaky' }, 2),
+        toolsCall('delete_saved_item', { id: item.body.savedItem.id }, 3),
+      ],
+      { token: key },
+    )
     expect(reply.status).toBe(403)
-    expect(reply.body).toEqual({ _tag: 'InsufficientScopeError', message: expect.any(String), requiredScope: 'folders:write saved-items:delete' })
+    expect(reply.body).toEqual({
+      _tag: 'InsufficientScopeError',
+      message: expect.any(String),
+      requiredScope: 'folders:write saved-items:delete',
+    })
     expect(reply.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", scope="saved-items:read folders:read account:read folders:write saved-items:delete", resource_metadata="${METADATA}"`,
     )
@@ -254,7 +333,11 @@ describe('scope of each tools/call, checked before dispatch', () => {
     const reply = await post(h, [toolsCall('whoami', {}, 1), toolsCall('list_folders', {}, 2)], { token: key })
     expect(reply.status).toBe(200)
     expect(reply.body).toEqual([
-      { jsonrpc: '2.0', id: 1, result: { content: [expect.any(Object)], structuredContent: { id: user.id, email: user.email } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { content: [expect.any(Object)], structuredContent: { id: user.id, email: user.email } },
+      },
       { jsonrpc: '2.0', id: 2, result: { content: [expect.any(Object)], structuredContent: { folders: [] } } },
     ])
   })
@@ -264,9 +347,17 @@ describe('malformed requests', () => {
   test('a body that is not JSON: 400 JSON-RPC parse error, nothing written', async () => {
     const { h, key } = await setup()
     const before = await snapshot(h)
-    const reply = await post(h, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_folder","arguments":{"name":"X"}', { token: key })
+    const reply = await post(
+      h,
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_folder","arguments":{"name":"X"}',
+      { token: key },
+    )
     expect(reply.status).toBe(400)
-    expect(reply.body).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: expect.stringContaining('Parse error') }, id: null })
+    expect(reply.body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: expect.stringContaining('Parse error') },
+      id: null,
+    })
     expect(await snapshot(h)).toEqual(before)
   })
 
@@ -281,7 +372,10 @@ describe('malformed requests', () => {
 
   test('a content type other than JSON: 415 UnsupportedMediaTypeError', async () => {
     const { h, key } = await setup()
-    const reply = await post(h, toolsCall('create_folder', { name: 'X' }), { token: key, headers: { 'content-type': 'text/plain' } })
+    const reply = await post(h, toolsCall('create_folder', { name: 'X' }), {
+      token: key,
+      headers: { 'content-type': 'text/plain' },
+    })
     expect(reply.status).toBe(415)
     expect(reply.body).toEqual({ _tag: 'UnsupportedMediaTypeError', message: expect.any(String) })
     expect(await countRows(h.db, 'folders')).toBe(0)

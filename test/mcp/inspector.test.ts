@@ -10,14 +10,27 @@ import { rest } from './mcp-helpers.ts'
 // Streamable HTTP with a personal API key: listing the tools, calling some, being refused without a key,
 // and its schema-portability check (--strict).
 
-const INSPECTOR = join(import.meta.dir, '../../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js')
+const INSPECTOR = join(
+  import.meta.dir,
+  '../../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
+)
 // Its package.json asks for Node ≥ 22.19, but the CLI client runs on the machine's Node 20 (checked: every
 // method used here works), so it runs on Node as the Inspector's users do; Bun would be the fallback.
 const RUNTIME = Bun.which('node') ?? process.execPath
 
 const TOOL_NAMES = [
-  'save_url', 'list_saved_items', 'mark_read', 'mark_unread', 'open_saved_item', 'move_to_folder', 'delete_saved_item',
-  'list_folders', 'create_folder', 'rename_folder', 'delete_folder', 'whoami',
+  'save_url',
+  'list_saved_items',
+  'mark_read',
+  'mark_unread',
+  'open_saved_item',
+  'move_to_folder',
+  'delete_saved_item',
+  'list_folders',
+  'create_folder',
+  'rename_folder',
+  'delete_folder',
+  'whoami',
 ]
 
 let live: LiveServer
@@ -39,12 +52,22 @@ afterAll(async () => {
 })
 
 /** Runs the Inspector CLI against /mcp; stdin is not a TTY, so it never starts an interactive OAuth flow. */
-async function inspector(args: string[], token: string | null): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+async function inspector(
+  args: string[],
+  token: string | null,
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const auth = token === null ? [] : ['--header', `Authorization: Bearer ${token}`]
   const child = Bun.spawn([RUNTIME, INSPECTOR, '--cli', `${live.url}/mcp`, '--transport', 'http', ...args, ...auth], {
-    stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: { ...process.env, HOME: home, NO_COLOR: '1' },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, HOME: home, NO_COLOR: '1' },
   })
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ])
   return { exitCode, stdout, stderr }
 }
 
@@ -72,10 +95,24 @@ test('tools/call whoami names the key owner; save_url saves what REST then lists
   expect(me.structuredContent).toEqual({ id: person.id, email: person.email })
   expect(me.content[0].text).toContain(person.email)
 
-  const saved = await inspector(['--method', 'tools/call', '--tool-name', 'save_url', '--tool-arg', 'url=https://example.com/inspected', 'tags=["ai"]'], key)
+  const saved = await inspector(
+    [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'save_url',
+      '--tool-arg',
+      'url=https://example.com/inspected',
+      'tags=["ai"]',
+    ],
+    key,
+  )
   expect(saved.exitCode).toBe(0)
   const result = JSON.parse(saved.stdout).structuredContent
-  expect(result).toMatchObject({ captureResult: 'created', savedItem: { originalUrl: 'https://example.com/inspected', tags: ['ai'] } })
+  expect(result).toMatchObject({
+    captureResult: 'created',
+    savedItem: { originalUrl: 'https://example.com/inspected', tags: ['ai'] },
+  })
   const listed = await rest(live.url, key, 'GET', '/v1/saved-items')
   expect(listed.body.savedItems).toEqual([result.savedItem])
 })
@@ -83,7 +120,10 @@ test('tools/call whoami names the key owner; save_url saves what REST then lists
 test('a domain failure comes back as a tool error, not a transport error', async () => {
   const run = await inspector(['--method', 'tools/call', '--tool-name', 'mark_read', '--tool-arg', 'id=nope'], key)
   expect(run.exitCode).not.toBe(0)
-  expect(JSON.parse(run.stdout)).toEqual({ isError: true, content: [{ type: 'text', text: 'SavedItemNotFoundError: No saved item with id "nope"' }] })
+  expect(JSON.parse(run.stdout)).toEqual({
+    isError: true,
+    content: [{ type: 'text', text: 'SavedItemNotFoundError: No saved item with id "nope"' }],
+  })
 })
 
 test('without a credential, or with a bad one, the Inspector is refused with the 401', async () => {
@@ -97,12 +137,18 @@ test('without a credential, or with a bad one, the Inspector is refused with the
 
   const bad = await inspector(['--method', 'tools/list', '--stored-auth-only'], 'rlk_not-a-real-key')
   expect(bad.exitCode).not.toBe(0)
-  expect(JSON.parse(bad.stderr).error).toMatchObject({ code: 'auth_required', message: expect.stringContaining('"_tag":"Unauthorized"') })
+  expect(JSON.parse(bad.stderr).error).toMatchObject({
+    code: 'auth_required',
+    message: expect.stringContaining('"_tag":"Unauthorized"'),
+  })
 })
 
-test('a key without the tool\'s scope: the Inspector reports the 403 challenge scope', async () => {
+test("a key without the tool's scope: the Inspector reports the 403 challenge scope", async () => {
   const readOnly = await person.key(['saved-items:read'])
-  const run = await inspector(['--method', 'tools/call', '--tool-name', 'mark_read', '--tool-arg', 'id=any', '--stored-auth-only'], readOnly)
+  const run = await inspector(
+    ['--method', 'tools/call', '--tool-name', 'mark_read', '--tool-arg', 'id=any', '--stored-auth-only'],
+    readOnly,
+  )
   expect(run.exitCode).not.toBe(0)
   expect(JSON.parse(run.stderr).error.message).toBe('Insufficient scope: required "saved-items:read saved-items:write"')
 })

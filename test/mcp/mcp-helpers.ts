@@ -1,5 +1,9 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js'
 import { hiddenField, type Browserless } from '../oauth/oauth-helpers.ts'
 
 /**
@@ -92,7 +96,12 @@ export interface Exchange {
 export function recordingFetch(log: Exchange[]): (input: string | URL, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     const response = await fetch(input, init)
-    log.push({ method: init?.method ?? 'GET', url: String(input), status: response.status, wwwAuthenticate: response.headers.get('www-authenticate') })
+    log.push({
+      method: init?.method ?? 'GET',
+      url: String(input),
+      status: response.status,
+      wwwAuthenticate: response.headers.get('www-authenticate'),
+    })
     return response
   }
 }
@@ -118,10 +127,15 @@ export interface Consent {
  * The person, without a browser: opens the authorization URL with a session cookie, reads the consent page
  * and clicks "Allow" (the page's form: csrf, ticket, decision).
  */
-export async function allowOverHttp(base: string, person: Browserless, authorizationUrl: URL | string): Promise<Consent> {
+export async function allowOverHttp(
+  base: string,
+  person: Browserless,
+  authorizationUrl: URL | string,
+): Promise<Consent> {
   const page = await fetch(authorizationUrl, { headers: { cookie: person.cookie }, redirect: 'manual' })
   const html = await page.text()
-  if (page.status !== 200) throw new Error(`authorization URL answered ${page.status}: ${page.headers.get('location') ?? html}`)
+  if (page.status !== 200)
+    throw new Error(`authorization URL answered ${page.status}: ${page.headers.get('location') ?? html}`)
   const decision = await fetch(`${base}/api/auth/oauth2/consent`, {
     method: 'POST',
     redirect: 'manual',
@@ -131,7 +145,12 @@ export async function allowOverHttp(base: string, person: Browserless, authoriza
   await decision.body?.cancel()
   const location = decision.headers.get('location')
   if (!location) throw new Error(`consent answered ${decision.status} without a Location`)
-  return { pageStatus: page.status, scopes: listedScopes(html), decisionStatus: decision.status, location: new URL(location) }
+  return {
+    pageStatus: page.status,
+    scopes: listedScopes(html),
+    decisionStatus: decision.status,
+    location: new URL(location),
+  }
 }
 
 /**
@@ -139,25 +158,37 @@ export async function allowOverHttp(base: string, person: Browserless, authoriza
  * /sign-in; its form (email, password, the CSRF field and cookie) starts a session and sends the browser
  * back to the authorization URL. Returns that browser's cookies, ready for {@link allowOverHttp}.
  */
-export async function signInOverHttp(base: string, email: string, password: string, authorizationUrl: URL | string): Promise<Browserless & { next: string }> {
+export async function signInOverHttp(
+  base: string,
+  email: string,
+  password: string,
+  authorizationUrl: URL | string,
+): Promise<Browserless & { next: string }> {
   const first = await fetch(authorizationUrl, { redirect: 'manual' })
   await first.body?.cancel()
   const signInUrl = first.headers.get('location')
-  if (first.status !== 303 || !signInUrl?.startsWith(`${base}/sign-in?next=`)) throw new Error(`authorize did not send a signed-out person to sign in: ${first.status} ${signInUrl}`)
+  if (first.status !== 303 || !signInUrl?.startsWith(`${base}/sign-in?next=`))
+    throw new Error(`authorize did not send a signed-out person to sign in: ${first.status} ${signInUrl}`)
   const page = await fetch(signInUrl, { redirect: 'manual' })
   const html = await page.text()
   const csrfCookie = /rl_csrf=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')?.[1]
   if (page.status !== 200 || !csrfCookie) throw new Error(`sign-in page answered ${page.status} without a CSRF cookie`)
   const next = hiddenField(html, 'next')
   const posted = await fetch(`${base}/sign-in`, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { cookie: `rl_csrf=${csrfCookie}`, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ csrf: hiddenField(html, 'csrf'), next, email, password }),
   })
   await posted.body?.cancel()
   const session = /rl_session=([^;]+)/.exec(posted.headers.get('set-cookie') ?? '')?.[1]
   if (posted.status !== 303 || !session) throw new Error(`sign-in answered ${posted.status} without a session`)
-  return { userId: '', cookie: `rl_session=${session}; rl_csrf=${csrfCookie}`, csrf: csrfCookie, next: new URL(posted.headers.get('location')!, base).href }
+  return {
+    userId: '',
+    cookie: `rl_session=${session}; rl_csrf=${csrfCookie}`,
+    csrf: csrfCookie,
+    next: new URL(posted.headers.get('location')!, base).href,
+  }
 }
 
 /** The claims of a JWT, unverified (the server verifies; tests only read what it issued). */
@@ -168,17 +199,30 @@ export function jwtClaims(token: string): Record<string, unknown> {
 }
 
 /** A REST call on the live server with a bearer credential: status and parsed JSON body. */
-export async function rest(base: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
+export async function rest(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` }
   if (body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  const response = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   const text = await response.text()
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers }
 }
 
 /** A raw MCP POST (one JSON-RPC message) with a bearer token, for asserting on status and headers. */
 export function mcpPost(base: string, token: string | null, message: unknown): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  }
   if (token !== null) headers.authorization = `Bearer ${token}`
   return fetch(`${base}/mcp`, { method: 'POST', headers, body: JSON.stringify(message) })
 }

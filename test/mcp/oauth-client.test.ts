@@ -7,7 +7,16 @@ import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
 import type { TestUser } from '../helpers/harness.ts'
 import { signedIn, type Browserless } from '../oauth/oauth-helpers.ts'
 import { hashPassword } from '../../adapters/app/passwords.ts'
-import { allowOverHttp, jwtClaims, mcpPost, MemoryOAuthProvider, recordingFetch, rest, signInOverHttp, type Exchange } from './mcp-helpers.ts'
+import {
+  allowOverHttp,
+  jwtClaims,
+  mcpPost,
+  MemoryOAuthProvider,
+  recordingFetch,
+  rest,
+  signInOverHttp,
+  type Exchange,
+} from './mcp-helpers.ts'
 
 // The official MCP TypeScript SDK as a third-party client doing its own OAuth against the service on a
 // real port: discovery from the 401, dynamic registration, PKCE, the person's consent (played over HTTP
@@ -16,10 +25,27 @@ import { allowOverHttp, jwtClaims, mcpPost, MemoryOAuthProvider, recordingFetch,
 // Nobody listens here: the SDK only needs a redirect URI to register and to send the person back to.
 const CALLBACK = 'http://127.0.0.1:8976/callback'
 /** The 401 hint on /mcp: the least that works, every tool scope but the deletes, no offline_access (docs/mcp.md#scopes-and-step-up). */
-const HINT_SCOPES = ['saved-items:capture', 'saved-items:read', 'saved-items:write', 'folders:read', 'folders:write', 'account:read']
+const HINT_SCOPES = [
+  'saved-items:capture',
+  'saved-items:read',
+  'saved-items:write',
+  'folders:read',
+  'folders:write',
+  'account:read',
+]
 const TOOL_NAMES = [
-  'save_url', 'list_saved_items', 'mark_read', 'mark_unread', 'open_saved_item', 'move_to_folder', 'delete_saved_item',
-  'list_folders', 'create_folder', 'rename_folder', 'delete_folder', 'whoami',
+  'save_url',
+  'list_saved_items',
+  'mark_read',
+  'mark_unread',
+  'open_saved_item',
+  'move_to_folder',
+  'delete_saved_item',
+  'list_folders',
+  'create_folder',
+  'rename_folder',
+  'delete_folder',
+  'whoami',
 ]
 
 let live: LiveServer
@@ -39,8 +65,14 @@ afterAll(async () => {
   await live?.stop()
 })
 
-function sdkClient(provider: MemoryOAuthProvider, log: Exchange[] = []): { client: Client; transport: StreamableHTTPClientTransport; log: Exchange[] } {
-  const transport = new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), { authProvider: provider, fetch: recordingFetch(log) })
+function sdkClient(
+  provider: MemoryOAuthProvider,
+  log: Exchange[] = [],
+): { client: Client; transport: StreamableHTTPClientTransport; log: Exchange[] } {
+  const transport = new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), {
+    authProvider: provider,
+    fetch: recordingFetch(log),
+  })
   return { client: new Client({ name: 'readlater-test-client', version: '1.0.0' }), transport, log }
 }
 
@@ -63,27 +95,51 @@ async function restItem(id: string): Promise<unknown> {
 }
 
 /** Registers a public client by hand and runs authorize → consent → token for exactly `scope`. */
-async function narrowTokens(scope: string): Promise<{ clientId: string; tokens: { access_token: string; token_type: string; scope: string; expires_in?: number; refresh_token?: string } }> {
+async function narrowTokens(scope: string): Promise<{
+  clientId: string
+  tokens: { access_token: string; token_type: string; scope: string; expires_in?: number; refresh_token?: string }
+}> {
   const registered = await fetch(`${live.url}/api/auth/oauth2/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test MCP Client', redirect_uris: [CALLBACK], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({
+      client_name: 'Test MCP Client',
+      redirect_uris: [CALLBACK],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }),
   })
   expect(registered.status).toBe(201)
   const clientId = ((await registered.json()) as { client_id: string }).client_id
   const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
-  const challenge = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString('base64url')
+  const challenge = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString(
+    'base64url',
+  )
   const authorize = new URL(`${live.url}/api/auth/oauth2/authorize`)
   for (const [name, value] of Object.entries({
-    response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, code_challenge: challenge, code_challenge_method: 'S256',
-    state: 'narrow', scope, resource: `${live.url}/mcp`,
-  })) authorize.searchParams.set(name, value)
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: CALLBACK,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'narrow',
+    scope,
+    resource: `${live.url}/mcp`,
+  }))
+    authorize.searchParams.set(name, value)
   const consent = await allowOverHttp(live.url, browser, authorize)
   expect(consent.scopes).toEqual(scope.split(' '))
   const exchanged = await fetch(`${live.url}/api/auth/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: consent.location.searchParams.get('code')!, redirect_uri: CALLBACK, client_id: clientId, code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: consent.location.searchParams.get('code')!,
+      redirect_uri: CALLBACK,
+      client_id: clientId,
+      code_verifier: verifier,
+    }),
   })
   expect(exchanged.status).toBe(200)
   return { clientId, tokens: (await exchanged.json()) as never }
@@ -93,14 +149,15 @@ async function narrowTokens(scope: string): Promise<{ clientId: string; tokens: 
 const provider = new MemoryOAuthProvider(CALLBACK)
 
 describe('the SDK authorizes itself from a 401', () => {
-
   test('with no token, connect discovers the metadata, registers, sends the person to consent and throws UnauthorizedError', async () => {
     const { client, transport, log } = sdkClient(provider)
     await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError)
 
     // The first answer is the 401 whose challenge the SDK follows.
     expect(log[0]).toMatchObject({ method: 'POST', url: `${live.url}/mcp`, status: 401 })
-    expect(log[0]!.wwwAuthenticate).toContain(`resource_metadata="${live.url}/.well-known/oauth-protected-resource/mcp"`)
+    expect(log[0]!.wwwAuthenticate).toContain(
+      `resource_metadata="${live.url}/.well-known/oauth-protected-resource/mcp"`,
+    )
     expect(log[0]!.wwwAuthenticate).toContain(`scope="${HINT_SCOPES.join(' ')}"`)
     const asked = log.map((exchange) => `${exchange.method} ${exchange.url} ${exchange.status}`)
     expect(asked).toContain(`GET ${live.url}/.well-known/oauth-protected-resource/mcp 200`)
@@ -108,7 +165,11 @@ describe('the SDK authorizes itself from a 401', () => {
     expect(asked).toContain(`POST ${live.url}/api/auth/oauth2/register 201`)
 
     // Dynamic registration left a client row named as the SDK asked.
-    const tables = (await live.harness.db.$client.execute(`SELECT name FROM sqlite_master WHERE type='table' AND name = 'oauth_clients'`)).rows
+    const tables = (
+      await live.harness.db.$client.execute(
+        `SELECT name FROM sqlite_master WHERE type='table' AND name = 'oauth_clients'`,
+      )
+    ).rows
     expect(tables).toHaveLength(1)
     const clients = (await live.harness.db.$client.execute('SELECT id, name, redirect_uris FROM oauth_clients')).rows
     expect(clients).toHaveLength(1)
@@ -132,7 +193,10 @@ describe('the SDK authorizes itself from a 401', () => {
   test('after the person allows, finishAuth gets a token for {base}/mcp; a new connection lists the 12 tools and every one answers like REST', async () => {
     // The person is signed out: the real sign-in page (form + CSRF) brings them back to the authorization URL.
     const password = 'a long password for mcp'
-    await live.harness.db.$client.execute({ sql: 'UPDATE users SET password_hash = ? WHERE id = ?', args: [await hashPassword(password), person.id] })
+    await live.harness.db.$client.execute({
+      sql: 'UPDATE users SET password_hash = ? WHERE id = ?',
+      args: [await hashPassword(password), person.id],
+    })
     const signedInBrowser = await signInOverHttp(live.url, person.email, password, provider.lastAuthorizationUrl())
     expect(signedInBrowser.next).toBe(provider.lastAuthorizationUrl().href)
     const consent = await allowOverHttp(live.url, signedInBrowser, signedInBrowser.next)
@@ -156,7 +220,9 @@ describe('the SDK authorizes itself from a 401', () => {
     expect(claims.iss).toBe(`${live.url}/api/auth`)
 
     // A token for /mcp is not one for the REST API.
-    const onRest = await fetch(`${live.url}/v1/saved-items`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    const onRest = await fetch(`${live.url}/v1/saved-items`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    })
     await onRest.body?.cancel()
     expect(onRest.status).toBe(401)
 
@@ -183,9 +249,19 @@ describe('the SDK authorizes itself from a 401', () => {
     expect((await rest(live.url, restKey, 'GET', '/v1/folders')).body).toEqual({ folders: [renamed] })
 
     // Saved items: save, save again, list (whole and paged), state changes, folders.
-    const saved = await structured(client, 'save_url', { url: 'https://example.com/one', sourceName: 'newsletter', tags: ['ai'] })
+    const saved = await structured(client, 'save_url', {
+      url: 'https://example.com/one',
+      sourceName: 'newsletter',
+      tags: ['ai'],
+    })
     expect(saved.captureResult).toBe('created')
-    expect(saved.savedItem).toMatchObject({ originalUrl: 'https://example.com/one', sourceName: 'newsletter', tags: ['ai'], isRead: false, folder: null })
+    expect(saved.savedItem).toMatchObject({
+      originalUrl: 'https://example.com/one',
+      sourceName: 'newsletter',
+      tags: ['ai'],
+      isRead: false,
+      folder: null,
+    })
     expect(await restItem(saved.savedItem.id)).toEqual(saved.savedItem)
     const second = await structured(client, 'save_url', { url: 'https://example.com/two', folderId: created.id })
     expect(second.savedItem.folder).toEqual(renamed)
@@ -205,7 +281,10 @@ describe('the SDK authorizes itself from a 401', () => {
     expect(next).not.toBeNull()
     expect(page.nextCursor).toBe(new URL(next![1]!).searchParams.get('cursor'))
     const inFolder = await structured(client, 'list_saved_items', { folder: created.id })
-    expect(inFolder).toEqual({ savedItems: (await rest(live.url, restKey, 'GET', `/v1/saved-items?folder=${created.id}`)).body.savedItems, nextCursor: null })
+    expect(inFolder).toEqual({
+      savedItems: (await rest(live.url, restKey, 'GET', `/v1/saved-items?folder=${created.id}`)).body.savedItems,
+      nextCursor: null,
+    })
     expect(inFolder.savedItems.map((item: { id: string }) => item.id)).toEqual([second.savedItem.id])
 
     const id = saved.savedItem.id
@@ -226,13 +305,17 @@ describe('the SDK authorizes itself from a 401', () => {
     expect(await restItem(id)).toEqual(outOfFolder)
 
     // The deletes come by step-up: the SDK re-authorizes with what it holds plus saved-items:delete.
-    await expect(client.callTool({ name: 'delete_saved_item', arguments: { id } })).rejects.toBeInstanceOf(UnauthorizedError)
+    await expect(client.callTool({ name: 'delete_saved_item', arguments: { id } })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    )
     const widened = await allowOverHttp(live.url, browser, provider.lastAuthorizationUrl())
     expect(widened.scopes).toEqual([...HINT_SCOPES.slice(0, 3), 'saved-items:delete', ...HINT_SCOPES.slice(3)])
     await transport.finishAuth(widened.location.searchParams.get('code')!)
     expect(await structured(client, 'delete_saved_item', { id })).toEqual({ deleted: true, id })
     expect((await restItems()).map((item: { id: string }) => item.id)).toEqual([second.savedItem.id])
-    await expect(client.callTool({ name: 'delete_folder', arguments: { id: created.id } })).rejects.toBeInstanceOf(UnauthorizedError)
+    await expect(client.callTool({ name: 'delete_folder', arguments: { id: created.id } })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    )
     const widenedAgain = await allowOverHttp(live.url, browser, provider.lastAuthorizationUrl())
     expect(widenedAgain.scopes.sort()).toEqual([...HINT_SCOPES, 'saved-items:delete', 'folders:delete'].sort())
     await transport.finishAuth(widenedAgain.location.searchParams.get('code')!)
@@ -252,7 +335,12 @@ describe('step-up on 403 insufficient_scope', () => {
     const id = item.body.savedItem.id as string
 
     // The raw answer the SDK will get.
-    const raw = await mcpPost(live.url, tokens.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mark_read', arguments: { id } } })
+    const raw = await mcpPost(live.url, tokens.access_token, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'mark_read', arguments: { id } },
+    })
     expect(raw.status).toBe(403)
     const challenge = raw.headers.get('www-authenticate')!
     expect(challenge).toContain('error="insufficient_scope"')
@@ -265,7 +353,9 @@ describe('step-up on 403 insufficient_scope', () => {
     provider.saveTokens(tokens)
     const { client, transport, log } = sdkClient(provider)
     await client.connect(transport)
-    expect((await structured(client, 'list_saved_items')).savedItems.map((saved: { id: string }) => saved.id)).toContain(id)
+    expect(
+      (await structured(client, 'list_saved_items')).savedItems.map((saved: { id: string }) => saved.id),
+    ).toContain(id)
 
     await expect(client.callTool({ name: 'mark_read', arguments: { id } })).rejects.toBeInstanceOf(UnauthorizedError)
     const refused = log.filter((exchange) => exchange.status === 403)
@@ -302,18 +392,28 @@ describe('step-up on 403 insufficient_scope', () => {
     const { client, transport } = sdkClient(provider)
     await client.connect(transport)
 
-    await expect(client.callTool({ name: 'delete_saved_item', arguments: { id: item.body.savedItem.id } })).rejects.toBeInstanceOf(UnauthorizedError)
+    await expect(
+      client.callTool({ name: 'delete_saved_item', arguments: { id: item.body.savedItem.id } }),
+    ).rejects.toBeInstanceOf(UnauthorizedError)
     const first = await allowOverHttp(live.url, browser, provider.lastAuthorizationUrl())
     expect(first.scopes).toEqual(['saved-items:read', 'saved-items:delete', 'folders:read'])
     await transport.finishAuth(first.location.searchParams.get('code')!)
-    expect(await structured(client, 'delete_saved_item', { id: item.body.savedItem.id })).toEqual({ deleted: true, id: item.body.savedItem.id })
+    expect(await structured(client, 'delete_saved_item', { id: item.body.savedItem.id })).toEqual({
+      deleted: true,
+      id: item.body.savedItem.id,
+    })
     expect(await restItem(item.body.savedItem.id)).toBeUndefined()
 
-    await expect(client.callTool({ name: 'delete_folder', arguments: { id: folder.body.id } })).rejects.toBeInstanceOf(UnauthorizedError)
+    await expect(client.callTool({ name: 'delete_folder', arguments: { id: folder.body.id } })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    )
     const second = await allowOverHttp(live.url, browser, provider.lastAuthorizationUrl())
     expect(second.scopes).toEqual(['saved-items:read', 'saved-items:delete', 'folders:read', 'folders:delete'])
     await transport.finishAuth(second.location.searchParams.get('code')!)
-    expect(await structured(client, 'delete_folder', { id: folder.body.id })).toEqual({ deleted: true, id: folder.body.id })
+    expect(await structured(client, 'delete_folder', { id: folder.body.id })).toEqual({
+      deleted: true,
+      id: folder.body.id,
+    })
     const folders = (await rest(live.url, restKey, 'GET', '/v1/folders')).body.folders as { id: string }[]
     expect(folders.map((each) => each.id)).not.toContain(folder.body.id)
     expect(await structured(client, 'list_folders')).toEqual({ folders })
@@ -324,12 +424,22 @@ describe('revocation in settings', () => {
   // Disconnects the client the SDK registered and authorized in the first describe block.
   test('after the person disconnects the agent, its access token is refused on /mcp with invalid_token and the SDK asks for consent again', async () => {
     const accessToken = provider.tokens()!.access_token
-    const before = await mcpPost(live.url, accessToken, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } })
+    const before = await mcpPost(live.url, accessToken, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'whoami', arguments: {} },
+    })
     expect(before.status).toBe(200)
     expect(JSON.stringify(await before.json())).toContain(person.email)
 
     // One grant per consent: the first and the two step-ups. The newest is the one the token came from.
-    const grants = (await live.harness.db.$client.execute({ sql: 'SELECT id FROM oauth_grants WHERE client_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC', args: [provider.client!.client_id] })).rows
+    const grants = (
+      await live.harness.db.$client.execute({
+        sql: 'SELECT id FROM oauth_grants WHERE client_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC',
+        args: [provider.client!.client_id],
+      })
+    ).rows
     expect(grants).toHaveLength(3)
     const revoked = await fetch(`${live.url}/settings/agents/${grants[0]!.id}/revoke`, {
       method: 'POST',
@@ -341,7 +451,12 @@ describe('revocation in settings', () => {
     expect(revoked.status).toBe(303)
     expect(revoked.headers.get('location')).toBe('/settings?done=agent-revoked')
 
-    const after = await mcpPost(live.url, accessToken, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } })
+    const after = await mcpPost(live.url, accessToken, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'whoami', arguments: {} },
+    })
     expect(after.status).toBe(401)
     expect(after.headers.get('www-authenticate')).toStartWith('Bearer error="invalid_token"')
     expect(await after.json()).toMatchObject({ _tag: 'Unauthorized' })

@@ -36,12 +36,18 @@ async function person(): Promise<Person> {
   const key = await user.key()
   const authorization = `Bearer ${key}`
   const client = new Client({ name: 'tools-test', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), { requestInit: { headers: { authorization } } }))
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), { requestInit: { headers: { authorization } } }),
+  )
   clients.push(client)
   const rest: Person['rest'] = async (method, path, body) => {
     const headers: Record<string, string> = { authorization }
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const response = await fetch(`${live.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const response = await fetch(`${live.url}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     const text = await response.text()
     return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined }
   }
@@ -52,7 +58,10 @@ async function person(): Promise<Person> {
     call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
     rest,
     // This person's rows as the REST API shows them, for "nothing was written" checks.
-    snapshot: async () => ({ items: (await rest('GET', '/v1/saved-items')).body, folders: (await rest('GET', '/v1/folders')).body }),
+    snapshot: async () => ({
+      items: (await rest('GET', '/v1/saved-items')).body,
+      folders: (await rest('GET', '/v1/folders')).body,
+    }),
   }
 }
 
@@ -110,9 +119,18 @@ describe('tools/list', () => {
     const { tools } = await p.client.listTools()
     const required = Object.fromEntries(tools.map((tool) => [tool.name, [...(tool.inputSchema.required ?? [])].sort()]))
     expect(required).toEqual({
-      save_url: ['url'], list_saved_items: [], mark_read: ['id'], mark_unread: ['id'], open_saved_item: ['id'],
-      move_to_folder: ['folderId', 'id'], delete_saved_item: ['id'], list_folders: [], create_folder: ['name'],
-      rename_folder: ['id', 'name'], delete_folder: ['id'], whoami: [],
+      save_url: ['url'],
+      list_saved_items: [],
+      mark_read: ['id'],
+      mark_unread: ['id'],
+      open_saved_item: ['id'],
+      move_to_folder: ['folderId', 'id'],
+      delete_saved_item: ['id'],
+      list_folders: [],
+      create_folder: ['name'],
+      rename_folder: ['id', 'name'],
+      delete_folder: ['id'],
+      whoami: [],
     })
   })
 })
@@ -121,13 +139,26 @@ describe('saved-item tools agree with the REST API', () => {
   test('save_url creates the item REST then lists, with a summary naming its id', async () => {
     const p = await person()
     const folder = ok(await p.call('create_folder', { name: 'Inbox' })).structured
-    const { structured, text } = ok(await p.call('save_url', {
-      url: 'https://www.example.com/article/?utm_source=x', sourceName: 'Newsletter', tags: ['ai', 'ai', 'tools'], folderId: folder.id, captureChannel: 'raycast',
-    }))
+    const { structured, text } = ok(
+      await p.call('save_url', {
+        url: 'https://www.example.com/article/?utm_source=x',
+        sourceName: 'Newsletter',
+        tags: ['ai', 'ai', 'tools'],
+        folderId: folder.id,
+        captureChannel: 'raycast',
+      }),
+    )
     expect(structured.captureResult).toBe('created')
     expect(structured.savedItem).toMatchObject({
-      originalUrl: 'https://www.example.com/article/?utm_source=x', normalizedUrl: 'https://example.com/article', host: 'example.com',
-      sourceName: 'Newsletter', tags: ['ai', 'tools'], folder, captureChannel: 'raycast', isRead: false, enrichmentStatus: 'pending',
+      originalUrl: 'https://www.example.com/article/?utm_source=x',
+      normalizedUrl: 'https://example.com/article',
+      host: 'example.com',
+      sourceName: 'Newsletter',
+      tags: ['ai', 'tools'],
+      folder,
+      captureChannel: 'raycast',
+      isRead: false,
+      enrichmentStatus: 'pending',
     })
     expect(text).toContain(structured.savedItem.id)
     const list = await p.rest('GET', '/v1/saved-items')
@@ -255,7 +286,7 @@ describe('folder and account tools agree with the REST API', () => {
     expect(text).toContain(b.id)
   })
 
-  test('create_folder, rename_folder and delete_folder are reflected in REST; the folder\'s items are kept', async () => {
+  test("create_folder, rename_folder and delete_folder are reflected in REST; the folder's items are kept", async () => {
     const p = await person()
     const created = ok(await p.call('create_folder', { name: '  Projects  ' }))
     expect(created.structured).toEqual({ id: expect.any(String), name: 'Projects' })
@@ -323,20 +354,29 @@ describe('domain errors: isError with the error tag first', () => {
     for (const name of ['mark_read', 'mark_unread', 'open_saved_item']) {
       expect(failed(await p.call(name, { id: 'nope' }))).toBe('SavedItemNotFoundError: No saved item with id "nope"')
     }
-    expect(failed(await p.call('move_to_folder', { id: 'nope', folderId: null }))).toStartWith('SavedItemNotFoundError: ')
-    expect(failed(await p.call('move_to_folder', { id: item.id, folderId: 'nope' }))).toStartWith('FolderNotFoundError: ')
+    expect(failed(await p.call('move_to_folder', { id: 'nope', folderId: null }))).toStartWith(
+      'SavedItemNotFoundError: ',
+    )
+    expect(failed(await p.call('move_to_folder', { id: item.id, folderId: 'nope' }))).toStartWith(
+      'FolderNotFoundError: ',
+    )
     expect(failed(await p.call('list_saved_items', { folder: 'nope' }))).toStartWith('FolderNotFoundError: ')
     expect(failed(await p.call('rename_folder', { id: 'nope', name: 'X' }))).toStartWith('FolderNotFoundError: ')
     expect(failed(await p.call('delete_folder', { id: 'nope' }))).toStartWith('FolderNotFoundError: ')
-    expect(failed(await p.call('save_url', { url: 'https://example.com/new', folderId: 'nope' }))).toStartWith('FolderNotFoundError: ')
+    expect(failed(await p.call('save_url', { url: 'https://example.com/new', folderId: 'nope' }))).toStartWith(
+      'FolderNotFoundError: ',
+    )
     expect(await p.snapshot()).toEqual(before)
   })
 
-  test.each(['ftp://x', 'not a url', 'https://user:secret@example.com/'])('save_url %j: InvalidUrlError, nothing saved', async (url) => {
-    const p = await person()
-    expect(failed(await p.call('save_url', { url }))).toStartWith('InvalidUrlError: ')
-    expect((await p.rest('GET', '/v1/saved-items')).body.savedItems).toEqual([])
-  })
+  test.each(['ftp://x', 'not a url', 'https://user:secret@example.com/'])(
+    'save_url %j: InvalidUrlError, nothing saved',
+    async (url) => {
+      const p = await person()
+      expect(failed(await p.call('save_url', { url }))).toStartWith('InvalidUrlError: ')
+      expect((await p.rest('GET', '/v1/saved-items')).body.savedItems).toEqual([])
+    },
+  )
 
   test('a cursor the API did not issue: ValidationError', async () => {
     const p = await person()
@@ -349,7 +389,9 @@ describe('domain errors: isError with the error tag first', () => {
     const home = ok(await p.call('create_folder', { name: 'Home' })).structured
     const before = await p.snapshot()
     expect(failed(await p.call('create_folder', { name: 'work' }))).toStartWith('FolderNameConflictError: ')
-    expect(failed(await p.call('rename_folder', { id: home.id, name: ' WORK ' }))).toStartWith('FolderNameConflictError: ')
+    expect(failed(await p.call('rename_folder', { id: home.id, name: ' WORK ' }))).toStartWith(
+      'FolderNameConflictError: ',
+    )
     expect(failed(await p.call('create_folder', { name: '   ' }))).toStartWith('InvalidFolderNameError: ')
     expect(failed(await p.call('rename_folder', { id: work.id, name: '' }))).toStartWith('InvalidFolderNameError: ')
     expect(await p.snapshot()).toEqual(before)
@@ -357,7 +399,7 @@ describe('domain errors: isError with the error tag first', () => {
 })
 
 describe('isolation between people', () => {
-  test('B sees none of A\'s items or folders and cannot change them', async () => {
+  test("B sees none of A's items or folders and cannot change them", async () => {
     const a = await person()
     const b = await person()
     const folder = ok(await a.call('create_folder', { name: 'Private' })).structured
@@ -368,18 +410,28 @@ describe('isolation between people', () => {
     expect(ok(await b.call('list_folders')).structured).toEqual({ folders: [] })
     expect(failed(await b.call('list_saved_items', { folder: folder.id }))).toStartWith('FolderNotFoundError: ')
     for (const name of ['mark_read', 'mark_unread', 'open_saved_item']) {
-      expect(failed(await b.call(name, { id: item.id }))).toBe(`SavedItemNotFoundError: No saved item with id "${item.id}"`)
+      expect(failed(await b.call(name, { id: item.id }))).toBe(
+        `SavedItemNotFoundError: No saved item with id "${item.id}"`,
+      )
     }
-    expect(failed(await b.call('move_to_folder', { id: item.id, folderId: null }))).toStartWith('SavedItemNotFoundError: ')
-    expect(failed(await b.call('rename_folder', { id: folder.id, name: 'Mine now' }))).toStartWith('FolderNotFoundError: ')
+    expect(failed(await b.call('move_to_folder', { id: item.id, folderId: null }))).toStartWith(
+      'SavedItemNotFoundError: ',
+    )
+    expect(failed(await b.call('rename_folder', { id: folder.id, name: 'Mine now' }))).toStartWith(
+      'FolderNotFoundError: ',
+    )
     expect(failed(await b.call('delete_folder', { id: folder.id }))).toStartWith('FolderNotFoundError: ')
     // Deleting is idempotent, so B's delete "succeeds", but must not touch A's item.
     ok(await b.call('delete_saved_item', { id: item.id }))
     // B's own item cannot be filed into A's folder, nor saved into it.
     const own = await save(b, 'https://example.com/private')
     expect(own.id).not.toBe(item.id)
-    expect(failed(await b.call('move_to_folder', { id: own.id, folderId: folder.id }))).toStartWith('FolderNotFoundError: ')
-    expect(failed(await b.call('save_url', { url: 'https://example.com/other', folderId: folder.id }))).toStartWith('FolderNotFoundError: ')
+    expect(failed(await b.call('move_to_folder', { id: own.id, folderId: folder.id }))).toStartWith(
+      'FolderNotFoundError: ',
+    )
+    expect(failed(await b.call('save_url', { url: 'https://example.com/other', folderId: folder.id }))).toStartWith(
+      'FolderNotFoundError: ',
+    )
 
     expect(await a.snapshot()).toEqual(aBefore)
     expect(ok(await b.call('list_saved_items')).structured.savedItems).toEqual([own])

@@ -34,31 +34,47 @@ async function grantId(accessToken: string): Promise<string> {
 
 async function signWithOurKey(claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
   const keys = await loadSigningKeys(h.db, h.clock)
-  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: keys.active.kid, typ: 'at+jwt', ...header }).sign(keys.active.privateKey)
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'ES256', kid: keys.active.kid, typ: 'at+jwt', ...header })
+    .sign(keys.active.privateKey)
 }
 
 describe('verifyAccessToken()', () => {
   test('turns a valid token into the person, the scopes the grant still holds, and the grant as credential', async () => {
     const tokens = await tokensFor(h, { clientId, browser, scope: 'saved-items:read folders:read offline_access' })
     expect(await verifyAccessToken(deps, tokens.access_token, BASE)).toEqual({
-      userId: browser.userId, scopes: ['saved-items:read', 'folders:read'], credentialId: `grant:${await grantId(tokens.access_token)}`, kind: 'oauth', connectClient: null, offlineAccess: true,
+      userId: browser.userId,
+      scopes: ['saved-items:read', 'folders:read'],
+      credentialId: `grant:${await grantId(tokens.access_token)}`,
+      kind: 'oauth',
+      connectClient: null,
+      offlineAccess: true,
     })
     const used = await h.db.$client.execute('SELECT last_used_at FROM oauth_grants')
     expect(used.rows[0]!.last_used_at).toBe(h.clock.now().toISOString())
   })
 
-  test('passes oauth4webapi\'s RFC 9068 JWT access token validation', async () => {
+  test("passes oauth4webapi's RFC 9068 JWT access token validation", async () => {
     const tokens = await tokensFor(h, { clientId, browser })
     const options = {
       [oauth.customFetch]: (url: string, init: RequestInit) => h.server.fetch(new Request(url, init)),
       [oauth.allowInsecureRequests]: true,
     }
-    const as = await oauth.processDiscoveryResponse(new URL(ISSUER), await oauth.discoveryRequest(new URL(ISSUER), { ...options, algorithm: 'oauth2' }))
+    const as = await oauth.processDiscoveryResponse(
+      new URL(ISSUER),
+      await oauth.discoveryRequest(new URL(ISSUER), { ...options, algorithm: 'oauth2' }),
+    )
     // oauth4webapi checks against the real time; our test clock is fixed, so give it a generous tolerance.
     const skew = Math.round((Date.now() - h.clock.now().getTime()) / 1000)
-    const claims = await oauth.validateJwtAccessToken({ ...as, ...options } as oauth.AuthorizationServer, new Request(BASE, { headers: { authorization: `Bearer ${tokens.access_token}` } }), BASE, {
-      ...options, [oauth.clockSkew]: -skew,
-    })
+    const claims = await oauth.validateJwtAccessToken(
+      { ...as, ...options } as oauth.AuthorizationServer,
+      new Request(BASE, { headers: { authorization: `Bearer ${tokens.access_token}` } }),
+      BASE,
+      {
+        ...options,
+        [oauth.clockSkew]: -skew,
+      },
+    )
     expect(claims).toMatchObject({ iss: ISSUER, aud: BASE, sub: browser.userId, client_id: clientId })
   })
 
@@ -67,7 +83,9 @@ describe('verifyAccessToken()', () => {
     const valid = decodeJwt(tokens.access_token)
     const [head, payload, signature] = tokens.access_token.split('.')
     const flipped = signature!.slice(0, 10) + (signature![10] === 'A' ? 'B' : 'A') + signature!.slice(11)
-    const widened = Buffer.from(JSON.stringify({ ...valid, scope: 'saved-items:read saved-items:delete' })).toString('base64url')
+    const widened = Buffer.from(JSON.stringify({ ...valid, scope: 'saved-items:read saved-items:delete' })).toString(
+      'base64url',
+    )
     const rejected = [
       `${head}.${payload}.${flipped}`,
       `${head}.${widened}.${signature}`,
@@ -89,7 +107,9 @@ describe('verifyAccessToken()', () => {
     expect(await verifyAccessToken(deps, tokens.access_token, BASE)).not.toBeNull()
     h.clock.advance(1_000)
     expect(await verifyAccessToken(deps, tokens.access_token, BASE)).toBeNull()
-    expect((await send(h, 'GET', '/v1/saved-items', { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401)
+    expect(
+      (await send(h, 'GET', '/v1/saved-items', { headers: { authorization: `Bearer ${tokens.access_token}` } })).status,
+    ).toBe(401)
   })
 
   test('rejects a token whose grant was revoked, from the next request on', async () => {
@@ -98,10 +118,17 @@ describe('verifyAccessToken()', () => {
     expect(await verifyAccessToken(deps, tokens.access_token, BASE)).toBeNull()
   })
 
-  test('the consent form\'s ticket is not a bearer credential', async () => {
-    const page = await send(h, 'GET', `/api/auth/oauth2/authorize?response_type=code&client_id=${clientId}&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&code_challenge=${'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'}&code_challenge_method=S256`, { headers: { cookie: browser.cookie } })
+  test("the consent form's ticket is not a bearer credential", async () => {
+    const page = await send(
+      h,
+      'GET',
+      `/api/auth/oauth2/authorize?response_type=code&client_id=${clientId}&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&code_challenge=${'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'}&code_challenge_method=S256`,
+      { headers: { cookie: browser.cookie } },
+    )
     const ticket = /name="ticket" value="([^"]+)"/.exec(page.text)![1]!
-    expect((await send(h, 'GET', '/v1/saved-items', { headers: { authorization: `Bearer ${ticket}` } })).status).toBe(401)
+    expect((await send(h, 'GET', '/v1/saved-items', { headers: { authorization: `Bearer ${ticket}` } })).status).toBe(
+      401,
+    )
   })
 
   test('a token signed by a forged key with our kid is refused', async () => {
@@ -109,7 +136,9 @@ describe('verifyAccessToken()', () => {
     const { generateKeyPair } = await import('jose')
     const forger = await generateKeyPair('ES256')
     const keys = await loadSigningKeys(h.db, h.clock)
-    const forged = await new SignJWT(decodeJwt(tokens.access_token)).setProtectedHeader({ alg: 'ES256', kid: keys.active.kid, typ: 'at+jwt' }).sign(forger.privateKey)
+    const forged = await new SignJWT(decodeJwt(tokens.access_token))
+      .setProtectedHeader({ alg: 'ES256', kid: keys.active.kid, typ: 'at+jwt' })
+      .sign(forger.privateKey)
     expect(await verifyAccessToken(deps, forged, BASE)).toBeNull()
   })
 })
@@ -138,12 +167,21 @@ describe('signing keys', () => {
     const tokens = await tokensFor(before, { clientId: client, browser: await signedIn(before) })
     before.db.$client.close()
     const after = await createHarness({ dbUrl })
-    expect((await send(after, 'GET', '/v1/saved-items', { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200)
+    expect(
+      (await send(after, 'GET', '/v1/saved-items', { headers: { authorization: `Bearer ${tokens.access_token}` } }))
+        .status,
+    ).toBe(200)
     after.db.$client.close()
   })
 
   test('issueAccessToken() signs with the key the JWKS publishes', async () => {
-    const token = await issueAccessToken(deps, { grantId: 'g', userId: 'u', clientId: 'c', scope: 'saved-items:read', audience: BASE })
+    const token = await issueAccessToken(deps, {
+      grantId: 'g',
+      userId: 'u',
+      clientId: 'c',
+      scope: 'saved-items:read',
+      audience: BASE,
+    })
     const jwks = (await send(h, 'GET', '/api/auth/jwks')).body as { keys: { kid: string }[] }
     expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid).toBe(jwks.keys[0]!.kid)
   })

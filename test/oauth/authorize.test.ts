@@ -1,7 +1,16 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { BASE, countRows, createHarness, type Harness } from '../helpers/harness.ts'
 import {
-  authorizePath, decide, hiddenField, ISSUER, pkcePair, REDIRECT_URI, registerClient, send, signedIn, type Browserless,
+  authorizePath,
+  decide,
+  hiddenField,
+  ISSUER,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  send,
+  signedIn,
+  type Browserless,
 } from './oauth-helpers.ts'
 
 let h: Harness
@@ -11,18 +20,27 @@ const { challenge } = pkcePair()
 
 beforeEach(async () => {
   h = await createHarness({ env: { IP_RATE_LIMIT_MAX: '1000' } })
-  clientId = (await registerClient(h, { redirect_uris: [REDIRECT_URI, 'https://agent.example/cb', 'com.example.agent:/cb'] })).client_id
+  clientId = (
+    await registerClient(h, { redirect_uris: [REDIRECT_URI, 'https://agent.example/cb', 'com.example.agent:/cb'] })
+  ).client_id
   browser = await signedIn(h)
 })
 
 function request(overrides: Record<string, string | null> = {}): string {
   return authorizePath({
-    response_type: 'code', client_id: clientId, redirect_uri: 'https://agent.example/cb', code_challenge: challenge, code_challenge_method: 'S256',
-    state: 'xyz 123', scope: 'saved-items:read folders:read', ...overrides,
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'https://agent.example/cb',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'xyz 123',
+    scope: 'saved-items:read folders:read',
+    ...overrides,
   })
 }
 
-const visit = (path: string, who: Browserless | null = browser) => send(h, 'GET', path, { headers: who ? { cookie: who.cookie } : {} })
+const visit = (path: string, who: Browserless | null = browser) =>
+  send(h, 'GET', path, { headers: who ? { cookie: who.cookie } : {} })
 
 function redirectedTo(reply: { status: number; headers: Headers }): URL {
   expect(reply.status).toBe(303)
@@ -43,7 +61,12 @@ describe('GET /api/auth/oauth2/authorize: requests that cannot be answered by re
   })
 
   test('a redirect URI that was not registered gets an error page and no redirect, even with other errors', async () => {
-    for (const overrides of <Record<string, string | null>[]>[{ redirect_uri: 'https://evil.example/cb' }, { redirect_uri: 'https://agent.example/cb/' }, { redirect_uri: 'https://evil.example/cb', response_type: 'token' }, { redirect_uri: null }]) {
+    for (const overrides of <Record<string, string | null>[]>[
+      { redirect_uri: 'https://evil.example/cb' },
+      { redirect_uri: 'https://agent.example/cb/' },
+      { redirect_uri: 'https://evil.example/cb', response_type: 'token' },
+      { redirect_uri: null },
+    ]) {
       const reply = await visit(request(overrides))
       expect(reply.status).toBe(400)
       expect(reply.headers.get('location')).toBeNull()
@@ -135,8 +158,16 @@ describe('GET /api/auth/oauth2/authorize: sign-in and consent', () => {
 
   test('without scope the client gets its registered scope, else saved-items:read folders:read', async () => {
     expect(listedScopes((await visit(request({ scope: null }))).text)).toEqual(['saved-items:read', 'folders:read'])
-    const scoped = (await registerClient(h, { redirect_uris: ['https://agent.example/cb'], scope: 'account:read saved-items:capture' })).client_id
-    expect(listedScopes((await visit(request({ scope: null, client_id: scoped }))).text)).toEqual(['saved-items:capture', 'account:read'])
+    const scoped = (
+      await registerClient(h, {
+        redirect_uris: ['https://agent.example/cb'],
+        scope: 'account:read saved-items:capture',
+      })
+    ).client_id
+    expect(listedScopes((await visit(request({ scope: null, client_id: scoped }))).text)).toEqual([
+      'saved-items:capture',
+      'account:read',
+    ])
   })
 
   test('consent is asked every time, prompt=consent is accepted, and loopback redirects may use any port', async () => {
@@ -152,7 +183,12 @@ describe('GET /api/auth/oauth2/authorize: sign-in and consent', () => {
   })
 
   test('a client name is shown escaped', async () => {
-    const evil = (await registerClient(h, { client_name: '<img src=x onerror=alert(1)>', redirect_uris: ['https://agent.example/cb'] })).client_id
+    const evil = (
+      await registerClient(h, {
+        client_name: '<img src=x onerror=alert(1)>',
+        redirect_uris: ['https://agent.example/cb'],
+      })
+    ).client_id
     const page = await visit(request({ client_id: evil }))
     expect(page.text).not.toContain('<img src=x')
     expect(page.text).toContain('&lt;img src=x onerror=alert(1)&gt;')
@@ -167,8 +203,18 @@ describe('POST /api/auth/oauth2/consent', () => {
     expect([...location.searchParams.keys()]).toEqual(['code', 'state', 'iss'])
     expect(location.searchParams.get('state')).toBe('xyz 123')
     expect(location.searchParams.get('iss')).toBe(ISSUER)
-    const grants = await h.db.$client.execute('SELECT user_id, client_id, scopes, resource, revoked_at FROM oauth_grants')
-    expect(grants.rows.map((r) => ({ ...r }) as Record<string, unknown>)).toEqual([{ user_id: browser.userId, client_id: clientId, scopes: '["saved-items:read","folders:read"]', resource: `${BASE}/mcp`, revoked_at: null }])
+    const grants = await h.db.$client.execute(
+      'SELECT user_id, client_id, scopes, resource, revoked_at FROM oauth_grants',
+    )
+    expect(grants.rows.map((r) => ({ ...r }) as Record<string, unknown>)).toEqual([
+      {
+        user_id: browser.userId,
+        client_id: clientId,
+        scopes: '["saved-items:read","folders:read"]',
+        resource: `${BASE}/mcp`,
+        revoked_at: null,
+      },
+    ])
     const codes = await h.db.$client.execute('SELECT code_hash, expires_at FROM oauth_codes')
     expect(codes.rows).toHaveLength(1)
     expect(codes.rows[0]!.code_hash).not.toBe(location.searchParams.get('code'))
@@ -188,16 +234,24 @@ describe('POST /api/auth/oauth2/consent', () => {
   test('a form without the CSRF token, or with a wrong one, is refused with 403 and grants nothing', async () => {
     const page = await visit(request())
     const ticket = hiddenField(page.text, 'ticket')
-    const post = (fields: Record<string, string>) => send(h, 'POST', '/api/auth/oauth2/consent', {
-      headers: { cookie: browser.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(),
-    })
-    for (const reply of [await post({ ticket, decision: 'allow' }), await post({ ticket, decision: 'allow', csrf: 'A'.repeat(43) })]) {
+    const post = (fields: Record<string, string>) =>
+      send(h, 'POST', '/api/auth/oauth2/consent', {
+        headers: { cookie: browser.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      })
+    for (const reply of [
+      await post({ ticket, decision: 'allow' }),
+      await post({ ticket, decision: 'allow', csrf: 'A'.repeat(43) }),
+    ]) {
       expect(reply.status).toBe(403)
       expect(reply.headers.get('location')).toBeNull()
     }
     // The cookie alone is not enough either: without it the submitted token matches nothing.
     const noCookie = await send(h, 'POST', '/api/auth/oauth2/consent', {
-      headers: { cookie: browser.cookie.replace(/; rl_csrf=.*/, ''), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie: browser.cookie.replace(/; rl_csrf=.*/, ''),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams({ ticket, decision: 'allow', csrf: browser.csrf }).toString(),
     })
     expect(noCookie.status).toBe(403)
@@ -205,17 +259,18 @@ describe('POST /api/auth/oauth2/consent', () => {
     expect(await countRows(h.db, 'oauth_codes')).toBe(0)
   })
 
-  test('an altered, expired or someone else\'s consent form is refused and grants nothing', async () => {
+  test("an altered, expired or someone else's consent form is refused and grants nothing", async () => {
     const page = await visit(request())
     const ticket = hiddenField(page.text, 'ticket')
     const [head, payload, signature] = ticket.split('.')
     const widened = JSON.parse(Buffer.from(payload!, 'base64url').toString())
     widened.req.scopes = ['saved-items:delete']
     const forged = `${head}.${Buffer.from(JSON.stringify(widened)).toString('base64url')}.${signature}`
-    const post = (who: Browserless, ticketValue: string) => send(h, 'POST', '/api/auth/oauth2/consent', {
-      headers: { cookie: who.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf: who.csrf, ticket: ticketValue, decision: 'allow' }).toString(),
-    })
+    const post = (who: Browserless, ticketValue: string) =>
+      send(h, 'POST', '/api/auth/oauth2/consent', {
+        headers: { cookie: who.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf: who.csrf, ticket: ticketValue, decision: 'allow' }).toString(),
+      })
     expect((await post(browser, forged)).status).toBe(400)
     expect((await post(await signedIn(h), ticket)).status).toBe(400)
     h.clock.advance(601_000)
@@ -227,7 +282,11 @@ describe('POST /api/auth/oauth2/consent', () => {
     const page = await visit(request())
     const reply = await send(h, 'POST', '/api/auth/oauth2/consent', {
       headers: { cookie: `rl_csrf=${browser.csrf}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf: browser.csrf, ticket: hiddenField(page.text, 'ticket'), decision: 'allow' }).toString(),
+      body: new URLSearchParams({
+        csrf: browser.csrf,
+        ticket: hiddenField(page.text, 'ticket'),
+        decision: 'allow',
+      }).toString(),
     })
     expect(reply.status).toBe(401)
     expect(await countRows(h.db, 'oauth_grants')).toBe(0)

@@ -10,7 +10,11 @@ import { authorizePath, decide, pkcePair, redeem, send, signedIn, type Browserle
 const CLIENT_ID = 'https://app.example.com/oauth/client-metadata.json'
 const REDIRECT = 'http://127.0.0.1:33418/callback'
 
-interface Served { status?: number; contentType?: string; body: string }
+interface Served {
+  status?: number
+  contentType?: string
+  body: string
+}
 
 function setup(documents: Record<string, Served | Error>): Promise<{ h: Harness; fetched: string[] }> {
   const fetched: string[] = []
@@ -20,25 +24,48 @@ function setup(documents: Record<string, Served | Error>): Promise<{ h: Harness;
     if (!served) throw new FetchRefusedError('status', `${new URL(url).hostname} answered HTTP 404`, 404)
     if (served instanceof Error) throw served
     const body = new TextEncoder().encode(served.body)
-    return { finalUrl: url, status: served.status ?? 200, contentType: served.contentType ?? 'application/json', body, truncated: false, redirects: 0, isHtml: false }
+    return {
+      finalUrl: url,
+      status: served.status ?? 200,
+      contentType: served.contentType ?? 'application/json',
+      body,
+      truncated: false,
+      redirects: 0,
+      isHtml: false,
+    }
   }
   return createHarness({ fetchClientMetadata }).then((h) => ({ h, fetched }))
 }
 
 const metadata = (fields: Record<string, unknown> = {}): Served => ({
   body: JSON.stringify({
-    client_id: CLIENT_ID, client_name: 'Editor Agent', redirect_uris: ['http://127.0.0.1/callback'],
-    grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...fields,
+    client_id: CLIENT_ID,
+    client_name: 'Editor Agent',
+    redirect_uris: ['http://127.0.0.1/callback'],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    ...fields,
   }),
 })
 
 function authorize(h: Harness, browser: Browserless | null, overrides: Record<string, string | null> = {}) {
   const { verifier, challenge } = pkcePair()
   const path = authorizePath({
-    response_type: 'code', client_id: CLIENT_ID, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256',
-    state: 'st-1', scope: 'saved-items:read account:read offline_access', resource: `${BASE}/mcp`, ...overrides,
+    response_type: 'code',
+    client_id: CLIENT_ID,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st-1',
+    scope: 'saved-items:read account:read offline_access',
+    resource: `${BASE}/mcp`,
+    ...overrides,
   })
-  return send(h, 'GET', path, { headers: browser ? { cookie: browser.cookie } : {} }).then((reply) => ({ reply, verifier }))
+  return send(h, 'GET', path, { headers: browser ? { cookie: browser.cookie } : {} }).then((reply) => ({
+    reply,
+    verifier,
+  }))
 }
 
 const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
@@ -60,7 +87,13 @@ describe('a client known by its metadata document URL', () => {
     expect(location.searchParams.get('iss')).toBe(`${BASE}/api/auth`)
     const code = location.searchParams.get('code')!
 
-    const tokens = await redeem(h, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: CLIENT_ID, code_verifier: verifier })
+    const tokens = await redeem(h, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: CLIENT_ID,
+      code_verifier: verifier,
+    })
     expect(tokens.status).toBe(200)
     const body = tokens.body as { access_token: string; refresh_token: string; scope: string }
     expect(body.scope).toBe('saved-items:read account:read offline_access')
@@ -68,20 +101,32 @@ describe('a client known by its metadata document URL', () => {
     expect(claims).toMatchObject({ client_id: CLIENT_ID, aud: `${BASE}/mcp`, sub: browser.userId })
 
     const whoami = await h.call('POST', '/mcp', {
-      token: body.access_token, unchecked: true,
+      token: body.access_token,
+      unchecked: true,
       headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } },
     })
     expect(whoami.status).toBe(200)
     expect(whoami.body.result.structuredContent.id).toBe(browser.userId)
 
-    const refreshed = await redeem(h, { grant_type: 'refresh_token', refresh_token: body.refresh_token, client_id: CLIENT_ID })
+    const refreshed = await redeem(h, {
+      grant_type: 'refresh_token',
+      refresh_token: body.refresh_token,
+      client_id: CLIENT_ID,
+    })
     expect(refreshed.status).toBe(200)
 
     const settings = await send(h, 'GET', '/settings', { headers: { cookie: browser.cookie } })
     expect(settings.text).toContain('<td data-label="Client">Editor Agent</td>')
-    const stored = (await h.db.$client.execute({ sql: 'SELECT id, name, redirect_uris FROM oauth_clients WHERE id = ?', args: [CLIENT_ID] })).rows
-    expect(stored.map((row) => ({ ...row }))).toEqual([expect.objectContaining({ id: CLIENT_ID, name: 'Editor Agent', redirect_uris: '["http://127.0.0.1/callback"]' })])
+    const stored = (
+      await h.db.$client.execute({
+        sql: 'SELECT id, name, redirect_uris FROM oauth_clients WHERE id = ?',
+        args: [CLIENT_ID],
+      })
+    ).rows
+    expect(stored.map((row) => ({ ...row }))).toEqual([
+      expect.objectContaining({ id: CLIENT_ID, name: 'Editor Agent', redirect_uris: '["http://127.0.0.1/callback"]' }),
+    ])
   })
 
   test('is fetched only for a signed-in person: a stranger is sent to sign in and nothing is fetched or stored', async () => {
@@ -110,10 +155,18 @@ describe('a client known by its metadata document URL', () => {
       ['another client_id', metadata({ client_id: 'https://evil.example/client.json' }), /names another client_id/],
       ['a client secret', metadata({ client_secret: 'x' }), /client secret/],
       ['a confidential client', metadata({ token_endpoint_auth_method: 'private_key_jwt' }), /public clients/],
-      ['the redirect URI not listed', metadata({ redirect_uris: ['https://app.example.com/callback'] }), /redirect URI does not match/],
+      [
+        'the redirect URI not listed',
+        metadata({ redirect_uris: ['https://app.example.com/callback'] }),
+        /redirect URI does not match/,
+      ],
       ['not JSON', { body: '<html>nope</html>' }, /not valid JSON/],
       ['an empty body', { body: '' }, /not a JSON document/],
-      ['a refused fetch', new FetchRefusedError('address', 'Refused app.example.com: not a public address (private)'), /could not be read from app\.example\.com/],
+      [
+        'a refused fetch',
+        new FetchRefusedError('address', 'Refused app.example.com: not a public address (private)'),
+        /could not be read from app\.example\.com/,
+      ],
     ]
     for (const [name, served, message] of cases) {
       const { h } = await setup({ [CLIENT_ID]: served })
@@ -129,7 +182,12 @@ describe('a client known by its metadata document URL', () => {
   test('without an injected fetch, a document on a private address is refused by the guard', async () => {
     const h = await createHarness()
     const browser = await signedIn(h)
-    for (const clientId of ['https://127.0.0.1/client.json', 'https://localhost/client.json', 'https://10.0.0.1/client.json', 'https://[::1]/client.json']) {
+    for (const clientId of [
+      'https://127.0.0.1/client.json',
+      'https://localhost/client.json',
+      'https://10.0.0.1/client.json',
+      'https://[::1]/client.json',
+    ]) {
       const { reply } = await authorize(h, browser, { client_id: clientId })
       expect(reply.status, clientId).toBe(400)
       expect(textOf(reply.text), clientId).toContain('metadata could not be read from')

@@ -25,16 +25,24 @@ beforeAll(async () => {
   ;[live, browser] = await Promise.all([startLiveServer({ env: { IP_RATE_LIMIT_MAX: '1000' } }), launchBrowser()])
   // The agent's loopback listener (RFC 8252 §7.3), on a port the OS picks.
   callbacks = Bun.serve({
-    port: 0, hostname: '127.0.0.1',
+    port: 0,
+    hostname: '127.0.0.1',
     fetch(request) {
       const url = new URL(request.url)
       if (url.pathname !== '/cb') return new Response('not found', { status: 404 })
       nextCallback?.(url)
-      return new Response('<!doctype html><title>Done</title><p>You can close this window.</p>', { headers: { 'content-type': 'text/html' } })
+      return new Response('<!doctype html><title>Done</title><p>You can close this window.</p>', {
+        headers: { 'content-type': 'text/html' },
+      })
     },
   })
   const now = new Date()
-  await insertUser(live.harness.db, { id: uuidv7(now.getTime(), random), email: EMAIL, passwordHash: await hashPassword(PASSWORD), createdAt: now.toISOString() })
+  await insertUser(live.harness.db, {
+    id: uuidv7(now.getTime(), random),
+    email: EMAIL,
+    passwordHash: await hashPassword(PASSWORD),
+    createdAt: now.toISOString(),
+  })
 })
 
 afterAll(async () => {
@@ -44,11 +52,18 @@ afterAll(async () => {
 })
 
 function callbackReceived(): Promise<URL> {
-  return new Promise((resolve) => { nextCallback = resolve })
+  return new Promise((resolve) => {
+    nextCallback = resolve
+  })
 }
 
 /** Sends the browser to the authorization URL, signs in if asked, checks the consent page and clicks "Allow". */
-async function consentInBrowser(page: Page, authorizationUrl: URL, expectedScopes: string[], expectSignIn: boolean): Promise<URL> {
+async function consentInBrowser(
+  page: Page,
+  authorizationUrl: URL,
+  expectedScopes: string[],
+  expectSignIn: boolean,
+): Promise<URL> {
   const received = callbackReceived()
   await page.goto(authorizationUrl.href)
   const landed = new URL(page.url())
@@ -61,7 +76,9 @@ async function consentInBrowser(page: Page, authorizationUrl: URL, expectedScope
   }
   await page.getByRole('button', { name: 'Allow', exact: true }).waitFor()
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('oauth4webapi test agent')
-  expect(await page.getByRole('list', { name: 'Requested permissions' }).locator('li code').allTextContents()).toEqual(expectedScopes)
+  expect(await page.getByRole('list', { name: 'Requested permissions' }).locator('li code').allTextContents()).toEqual(
+    expectedScopes,
+  )
   await expect(page.getByRole('button', { name: 'Deny', exact: true }).isVisible()).resolves.toBe(true)
   await page.getByRole('button', { name: 'Allow', exact: true }).click()
   return received
@@ -94,15 +111,28 @@ test('oauth4webapi: discovery, registration, consent in Chromium, code exchange,
   expect(issuer.href).toBe(`${live.url}/api/auth`)
 
   // 3. Authorization-server metadata (RFC 8414 path, issuer checked by the library).
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...INSECURE }))
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...INSECURE }),
+  )
   expect(as.code_challenge_methods_supported).toEqual(['S256'])
   expect(as.authorization_response_iss_parameter_supported).toBe(true)
 
   // 4. Dynamic registration with a port-less loopback redirect URI; the listener's port is used at run time.
-  const registered = await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(as, {
-    client_name: 'oauth4webapi test agent', redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'saved-items:read saved-items:capture offline_access',
-  }, INSECURE))
+  const registered = await oauth.processDynamicClientRegistrationResponse(
+    await oauth.dynamicClientRegistrationRequest(
+      as,
+      {
+        client_name: 'oauth4webapi test agent',
+        redirect_uris: ['http://127.0.0.1/cb'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+        scope: 'saved-items:read saved-items:capture offline_access',
+      },
+      INSECURE,
+    ),
+  )
   expect(registered.client_secret).toBeUndefined()
   const client: oauth.Client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' }
   const redirectUri = `http://127.0.0.1:${callbacks.port}/cb`
@@ -121,14 +151,28 @@ test('oauth4webapi: discovery, registration, consent in Chromium, code exchange,
     url.searchParams.set('resource', live.url)
 
     // 5. The person signs in and allows; the listener receives code, state and iss.
-    const callback = await consentInBrowser(page, url, ['saved-items:capture', 'saved-items:read', 'offline_access'], expectSignIn)
+    const callback = await consentInBrowser(
+      page,
+      url,
+      ['saved-items:capture', 'saved-items:read', 'offline_access'],
+      expectSignIn,
+    )
     expect(callback.searchParams.get('iss')).toBe(as.issuer)
     const params = oauth.validateAuthResponse(as, client, callback, state)
 
     // 6. Code exchange with the verifier.
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, {
-      ...INSECURE, additionalParameters: { resource: live.url },
-    })
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      redirectUri,
+      verifier,
+      {
+        ...INSECURE,
+        additionalParameters: { resource: live.url },
+      },
+    )
     expect(response.headers.get('cache-control')).toBe('no-store')
     return oauth.processAuthorizationCodeResponse(as, client, response)
   }
@@ -144,20 +188,42 @@ test('oauth4webapi: discovery, registration, consent in Chromium, code exchange,
   expect(tokens.refresh_token).toBeString()
 
   // 7. The REST API accepts the token, within its scopes.
-  const captured = await oauth.protectedResourceRequest(tokens.access_token, 'POST', api('/v1/captures'),
-    new Headers({ 'content-type': 'application/json' }), JSON.stringify({ url: 'https://example.org/oauth-article' }), INSECURE)
+  const captured = await oauth.protectedResourceRequest(
+    tokens.access_token,
+    'POST',
+    api('/v1/captures'),
+    new Headers({ 'content-type': 'application/json' }),
+    JSON.stringify({ url: 'https://example.org/oauth-article' }),
+    INSECURE,
+  )
   expect(captured.status).toBe(201)
-  const listed = await oauth.protectedResourceRequest(tokens.access_token, 'GET', api('/v1/saved-items'), undefined, undefined, INSECURE)
+  const listed = await oauth.protectedResourceRequest(
+    tokens.access_token,
+    'GET',
+    api('/v1/saved-items'),
+    undefined,
+    undefined,
+    INSECURE,
+  )
   expect(listed.status).toBe(200)
-  expect(((await listed.json()) as { savedItems: { normalizedUrl: string }[] }).savedItems.map((i) => i.normalizedUrl)).toEqual(['https://example.org/oauth-article'])
+  expect(
+    ((await listed.json()) as { savedItems: { normalizedUrl: string }[] }).savedItems.map((i) => i.normalizedUrl),
+  ).toEqual(['https://example.org/oauth-article'])
   expect((await call(tokens.access_token, '/v1/folders')).status).toBe(403)
 
   // 8. Refresh rotates: the new tokens work; the old refresh token fails, and that reuse revokes the grant.
-  const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, INSECURE))
+  const refreshed = await oauth.processRefreshTokenResponse(
+    as,
+    client,
+    await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, INSECURE),
+  )
   expect(refreshed.refresh_token).not.toBe(tokens.refresh_token)
   expect((await call(refreshed.access_token, '/v1/saved-items')).status).toBe(200)
   const reuse = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, INSECURE)
-  const reuseError = await oauth.processRefreshTokenResponse(as, client, reuse).then(() => null, (error: unknown) => error)
+  const reuseError = await oauth.processRefreshTokenResponse(as, client, reuse).then(
+    () => null,
+    (error: unknown) => error,
+  )
   expect(reuseError).toBeInstanceOf(oauth.ResponseBodyError)
   expect((reuseError as oauth.ResponseBodyError).error).toBe('invalid_grant')
   const afterReuse = await call(refreshed.access_token, '/v1/saved-items')
@@ -167,12 +233,20 @@ test('oauth4webapi: discovery, registration, consent in Chromium, code exchange,
   // 9. A second authorization (already signed in: straight to consent), then revocation ends it.
   const again = await authorize(page, false)
   expect((await call(again.access_token, '/v1/saved-items')).status).toBe(200)
-  await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), again.access_token, INSECURE))
+  await oauth.processRevocationResponse(
+    await oauth.revocationRequest(as, client, oauth.None(), again.access_token, INSECURE),
+  )
   const afterRevocation = await call(again.access_token, '/v1/saved-items')
   expect(afterRevocation.status).toBe(401)
   expect(afterRevocation.headers.get('www-authenticate')).toBe(
     `Bearer error="invalid_token", error_description="The access token is invalid, expired or revoked", resource_metadata="${live.url}/.well-known/oauth-protected-resource"`,
   )
-  const refreshAfterRevocation = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), again.refresh_token!, INSECURE)
+  const refreshAfterRevocation = await oauth.refreshTokenGrantRequest(
+    as,
+    client,
+    oauth.None(),
+    again.refresh_token!,
+    INSECURE,
+  )
   expect(refreshAfterRevocation.status).toBe(400)
 }, 60_000)

@@ -51,18 +51,27 @@ describe('authorization server metadata', () => {
 
   test('is not in /openapi.json, which stays REST-only', async () => {
     const doc = (await send(h, 'GET', '/openapi.json')).body as { paths: Record<string, unknown> }
-    expect(Object.keys(doc.paths).filter((path) => path.includes('well-known') || path.startsWith('/api/auth'))).toEqual([])
+    expect(
+      Object.keys(doc.paths).filter((path) => path.includes('well-known') || path.startsWith('/api/auth')),
+    ).toEqual([])
   })
 })
 
 describe('protected resource metadata', () => {
   test('{base} and {base}/mcp each name themselves, our issuer, and the scopes without offline_access', async () => {
-    for (const [path, resource] of [['/.well-known/oauth-protected-resource', BASE], ['/.well-known/oauth-protected-resource/mcp', `${BASE}/mcp`]] as const) {
+    for (const [path, resource] of [
+      ['/.well-known/oauth-protected-resource', BASE],
+      ['/.well-known/oauth-protected-resource/mcp', `${BASE}/mcp`],
+    ] as const) {
       const reply = await send(h, 'GET', path)
       expect(reply.status).toBe(200)
       expect(reply.headers.get('access-control-allow-origin')).toBe('*')
       expect(reply.body).toEqual({
-        resource, authorization_servers: [ISSUER], scopes_supported: [...SCOPES], bearer_methods_supported: ['header'], resource_name: expect.any(String),
+        resource,
+        authorization_servers: [ISSUER],
+        scopes_supported: [...SCOPES],
+        bearer_methods_supported: ['header'],
+        resource_name: expect.any(String),
       })
     }
   })
@@ -70,7 +79,9 @@ describe('protected resource metadata', () => {
   test('is where the 401 of the REST API points', async () => {
     const reply = await send(h, 'GET', '/v1/saved-items')
     expect(reply.status).toBe(401)
-    expect(reply.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource"`)
+    expect(reply.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource"`,
+    )
   })
 })
 
@@ -82,7 +93,15 @@ describe('JWKS', () => {
     expect(reply.headers.get('access-control-allow-origin')).toBe('*')
     const { keys } = reply.body as { keys: Record<string, string>[] }
     expect(keys).toHaveLength(1)
-    expect(keys[0]).toEqual({ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid: expect.any(String), alg: 'ES256', use: 'sig' })
+    expect(keys[0]).toEqual({
+      kty: 'EC',
+      crv: 'P-256',
+      x: expect.any(String),
+      y: expect.any(String),
+      kid: expect.any(String),
+      alg: 'ES256',
+      use: 'sig',
+    })
     expect(keys[0]!.d).toBeUndefined()
   })
 })
@@ -100,7 +119,11 @@ describe('CORS preflights', () => {
   for (const [path, method] of machineFacing) {
     test(`OPTIONS ${path} answers 204 allowing ${method}, Authorization and Content-Type from any origin`, async () => {
       const reply = await send(h, 'OPTIONS', path, {
-        headers: { origin: 'https://agent.example', 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: 'https://agent.example',
+          'access-control-request-method': method,
+          'access-control-request-headers': 'authorization, content-type',
+        },
       })
       expect(reply.status).toBe(204)
       expect(reply.headers.get('access-control-allow-origin')).toBe('*')

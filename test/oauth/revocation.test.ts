@@ -13,7 +13,8 @@ beforeEach(async () => {
 })
 
 const revoke = (values: Record<string, string>) => send(h, 'POST', '/api/auth/oauth2/revoke', form(values))
-const api = (accessToken: string) => send(h, 'GET', '/v1/saved-items', { headers: { authorization: `Bearer ${accessToken}` } })
+const api = (accessToken: string) =>
+  send(h, 'GET', '/v1/saved-items', { headers: { authorization: `Bearer ${accessToken}` } })
 
 function expectRevocationOk(reply: Reply): void {
   expect(reply.status).toBe(200)
@@ -31,7 +32,9 @@ describe('POST /api/auth/oauth2/revoke', () => {
   test('revoking the refresh token ends the whole grant: the access token is refused at once', async () => {
     const tokens = await tokensFor(h, { clientId, browser })
     expect((await api(tokens.access_token)).status).toBe(200)
-    expectRevocationOk(await revoke({ token: tokens.refresh_token!, client_id: clientId, token_type_hint: 'refresh_token' }))
+    expectRevocationOk(
+      await revoke({ token: tokens.refresh_token!, client_id: clientId, token_type_hint: 'refresh_token' }),
+    )
     expect(await activeGrants()).toBe(0)
     expect((await api(tokens.access_token)).status).toBe(401)
   })
@@ -40,11 +43,16 @@ describe('POST /api/auth/oauth2/revoke', () => {
     const tokens = await tokensFor(h, { clientId, browser })
     expectRevocationOk(await revoke({ token: tokens.access_token, client_id: clientId }))
     expect((await api(tokens.access_token)).status).toBe(401)
-    const refreshed = await send(h, 'POST', '/api/auth/oauth2/token', form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: clientId }))
+    const refreshed = await send(
+      h,
+      'POST',
+      '/api/auth/oauth2/token',
+      form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: clientId }),
+    )
     expect(refreshed.body).toMatchObject({ error: 'invalid_grant' })
   })
 
-  test('an unknown token, or another client\'s, answers 200 and changes nothing', async () => {
+  test("an unknown token, or another client's, answers 200 and changes nothing", async () => {
     const tokens = await tokensFor(h, { clientId, browser })
     const otherClient = (await registerClient(h)).client_id
     for (const values of [
@@ -53,7 +61,8 @@ describe('POST /api/auth/oauth2/revoke', () => {
       { token: 'eyJhbGciOiJub25lIn0.eyJncmFudF9pZCI6IngifQ.', client_id: clientId },
       { token: tokens.refresh_token!, client_id: otherClient },
       { token: tokens.access_token, client_id: otherClient },
-    ]) expectRevocationOk(await revoke(values))
+    ])
+      expectRevocationOk(await revoke(values))
     expect(await activeGrants()).toBe(1)
     expect((await api(tokens.access_token)).status).toBe(200)
   })
@@ -67,9 +76,18 @@ describe('POST /api/auth/oauth2/revoke', () => {
 
   test('needs token and client_id in a form body', async () => {
     const tokens = await tokensFor(h, { clientId, browser })
-    expect((await revoke({ token: tokens.access_token })).body).toEqual({ error: 'invalid_request', error_description: 'client_id is required' })
-    expect((await revoke({ client_id: clientId })).body).toEqual({ error: 'invalid_request', error_description: 'token is required' })
-    const json = await send(h, 'POST', '/api/auth/oauth2/revoke', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: tokens.access_token, client_id: clientId }) })
+    expect((await revoke({ token: tokens.access_token })).body).toEqual({
+      error: 'invalid_request',
+      error_description: 'client_id is required',
+    })
+    expect((await revoke({ client_id: clientId })).body).toEqual({
+      error: 'invalid_request',
+      error_description: 'token is required',
+    })
+    const json = await send(h, 'POST', '/api/auth/oauth2/revoke', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: tokens.access_token, client_id: clientId }),
+    })
     expect(json.status).toBe(400)
     expect(json.body).toMatchObject({ error: 'invalid_request' })
     const unknownClient = await revoke({ token: tokens.access_token, client_id: 'nobody' })

@@ -3,7 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodeProtectedHeader } from 'jose'
-import { loadSigningKeys, RETIRED_KEY_GRACE_MS, rotateSigningKey, SigningKeyError } from '../../adapters/oauth/signing-keys.ts'
+import {
+  loadSigningKeys,
+  RETIRED_KEY_GRACE_MS,
+  rotateSigningKey,
+  SigningKeyError,
+} from '../../adapters/oauth/signing-keys.ts'
 import { runMaintenance } from '../../adapters/storage/maintenance.ts'
 import { openDatabase, type Database } from '../../adapters/storage/open-database.ts'
 import { createHarness, TestClock, type Harness } from '../helpers/harness.ts'
@@ -19,15 +24,18 @@ let files = 0
 const fileUrl = (): string => `file:${join(dir, `keys-${++files}.db`)}`
 
 async function storedKeys(db: Database): Promise<{ kid: string; private_jwk: string; retired_at: string | null }[]> {
-  return (await db.$client.execute('SELECT kid, private_jwk, retired_at FROM signing_keys ORDER BY created_at')).rows as never
+  return (await db.$client.execute('SELECT kid, private_jwk, retired_at FROM signing_keys ORDER BY created_at'))
+    .rows as never
 }
 
 async function accessToken(h: Harness): Promise<string> {
   const client = await registerClient(h)
-  return (await tokensFor(h, { clientId: client.client_id, browser: await signedIn(h), scope: 'saved-items:read' })).access_token
+  return (await tokensFor(h, { clientId: client.client_id, browser: await signedIn(h), scope: 'saved-items:read' }))
+    .access_token
 }
 
-const status = async (h: Harness, token: string): Promise<number> => (await h.call('GET', '/v1/saved-items', { token })).status
+const status = async (h: Harness, token: string): Promise<number> =>
+  (await h.call('GET', '/v1/saved-items', { token })).status
 
 describe('encryption at rest', () => {
   test('with ENCRYPTION_KEY the private key is stored as a JWE, never in clear, and tokens work', async () => {
@@ -59,7 +67,10 @@ describe('encryption at rest', () => {
     const db = await openDatabase(url)
     await loadSigningKeys(db, new TestClock(), SECRET)
     db.$client.close()
-    for (const [key, message] of [[undefined, /set ENCRYPTION_KEY/], ['another key that is also long enough to pass', /does not decrypt/]] as const) {
+    for (const [key, message] of [
+      [undefined, /set ENCRYPTION_KEY/],
+      ['another key that is also long enough to pass', /does not decrypt/],
+    ] as const) {
       const reopened = await openDatabase(url)
       const error = await loadSigningKeys(reopened, new TestClock(), key).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(SigningKeyError)
@@ -68,7 +79,9 @@ describe('encryption at rest', () => {
     }
     const server = await runServerCommand([], { DATABASE_URL: url, PORT: '0', ENRICHMENT: 'off' })
     expect(server.code).toBe(2)
-    expect(server.stderr).toEqual([expect.stringMatching(/^error: the token signing keys are stored encrypted: set ENCRYPTION_KEY/)])
+    expect(server.stderr).toEqual([
+      expect.stringMatching(/^error: the token signing keys are stored encrypted: set ENCRYPTION_KEY/),
+    ])
   }, 20_000)
 })
 
@@ -90,7 +103,9 @@ describe('rotation', () => {
     h.clock.advance(RETIRED_KEY_GRACE_MS + 1000)
     await runMaintenance(h.db, h.clock.now())
     expect((await storedKeys(h.db)).map((row) => row.kid)).toEqual([kid])
-    expect(((await send(h, 'GET', '/api/auth/jwks')).body as { keys: { kid: string }[] }).keys.map((key) => key.kid)).toEqual([kid])
+    expect(
+      ((await send(h, 'GET', '/api/auth/jwks')).body as { keys: { kid: string }[] }).keys.map((key) => key.kid),
+    ).toEqual([kid])
   })
 
   test('a rotation made by another process is seen within seconds: a token with the new kid verifies', async () => {
@@ -117,7 +132,13 @@ describe('rotation', () => {
     db.$client.close()
     const rotated = await runServerCommand(['signing-key', 'rotate'], { DATABASE_URL: url, ENCRYPTION_KEY: SECRET })
     expect(rotated.code).toBe(0)
-    expect(rotated.stdout).toEqual([expect.stringMatching(new RegExp(`^New signing key \\S+ is active; retired ${active.kid} \\(in the JWKS until its tokens expire\\)\\.$`))])
+    expect(rotated.stdout).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^New signing key \\S+ is active; retired ${active.kid} \\(in the JWKS until its tokens expire\\)\\.$`,
+        ),
+      ),
+    ])
     const without = await runServerCommand(['signing-key', 'rotate'], { DATABASE_URL: url })
     expect(without).toMatchObject({ code: 2, stderr: [expect.stringMatching(/set ENCRYPTION_KEY/)] })
   }, 20_000)

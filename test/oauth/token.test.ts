@@ -1,7 +1,17 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { BASE, countRows, createHarness, type Harness, type Reply } from '../helpers/harness.ts'
-import { ISSUER, obtainCode, REDIRECT_URI, redeem, registerClient, send, signedIn, tokensFor, type Browserless } from './oauth-helpers.ts'
+import {
+  ISSUER,
+  obtainCode,
+  REDIRECT_URI,
+  redeem,
+  registerClient,
+  send,
+  signedIn,
+  tokensFor,
+  type Browserless,
+} from './oauth-helpers.ts'
 
 let h: Harness
 let clientId: string
@@ -27,7 +37,8 @@ function expectError(reply: Reply, error: string, status = 400): void {
   expect(reply.headers.get('cache-control')).toBe('no-store')
 }
 
-const api = (accessToken: string, path = '/v1/saved-items') => send(h, 'GET', path, { headers: { authorization: `Bearer ${accessToken}` } })
+const api = (accessToken: string, path = '/v1/saved-items') =>
+  send(h, 'GET', path, { headers: { authorization: `Bearer ${accessToken}` } })
 
 async function grantRevokedAt(): Promise<unknown> {
   const rows = await h.db.$client.execute('SELECT revoked_at FROM oauth_grants')
@@ -35,30 +46,54 @@ async function grantRevokedAt(): Promise<unknown> {
   return rows.rows[0]!.revoked_at
 }
 
-const codeRequest = (code: string, verifier: string, extra: Record<string, string> = {}) =>
-  ({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier, ...extra })
+const codeRequest = (code: string, verifier: string, extra: Record<string, string> = {}) => ({
+  grant_type: 'authorization_code',
+  code,
+  redirect_uri: REDIRECT_URI,
+  client_id: clientId,
+  code_verifier: verifier,
+  ...extra,
+})
 
 describe('authorization_code', () => {
   test('a code and its verifier give an ES256 access token for {base}, and a refresh token with offline_access', async () => {
-    const { code, verifier } = await obtainCode(h, { clientId, browser, scope: 'saved-items:read account:read offline_access' })
+    const { code, verifier } = await obtainCode(h, {
+      clientId,
+      browser,
+      scope: 'saved-items:read account:read offline_access',
+    })
     const reply = await token(codeRequest(code, verifier))
     expect(reply.status).toBe(200)
     expect(reply.headers.get('cache-control')).toBe('no-store')
     expect(reply.headers.get('access-control-allow-origin')).toBe('*')
     const body = reply.body as Record<string, string | number>
     expect(body).toEqual({
-      access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'saved-items:read account:read offline_access', refresh_token: expect.stringMatching(/^rlr_[A-Za-z0-9_-]{43}$/),
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'saved-items:read account:read offline_access',
+      refresh_token: expect.stringMatching(/^rlr_[A-Za-z0-9_-]{43}$/),
     })
     const header = decodeProtectedHeader(body.access_token as string)
     const jwks = (await send(h, 'GET', '/api/auth/jwks')).body as { keys: { kid: string }[] }
     expect(header).toEqual({ alg: 'ES256', kid: jwks.keys[0]!.kid, typ: 'at+jwt' })
     const claims = decodeJwt(body.access_token as string)
     expect(claims).toEqual({
-      iss: ISSUER, sub: browser.userId, aud: BASE, client_id: clientId, scope: 'saved-items:read account:read offline_access',
-      jti: expect.any(String), iat: h.clock.now().getTime() / 1000, exp: h.clock.now().getTime() / 1000 + 3600, grant_id: expect.any(String),
+      iss: ISSUER,
+      sub: browser.userId,
+      aud: BASE,
+      client_id: clientId,
+      scope: 'saved-items:read account:read offline_access',
+      jti: expect.any(String),
+      iat: h.clock.now().getTime() / 1000,
+      exp: h.clock.now().getTime() / 1000 + 3600,
+      grant_id: expect.any(String),
     })
     expect((await api(body.access_token as string)).status).toBe(200)
-    expect((await api(body.access_token as string, '/v1/me')).body).toEqual({ id: browser.userId, email: expect.any(String) })
+    expect((await api(body.access_token as string, '/v1/me')).body).toEqual({
+      id: browser.userId,
+      email: expect.any(String),
+    })
     // Granted scopes only: folders:read was not asked for.
     expect((await api(body.access_token as string, '/v1/folders')).status).toBe(403)
   })
@@ -74,7 +109,10 @@ describe('authorization_code', () => {
   test('a wrong verifier is invalid_grant and changes nothing: the code still works with the right one', async () => {
     const { code, verifier } = await obtainCode(h, { clientId, browser })
     expectError(await token(codeRequest(code, 'w'.repeat(43))), 'invalid_grant')
-    expectError(await token(codeRequest(code, verifier.slice(0, -1) + (verifier.endsWith('A') ? 'B' : 'A'))), 'invalid_grant')
+    expectError(
+      await token(codeRequest(code, verifier.slice(0, -1) + (verifier.endsWith('A') ? 'B' : 'A'))),
+      'invalid_grant',
+    )
     expectError(await token(codeRequest(code, verifier, { code_verifier: '' })), 'invalid_request')
     const { code_verifier: _omitted, ...withoutVerifier } = codeRequest(code, verifier)
     expectError(await token(withoutVerifier), 'invalid_request')
@@ -90,7 +128,10 @@ describe('authorization_code', () => {
     const after = await api(first.access_token)
     expect(after.status).toBe(401)
     expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"')
-    expectError(await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId }), 'invalid_grant')
+    expectError(
+      await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId }),
+      'invalid_grant',
+    )
   })
 
   test('a replayed code with a wrong verifier is invalid_grant and changes nothing', async () => {
@@ -107,7 +148,11 @@ describe('authorization_code', () => {
     const otherClient = (await registerClient(h)).client_id
     expectError(await token(codeRequest(code, verifier, { client_id: otherClient })), 'invalid_grant')
     expectError(await token(codeRequest(code, verifier, { resource: `${BASE}/mcp` })), 'invalid_target')
-    expectError(await token(codeRequest(code, verifier, { client_id: '01a202b2-c500-7c1b-bc23-6f920b939a8c' })), 'invalid_client', 401)
+    expectError(
+      await token(codeRequest(code, verifier, { client_id: '01a202b2-c500-7c1b-bc23-6f920b939a8c' })),
+      'invalid_client',
+      401,
+    )
     expect(await grantRevokedAt()).toBeNull()
     expect((await token(codeRequest(code, verifier, { resource: BASE }))).status).toBe(200)
   })
@@ -142,10 +187,18 @@ describe('authorization_code', () => {
 describe('token endpoint requests', () => {
   test('form-encoded only: a JSON body is invalid_request', async () => {
     const { code, verifier } = await obtainCode(h, { clientId, browser })
-    const json = await send(h, 'POST', '/api/auth/oauth2/token', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(codeRequest(code, verifier)) })
+    const json = await send(h, 'POST', '/api/auth/oauth2/token', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(codeRequest(code, verifier)),
+    })
     expectError(json, 'invalid_request')
     expect(json.body).toMatchObject({ error_description: expect.stringContaining('application/x-www-form-urlencoded') })
-    expectError(await send(h, 'POST', '/api/auth/oauth2/token', { body: new URLSearchParams(codeRequest(code, verifier)).toString() }), 'invalid_request')
+    expectError(
+      await send(h, 'POST', '/api/auth/oauth2/token', {
+        body: new URLSearchParams(codeRequest(code, verifier)).toString(),
+      }),
+      'invalid_request',
+    )
     expect((await token(codeRequest(code, verifier))).status).toBe(200)
   })
 
@@ -153,12 +206,27 @@ describe('token endpoint requests', () => {
     expectError(await token({ grant_type: 'client_credentials', client_id: clientId }), 'unsupported_grant_type')
     expectError(await token({ grant_type: 'password', username: 'a', password: 'b' }), 'unsupported_grant_type')
     expectError(await token({ client_id: clientId }), 'invalid_request')
-    expectError(await send(h, 'POST', '/api/auth/oauth2/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=a&code=b' }), 'invalid_request')
+    expectError(
+      await send(h, 'POST', '/api/auth/oauth2/token', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=authorization_code&code=a&code=b',
+      }),
+      'invalid_request',
+    )
   })
 
   test('odd input never causes a 5xx', async () => {
-    for (const body of ['%', 'grant_type=%FF%FE', 'grant_type=refresh_token&refresh_token=' + 'x'.repeat(5000) + '&client_id=x', `grant_type=authorization_code&code=%00&redirect_uri=%00&client_id=${clientId}&code_verifier=%00`, 'x'.repeat(70_000)]) {
-      const reply = await send(h, 'POST', '/api/auth/oauth2/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
+    for (const body of [
+      '%',
+      'grant_type=%FF%FE',
+      'grant_type=refresh_token&refresh_token=' + 'x'.repeat(5000) + '&client_id=x',
+      `grant_type=authorization_code&code=%00&redirect_uri=%00&client_id=${clientId}&code_verifier=%00`,
+      'x'.repeat(70_000),
+    ]) {
+      const reply = await send(h, 'POST', '/api/auth/oauth2/token', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      })
       expect(reply.status).toBeGreaterThanOrEqual(400)
       expect(reply.status).toBeLessThan(500)
       expect(reply.headers.get('cache-control')).toBe('no-store')
@@ -167,12 +235,22 @@ describe('token endpoint requests', () => {
 })
 
 describe('refresh_token', () => {
-  const refresh = (refreshToken: string, extra: Record<string, string> = {}) => token({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra })
+  const refresh = (refreshToken: string, extra: Record<string, string> = {}) =>
+    token({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra })
 
   test('rotates: new tokens work, the old refresh token then fails and its reuse revokes the whole grant', async () => {
     const first = await tokensFor(h, { clientId, browser })
-    const second = (await refresh(first.refresh_token!)).body as Record<string, string | number> & { access_token: string; refresh_token: string }
-    expect(second).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'saved-items:read offline_access', refresh_token: expect.any(String) })
+    const second = (await refresh(first.refresh_token!)).body as Record<string, string | number> & {
+      access_token: string
+      refresh_token: string
+    }
+    expect(second).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'saved-items:read offline_access',
+      refresh_token: expect.any(String),
+    })
     expect(second.refresh_token).not.toBe(first.refresh_token)
     expect((await api(second.access_token!)).status).toBe(200)
     expectError(await refresh(first.refresh_token!), 'invalid_grant')
@@ -195,7 +273,11 @@ describe('refresh_token', () => {
     expectError(await refresh(first.refresh_token!, { scope: 'saved-items:read saved-items:delete' }), 'invalid_scope')
     expectError(await refresh(first.refresh_token!, { scope: 'saved-items:read nonsense' }), 'invalid_scope')
     expect(await grantRevokedAt()).toBeNull()
-    const narrowed = (await refresh(first.refresh_token!, { scope: 'folders:read' })).body as { access_token: string; refresh_token: string; scope: string }
+    const narrowed = (await refresh(first.refresh_token!, { scope: 'folders:read' })).body as {
+      access_token: string
+      refresh_token: string
+      scope: string
+    }
     expect(narrowed.scope).toBe('folders:read')
     expect((await api(narrowed.access_token, '/v1/folders')).status).toBe(200)
     expect((await api(narrowed.access_token, '/v1/saved-items')).status).toBe(403)
@@ -222,7 +304,10 @@ describe('every token answer', () => {
     await token(codeRequest(code, 'v'.repeat(43)))
     await token({ grant_type: 'nope' })
     await token({ grant_type: 'refresh_token', refresh_token: 'x', client_id: clientId })
-    await send(h, 'POST', '/api/auth/oauth2/token', { headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => replies.push(r))
+    await send(h, 'POST', '/api/auth/oauth2/token', {
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    }).then((r) => replies.push(r))
     expect(replies.length).toBe(5)
     for (const reply of replies) expect(reply.headers.get('cache-control')).toBe('no-store')
   })

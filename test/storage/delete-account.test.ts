@@ -9,34 +9,58 @@ import { authorizeBody } from '../connect/connect-fixtures.ts'
 
 /** Every table's rows that mention `userId` anywhere (a whole-row text search), plus its counters. */
 async function rowsOf(h: Harness, userId: string, extraNeedles: string[] = []): Promise<Record<string, number>> {
-  const tables = (await h.db.$client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'")).rows.map((r) => String(r.name))
+  const tables = (
+    await h.db.$client.execute(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'",
+    )
+  ).rows.map((r) => String(r.name))
   const counts: Record<string, number> = {}
   for (const table of tables) {
     const rows = (await h.db.$client.execute(`SELECT * FROM ${table}`)).rows
-    counts[table] = rows.filter((row) => [userId, ...extraNeedles].some((needle) => JSON.stringify(row).includes(needle))).length
+    counts[table] = rows.filter((row) =>
+      [userId, ...extraNeedles].some((needle) => JSON.stringify(row).includes(needle)),
+    ).length
   }
   return counts
 }
 
 /** A person with something in every table: items (and jobs), a folder, keys, a grant with tokens, a session, codes, records. */
-async function busyPerson(h: Harness, label: string): Promise<{ id: string; grantIds: string[]; ownIds: string[]}> {
+async function busyPerson(h: Harness, label: string): Promise<{ id: string; grantIds: string[]; ownIds: string[] }> {
   const browser = await signedIn(h)
   const user = { id: browser.userId }
   const full = await createKey(h, user.id)
-  await h.call('POST', '/v1/captures', { token: full, body: { url: `https://example.com/${label}` }, headers: { 'idempotency-key': `${label}-1` } })
+  await h.call('POST', '/v1/captures', {
+    token: full,
+    body: { url: `https://example.com/${label}` },
+    headers: { 'idempotency-key': `${label}-1` },
+  })
   await h.call('POST', '/v1/folders', { token: full, body: { name: `${label} folder` } })
   await h.call('POST', '/connect/authorize', { token: full, body: authorizeBody() })
   const client = await registerClient(h)
   await tokensFor(h, { clientId: client.client_id, browser, scope: 'saved-items:read offline_access' })
-  const grants = (await h.db.$client.execute({ sql: 'SELECT id FROM oauth_grants WHERE user_id = ?', args: [user.id] })).rows.map((r) => String(r.id))
-  const keys = (await h.db.$client.execute({ sql: 'SELECT id FROM api_keys WHERE user_id = ?', args: [user.id] })).rows.map((r) => String(r.id))
-  const items = (await h.db.$client.execute({ sql: 'SELECT id FROM saved_items WHERE user_id = ?', args: [user.id] })).rows.map((r) => String(r.id))
+  const grants = (
+    await h.db.$client.execute({ sql: 'SELECT id FROM oauth_grants WHERE user_id = ?', args: [user.id] })
+  ).rows.map((r) => String(r.id))
+  const keys = (
+    await h.db.$client.execute({ sql: 'SELECT id FROM api_keys WHERE user_id = ?', args: [user.id] })
+  ).rows.map((r) => String(r.id))
+  const items = (
+    await h.db.$client.execute({ sql: 'SELECT id FROM saved_items WHERE user_id = ?', args: [user.id] })
+  ).rows.map((r) => String(r.id))
   return { id: user.id, grantIds: grants, ownIds: [...keys, ...items] }
 }
 
 async function createKey(h: Harness, userId: string): Promise<string> {
   const key = generateApiKey(random)
-  await insertApiKey(h.db, { id: crypto.randomUUID(), userId, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key), label: 'k', scopes: [...SCOPES], createdAt: h.clock.now().toISOString() })
+  await insertApiKey(h.db, {
+    id: crypto.randomUUID(),
+    userId,
+    keyHash: hashApiKey(key),
+    prefix: apiKeyDisplayPrefix(key),
+    label: 'k',
+    scopes: [...SCOPES],
+    createdAt: h.clock.now().toISOString(),
+  })
   return key
 }
 
@@ -47,7 +71,20 @@ describe('deleteAccount()', () => {
     const other = await busyPerson(h, 'other')
     const doomedNeedles = [...doomed.grantIds, ...doomed.ownIds]
     const before = await rowsOf(h, doomed.id, doomedNeedles)
-    for (const table of ['users', 'saved_items', 'enrichment_jobs', 'folders', 'api_keys', 'oauth_grants', 'oauth_refresh_tokens', 'oauth_codes', 'web_sessions', 'connect_codes', 'idempotency_keys', 'rate_limits']) {
+    for (const table of [
+      'users',
+      'saved_items',
+      'enrichment_jobs',
+      'folders',
+      'api_keys',
+      'oauth_grants',
+      'oauth_refresh_tokens',
+      'oauth_codes',
+      'web_sessions',
+      'connect_codes',
+      'idempotency_keys',
+      'rate_limits',
+    ]) {
       expect({ table, rows: before[table]! > 0 }).toEqual({ table, rows: true })
     }
     const othersBefore = await rowsOf(h, other.id, [...other.grantIds, ...other.ownIds])

@@ -15,7 +15,9 @@ describe('openDatabase() on a file', () => {
       expect(await pragma('synchronous')).toBe(1) // NORMAL
       expect(await pragma('foreign_keys')).toBe(1)
       expect(await pragma('busy_timeout')).toBe(5000)
-      const tables = (await db.$client.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).rows.map((r) => r.name)
+      const tables = (
+        await db.$client.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      ).rows.map((r) => r.name)
       expect(tables).toContain('saved_items')
       expect(tables).toContain('oauth_grants')
       db.$client.close()
@@ -30,11 +32,16 @@ describe('openDatabase() on a file', () => {
 
   test('atomically() writes all or nothing', async () => {
     const db = await openDatabase('file::memory:')
-    await atomically(db, [db.insert(rateLimits).values({ bucket: 'a', windowStartMs: 1, count: 1 }), db.insert(rateLimits).values({ bucket: 'b', windowStartMs: 1, count: 1 })])
-    await expect(atomically(db, [
-      db.insert(rateLimits).values({ bucket: 'c', windowStartMs: 1, count: 1 }),
-      db.insert(rateLimits).values({ bucket: 'a', windowStartMs: 1, count: 1 }), // duplicate key: fails
-    ])).rejects.toThrow()
+    await atomically(db, [
+      db.insert(rateLimits).values({ bucket: 'a', windowStartMs: 1, count: 1 }),
+      db.insert(rateLimits).values({ bucket: 'b', windowStartMs: 1, count: 1 }),
+    ])
+    await expect(
+      atomically(db, [
+        db.insert(rateLimits).values({ bucket: 'c', windowStartMs: 1, count: 1 }),
+        db.insert(rateLimits).values({ bucket: 'a', windowStartMs: 1, count: 1 }), // duplicate key: fails
+      ]),
+    ).rejects.toThrow()
     const buckets = (await db.select({ bucket: rateLimits.bucket }).from(rateLimits)).map((r) => r.bucket)
     expect(buckets.sort()).toEqual(['a', 'b'])
   })

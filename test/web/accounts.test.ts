@@ -9,7 +9,12 @@ const env = { IP_RATE_LIMIT_MAX: '1000' }
 
 async function userWithPassword(h: Harness, email: string, password: string): Promise<string> {
   const id = crypto.randomUUID()
-  await insertUser(h.db, { id, email, passwordHash: await hashPassword(password), createdAt: h.clock.now().toISOString() })
+  await insertUser(h.db, {
+    id,
+    email,
+    passwordHash: await hashPassword(password),
+    createdAt: h.clock.now().toISOString(),
+  })
   return id
 }
 
@@ -37,18 +42,32 @@ describe('sign-up', () => {
     const h = await createHarness({ env })
     const web = new WebClient(h)
     await web.get('/sign-up?next=/settings')
-    const page = await web.post('/sign-up', { email: ' New.Person@Example.com ', password: 'long enough', next: '/settings' })
+    const page = await web.post('/sign-up', {
+      email: ' New.Person@Example.com ',
+      password: 'long enough',
+      next: '/settings',
+    })
     expect(page.status).toBe(303)
     expect(page.location).toBe('/sign-in?next=/settings&signed-up=1')
     expect(page.setCookies.some((c) => c.startsWith('rl_session='))).toBe(false)
-    const [user] = (await h.db.$client.execute('SELECT id, email, password_hash FROM users')).rows as never as { id: string; email: string; password_hash: string }[]
+    const [user] = (await h.db.$client.execute('SELECT id, email, password_hash FROM users')).rows as never as {
+      id: string
+      email: string
+      password_hash: string
+    }[]
     expect(user!.email).toBe('new.person@example.com')
     expect(user!.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect(user!.password_hash).toStartWith('$argon2id$')
     expect(user!.password_hash).not.toContain('long enough')
     const form = await web.get(page.location!)
-    expect(textOf(form.text)).toContain('If this email had no account, it has one now: sign in with the password you chose.')
-    const signedIn = await web.post('/sign-in', { email: 'new.person@example.com', password: 'long enough', next: '/settings' })
+    expect(textOf(form.text)).toContain(
+      'If this email had no account, it has one now: sign in with the password you chose.',
+    )
+    const signedIn = await web.post('/sign-in', {
+      email: 'new.person@example.com',
+      password: 'long enough',
+      next: '/settings',
+    })
     expect(signedIn.status).toBe(303)
     expect(signedIn.location).toBe('/settings')
     const cookie = signedIn.setCookies.find((c) => c.startsWith('rl_session='))!
@@ -78,20 +97,23 @@ describe('sign-up', () => {
     ['a malformed email', 'not-an-email', 'long enough', 'That does not look like an email address'],
     ['an empty email', '', 'long enough', 'Enter your email address'],
     ['a short password', 'short@example.com', 'short', 'Password must be at least 8 characters'],
-  ])('re-renders the form with 422 for %s: email kept, password never echoed, nothing created', async (_, email, password, error) => {
-    const h = await createHarness({ env })
-    await userWithPassword(h, 'taken@example.com', 'whatever-123')
-    const web = new WebClient(h)
-    await web.get('/sign-up')
-    const page = await web.post('/sign-up', { email, password })
-    expect(page.status).toBe(422)
-    expect(page.text).toContain(error)
-    expect(page.text).toContain(`value="${email}"`)
-    expect(page.text).not.toContain(password === 'short' ? 'value="short"' : password)
-    expect(page.setCookies.some((c) => c.startsWith('rl_session='))).toBe(false)
-    expect(await countRows(h.db, 'users')).toBe(1)
-    expect(await countRows(h.db, 'web_sessions')).toBe(0)
-  })
+  ])(
+    're-renders the form with 422 for %s: email kept, password never echoed, nothing created',
+    async (_, email, password, error) => {
+      const h = await createHarness({ env })
+      await userWithPassword(h, 'taken@example.com', 'whatever-123')
+      const web = new WebClient(h)
+      await web.get('/sign-up')
+      const page = await web.post('/sign-up', { email, password })
+      expect(page.status).toBe(422)
+      expect(page.text).toContain(error)
+      expect(page.text).toContain(`value="${email}"`)
+      expect(page.text).not.toContain(password === 'short' ? 'value="short"' : password)
+      expect(page.setCookies.some((c) => c.startsWith('rl_session='))).toBe(false)
+      expect(await countRows(h.db, 'users')).toBe(1)
+      expect(await countRows(h.db, 'web_sessions')).toBe(0)
+    },
+  )
 
   test('SIGNUP=closed: the page says sign-up is closed and POST answers 403 creating nothing', async () => {
     const h = await createHarness({ env: { ...env, SIGNUP: 'closed' } })
@@ -173,28 +195,41 @@ describe('sign-in', () => {
     expect(unknown).toBeLessThan(known * 4)
   })
 
-  test.each(['//evil.com', 'https://evil.com', '/\\evil.com', '/\t/evil.com', 'javascript:alert(1)', 'evil.com', '\\\\evil.com', ''])(
-    'next=%p is not a path on this site: sign-in goes to /', async (next) => {
-      const h = await createHarness({ env })
-      await userWithPassword(h, 'redirect@example.com', 'right password')
-      const web = new WebClient(h)
-      const page = await web.signIn('redirect@example.com', 'right password', next)
-      expect(page.status).toBe(303)
-      expect(page.location).toBe('/')
-      // Already signed in, GET /sign-in?next=… redirects straight away, with the same rule.
-      const again = await web.get(`/sign-in?next=${encodeURIComponent(next)}`)
-      expect(again.status).toBe(303)
-      expect(again.location).toBe('/')
-    })
+  test.each([
+    '//evil.com',
+    'https://evil.com',
+    '/\\evil.com',
+    '/\t/evil.com',
+    'javascript:alert(1)',
+    'evil.com',
+    '\\\\evil.com',
+    '',
+  ])('next=%p is not a path on this site: sign-in goes to /', async (next) => {
+    const h = await createHarness({ env })
+    await userWithPassword(h, 'redirect@example.com', 'right password')
+    const web = new WebClient(h)
+    const page = await web.signIn('redirect@example.com', 'right password', next)
+    expect(page.status).toBe(303)
+    expect(page.location).toBe('/')
+    // Already signed in, GET /sign-in?next=… redirects straight away, with the same rule.
+    const again = await web.get(`/sign-in?next=${encodeURIComponent(next)}`)
+    expect(again.status).toBe(303)
+    expect(again.location).toBe('/')
+  })
 
   test('an OAuth authorize URL in next comes back byte for byte after sign-in', async () => {
     const h = await createHarness({ env })
     await userWithPassword(h, 'oauth@example.com', 'right password')
-    const authorize = '/api/auth/oauth2/authorize?response_type=code&client_id=abc&redirect_uri=http%3A%2F%2F127.0.0.1%3A5555%2Fcb&scope=saved-items%3Aread+folders%3Aread&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&state=x%2By%3D&resource=http%3A%2F%2Flocalhost%3A3000'
+    const authorize =
+      '/api/auth/oauth2/authorize?response_type=code&client_id=abc&redirect_uri=http%3A%2F%2F127.0.0.1%3A5555%2Fcb&scope=saved-items%3Aread+folders%3Aread&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&state=x%2By%3D&resource=http%3A%2F%2Flocalhost%3A3000'
     const web = new WebClient(h)
     const form = await web.get(`/sign-in?next=${encodeURIComponent(authorize)}`)
     expect(form.status).toBe(200)
-    const page = await web.post('/sign-in', { email: 'oauth@example.com', password: 'right password', next: /name="next" value="([^"]*)"/.exec(form.text)![1]!.replaceAll('&amp;', '&') })
+    const page = await web.post('/sign-in', {
+      email: 'oauth@example.com',
+      password: 'right password',
+      next: /name="next" value="([^"]*)"/.exec(form.text)![1]!.replaceAll('&amp;', '&'),
+    })
     expect(page.status).toBe(303)
     expect(page.location).toBe(authorize)
     const again = await web.get(`/sign-in?next=${encodeURIComponent(authorize)}`)
@@ -208,7 +243,11 @@ describe('sign-in', () => {
     await web.signIn('again@example.com', 'right password')
     const first = web.cookies.get('rl_session')!
     // A signed-in person who posts the sign-in form again (a form made after this sign-in: the CSRF token rotated).
-    await web.post('/sign-in', { email: 'again@example.com', password: 'right password' }, { csrf: web.cookies.get('rl_csrf')! })
+    await web.post(
+      '/sign-in',
+      { email: 'again@example.com', password: 'right password' },
+      { csrf: web.cookies.get('rl_csrf')! },
+    )
     const second = web.cookies.get('rl_session')!
     expect(second).not.toBe(first)
     expect((await sessionRows(h)).map((r) => r.token_hash)).toEqual([hashSecret(second)])
@@ -219,7 +258,8 @@ describe('sign-in', () => {
     const web = new WebClient(h, { ip: '203.0.113.9' })
     await web.get('/sign-in')
     const statuses: number[] = []
-    for (let i = 0; i < 4; i++) statuses.push((await web.post('/sign-in', { email: 'x@example.com', password: 'nope nope' })).status)
+    for (let i = 0; i < 4; i++)
+      statuses.push((await web.post('/sign-in', { email: 'x@example.com', password: 'nope nope' })).status)
     expect(statuses).toEqual([401, 401, 401, 429])
     const refused = await web.post('/sign-in', { email: 'x@example.com', password: 'nope nope' })
     expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8')
@@ -268,15 +308,21 @@ describe('sessions', () => {
   })
 
   test('with an https APP_URL the cookies are Secure and __Host- prefixed', async () => {
-    const h = await createHarness({ env: { ...env, APP_URL: 'https://read.example.com', BASE_URL: 'https://read.example.com' } })
+    const h = await createHarness({
+      env: { ...env, APP_URL: 'https://read.example.com', BASE_URL: 'https://read.example.com' },
+    })
     const web = new WebClient(h)
     const form = await web.get('/sign-up')
-    expect(form.setCookies[0]).toMatch(/^__Host-rl_csrf=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; SameSite=Lax; HttpOnly; Secure$/)
+    expect(form.setCookies[0]).toMatch(
+      /^__Host-rl_csrf=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; SameSite=Lax; HttpOnly; Secure$/,
+    )
     expect((await web.post('/sign-up', { email: 'secure@example.com', password: 'long enough' })).status).toBe(303)
     const page = await web.signIn('secure@example.com', 'long enough')
     expect(page.status).toBe(303)
     const cookie = page.setCookies.find((c) => c.startsWith('__Host-rl_session='))!
-    expect(cookie).toMatch(/^__Host-rl_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; SameSite=Lax; HttpOnly; Secure$/)
+    expect(cookie).toMatch(
+      /^__Host-rl_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; SameSite=Lax; HttpOnly; Secure$/,
+    )
     expect(cookie).not.toContain('Domain')
     expect((await web.get('/settings')).status).toBe(200)
     // The plain-http cookie name means nothing on an https deployment.

@@ -24,7 +24,10 @@ beforeAll(async () => {
     { path: '/sign-up', fields: { email: 'attacker@example.com', password: 'long enough' } },
     { path: '/sign-in', fields: { email: 'csrf@example.com', password: 'correct horse battery' } },
     { path: '/sign-out', fields: {} },
-    { path: '/settings/api-keys', fields: { label: 'attacker key', scope: ['saved-items:read', 'saved-items:delete'] } },
+    {
+      path: '/settings/api-keys',
+      fields: { label: 'attacker key', scope: ['saved-items:read', 'saved-items:delete'] },
+    },
     { path: `/settings/api-keys/${keyId}/revoke`, fields: {} },
     { path: `/settings/agents/${grantId}/revoke`, fields: {} },
     { path: '/queue/capture', fields: { url: 'https://evil.example/planted' } },
@@ -44,12 +47,16 @@ describe('CSRF: every form post without the right token is refused with 403 and 
     ['no csrf field', () => null, (c) => c],
     ['a wrong token of the right shape', () => 'A'.repeat(43), (c) => c],
     ['an empty token', () => '', (c) => c],
-    ['a token but no CSRF cookie (another browser\'s token)', (c) => c.csrf, (c) => {
-      const stripped = new WebClient(c.harness)
-      for (const [name, value] of c.cookies) if (name !== 'rl_csrf') stripped.cookies.set(name, value)
-      stripped.last = c.last
-      return stripped
-    }],
+    [
+      "a token but no CSRF cookie (another browser's token)",
+      (c) => c.csrf,
+      (c) => {
+        const stripped = new WebClient(c.harness)
+        for (const [name, value] of c.cookies) if (name !== 'rl_csrf') stripped.cookies.set(name, value)
+        stripped.last = c.last
+        return stripped
+      },
+    ],
   ]
 
   for (const [variant, tokenOf, clientOf] of variants) {
@@ -63,7 +70,10 @@ describe('CSRF: every form post without the right token is refused with 403 and 
         expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
         expect(page.location).toBeNull()
         expect(page.setCookies.some((c) => c.includes('rl_session'))).toBe(false)
-        expect({ path: form.path, unchanged: (await snapshot(h)) === before }).toEqual({ path: form.path, unchanged: true })
+        expect({ path: form.path, unchanged: (await snapshot(h)) === before }).toEqual({
+          path: form.path,
+          unchanged: true,
+        })
       }
     })
   }

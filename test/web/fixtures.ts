@@ -4,15 +4,27 @@ import { findUserByEmail } from '../../adapters/storage/users.ts'
 import { random, type Harness } from '../helpers/harness.ts'
 
 /** A registered OAuth client and one person's grant to it, as the OAuth flow would leave them. */
-export async function insertAgent(h: Harness, userId: string, clientName: string, scopes: string[]): Promise<{ clientId: string; grantId: string }> {
+export async function insertAgent(
+  h: Harness,
+  userId: string,
+  clientName: string,
+  scopes: string[],
+): Promise<{ clientId: string; grantId: string }> {
   const now = h.clock.now().toISOString()
   const clientId = uuidv7(h.clock.now().getTime(), random)
   await h.db.insert(oauthClients).values({
-    id: clientId, name: clientName, redirectUris: ['http://127.0.0.1/cb'], grantTypes: ['authorization_code'], scope: scopes.join(' '),
-    metadata: { client_name: clientName }, createdAt: now,
+    id: clientId,
+    name: clientName,
+    redirectUris: ['http://127.0.0.1/cb'],
+    grantTypes: ['authorization_code'],
+    scope: scopes.join(' '),
+    metadata: { client_name: clientName },
+    createdAt: now,
   })
   const grantId = uuidv7(h.clock.now().getTime(), random)
-  await h.db.insert(oauthGrants).values({ id: grantId, userId, clientId, scopes, resource: h.config.baseUrl, createdAt: now })
+  await h.db
+    .insert(oauthGrants)
+    .values({ id: grantId, userId, clientId, scopes, resource: h.config.baseUrl, createdAt: now })
   return { clientId, grantId }
 }
 

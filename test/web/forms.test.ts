@@ -9,7 +9,10 @@ describe('safeNext()', () => {
   test.each([
     ['/', '/'],
     ['/settings', '/settings'],
-    ['/api/auth/oauth2/authorize?client_id=a&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&state=%2F%2Fx', '/api/auth/oauth2/authorize?client_id=a&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&state=%2F%2Fx'],
+    [
+      '/api/auth/oauth2/authorize?client_id=a&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&state=%2F%2Fx',
+      '/api/auth/oauth2/authorize?client_id=a&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&state=%2F%2Fx',
+    ],
     ['/a//b', '/a//b'],
     ['/?next=//evil.com', '/?next=//evil.com'],
   ])('keeps the same-site path %p as is', (next, expected) => {
@@ -17,8 +20,22 @@ describe('safeNext()', () => {
   })
 
   test.each([
-    null, undefined, '', '//evil.com', '///evil.com', '/\\evil.com', '\\\\evil.com', 'https://evil.com', 'http://read.example.com/x',
-    'evil.com', 'javascript:alert(1)', '/\t/evil.com', '/\n/evil.com', '/ /evil.com', ' /settings', '/\u0000',
+    null,
+    undefined,
+    '',
+    '//evil.com',
+    '///evil.com',
+    '/\\evil.com',
+    '\\\\evil.com',
+    'https://evil.com',
+    'http://read.example.com/x',
+    'evil.com',
+    'javascript:alert(1)',
+    '/\t/evil.com',
+    '/\n/evil.com',
+    '/ /evil.com',
+    ' /settings',
+    '/\u0000',
   ])('sends %p to /', (next) => {
     expect(safeNext(next, APP)).toBe('/')
   })
@@ -33,10 +50,15 @@ describe('signInPath()', () => {
 })
 
 describe('emailProblem()', () => {
-  test.each([['a@example.com', null], ['', 'Enter your email address.'], ['a@b', 'That does not look like an email address.'], ['a b@example.com', 'That does not look like an email address.'], [`${'a'.repeat(250)}@example.com`, 'That does not look like an email address.']])(
-    '%p → %p', (email, problem) => {
-      expect(emailProblem(email)).toBe(problem)
-    })
+  test.each([
+    ['a@example.com', null],
+    ['', 'Enter your email address.'],
+    ['a@b', 'That does not look like an email address.'],
+    ['a b@example.com', 'That does not look like an email address.'],
+    [`${'a'.repeat(250)}@example.com`, 'That does not look like an email address.'],
+  ])('%p → %p', (email, problem) => {
+    expect(emailProblem(email)).toBe(problem)
+  })
 })
 
 describe('unknown addresses', () => {

@@ -8,9 +8,22 @@ import { WebClient } from './web-client.ts'
 // Malformed cookies and `next` values are treated as absent, never a 500 (docs/api.md#hostile-input).
 
 describe('malformed cookies', () => {
-  const cookies = ['rl_session=%zz', 'rl_csrf=%zz', 'rl_session=%zz; rl_csrf=%E0%A4%A', '__Host-rl_session=%; __Host-rl_csrf=%zz', 'rl_session=%ff%fe']
+  const cookies = [
+    'rl_session=%zz',
+    'rl_csrf=%zz',
+    'rl_session=%zz; rl_csrf=%E0%A4%A',
+    '__Host-rl_session=%; __Host-rl_csrf=%zz',
+    'rl_session=%ff%fe',
+  ]
   // What a visitor without a session gets on each page.
-  const pages: [string, number][] = [['/', 200], ['/settings', 303], ['/sign-in', 200], ['/sign-up', 200], ['/sign-out', 303], ['/no-such-page', 404]]
+  const pages: [string, number][] = [
+    ['/', 200],
+    ['/settings', 303],
+    ['/sign-in', 200],
+    ['/sign-up', 200],
+    ['/sign-out', 303],
+    ['/no-such-page', 404],
+  ]
 
   test('every page answers as to a visitor without a session', async () => {
     const h = await createHarness()
@@ -28,9 +41,15 @@ describe('malformed cookies', () => {
       const api = await send(h, 'GET', '/v1/saved-items', { headers: { cookie } })
       expect(api.status).toBe(401)
       expect(api.body).toMatchObject({ _tag: 'Unauthorized' })
-      const write = await send(h, 'POST', '/v1/folders', { headers: { cookie, 'x-csrf-token': '%zz', 'content-type': 'application/json' }, body: '{"name":"x"}' })
+      const write = await send(h, 'POST', '/v1/folders', {
+        headers: { cookie, 'x-csrf-token': '%zz', 'content-type': 'application/json' },
+        body: '{"name":"x"}',
+      })
       expect(write.status).toBe(401)
-      const form = await send(h, 'POST', '/settings/api-keys', { headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'csrf=%zz&label=x' })
+      const form = await send(h, 'POST', '/settings/api-keys', {
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'csrf=%zz&label=x',
+      })
       expect(form.status).toBe(403)
     }
   })
@@ -39,8 +58,17 @@ describe('malformed cookies', () => {
 describe('sign-in with a non-ASCII next', () => {
   test('next=/。x is percent-encoded into the redirect, never a 500', async () => {
     const h = await createHarness()
-    await insertUser(h.db, { id: '01900000-0000-7000-8000-00000000a11c', email: 'next@example.com', passwordHash: await hashPassword('a long password'), createdAt: h.clock.now().toISOString() })
-    for (const [next, location] of [['/。x', '/%E3%80%82x'], ['/é?q=ü#frag', '/%C3%A9?q=%C3%BC#frag'], ['/\ud800', '/%EF%BF%BD']] as const) {
+    await insertUser(h.db, {
+      id: '01900000-0000-7000-8000-00000000a11c',
+      email: 'next@example.com',
+      passwordHash: await hashPassword('a long password'),
+      createdAt: h.clock.now().toISOString(),
+    })
+    for (const [next, location] of [
+      ['/。x', '/%E3%80%82x'],
+      ['/é?q=ü#frag', '/%C3%A9?q=%C3%BC#frag'],
+      ['/\ud800', '/%EF%BF%BD'],
+    ] as const) {
       const browser = new WebClient(h)
       const page = await browser.signIn('next@example.com', 'a long password', next)
       expect({ next, status: page.status, location: page.location }).toEqual({ next, status: 303, location })

@@ -8,21 +8,33 @@ import { textOf, WebClient } from './web-client.ts'
 
 const env = { IP_RATE_LIMIT_MAX: '1000' }
 
-async function signedIn(email: string, harness?: Harness): Promise<{ h: Harness; web: WebClient; userId: string; key: string }> {
-  const h = harness ?? await createHarness({ env })
+async function signedIn(
+  email: string,
+  harness?: Harness,
+): Promise<{ h: Harness; web: WebClient; userId: string; key: string }> {
+  const h = harness ?? (await createHarness({ env }))
   const web = new WebClient(h)
   await web.signUp(email)
   await web.get('/')
   const userId = await userIdOf(h, email)
   const key = generateApiKey(random)
   await insertApiKey(h.db, {
-    id: uuidv7(Date.now(), random), userId, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key), label: 'test',
-    scopes: ['saved-items:capture', 'saved-items:read', 'saved-items:write', 'folders:write', 'folders:read'], createdAt: h.clock.now().toISOString(),
+    id: uuidv7(Date.now(), random),
+    userId,
+    keyHash: hashApiKey(key),
+    prefix: apiKeyDisplayPrefix(key),
+    label: 'test',
+    scopes: ['saved-items:capture', 'saved-items:read', 'saved-items:write', 'folders:write', 'folders:read'],
+    createdAt: h.clock.now().toISOString(),
   })
   return { h, web, userId, key }
 }
 
-const itemRows = async (h: Harness) => (await h.db.$client.execute('SELECT * FROM saved_items ORDER BY last_saved_at')).rows as never as Record<string, unknown>[]
+const itemRows = async (h: Harness) =>
+  (await h.db.$client.execute('SELECT * FROM saved_items ORDER BY last_saved_at')).rows as never as Record<
+    string,
+    unknown
+  >[]
 
 describe('GET /', () => {
   test('signed out: a short landing page linking to sign in and create account', async () => {
@@ -52,14 +64,23 @@ describe('capture from the web page', () => {
     expect(page.location).toBe('/?done=saved')
     const [row] = await itemRows(h)
     expect(row).toMatchObject({
-      original_url: 'https://www.Example.com/post/?utm_source=x&b=2&a=1#top', normalized_url: 'https://example.com/post?a=1&b=2',
-      host: 'example.com', capture_channel: 'web-companion', is_read: 0, enrichment_status: 'pending',
+      original_url: 'https://www.Example.com/post/?utm_source=x&b=2&a=1#top',
+      normalized_url: 'https://example.com/post?a=1&b=2',
+      host: 'example.com',
+      capture_channel: 'web-companion',
+      is_read: 0,
+      enrichment_status: 'pending',
     })
     const api = await h.call('GET', '/v1/saved-items', { token: key })
-    expect(api.body.savedItems[0]).toMatchObject({ normalizedUrl: 'https://example.com/post?a=1&b=2', captureChannel: 'web-companion' })
+    expect(api.body.savedItems[0]).toMatchObject({
+      normalizedUrl: 'https://example.com/post?a=1&b=2',
+      captureChannel: 'web-companion',
+    })
     const list = await web.get('/?done=saved')
     expect(textOf(list.text)).toContain('Saved.')
-    expect(list.text).toContain('<a class="title" href="https://www.Example.com/post/?utm_source=x&amp;b=2&amp;a=1#top" target="_blank" rel="noopener noreferrer">')
+    expect(list.text).toContain(
+      '<a class="title" href="https://www.Example.com/post/?utm_source=x&amp;b=2&amp;a=1#top" target="_blank" rel="noopener noreferrer">',
+    )
     expect(textOf(list.text)).toContain('example.com · Unread')
   })
 
@@ -76,7 +97,8 @@ describe('capture from the web page', () => {
   })
 
   test.each(['', 'not a url', 'ftp://example.com/file', 'javascript:alert(1)', 'https://user:pw@example.com/'])(
-    'url=%p: the page comes back with 400 and an error, the input kept, nothing saved', async (url) => {
+    'url=%p: the page comes back with 400 and an error, the input kept, nothing saved',
+    async (url) => {
       const { h, web } = await signedIn(`bad-${Math.random()}@example.com`)
       const before = await snapshot(h)
       const page = await web.post('/queue/capture', { url })
@@ -84,7 +106,8 @@ describe('capture from the web page', () => {
       expect(page.text).toContain('Enter a full web address starting with http:// or https://.')
       expect(page.text).toContain(`value="${url.replaceAll('&', '&amp;')}"`)
       expect(await snapshot(h)).toBe(before)
-    })
+    },
+  )
 
   test('signed out, capturing sends the person to sign in and saves nothing', async () => {
     const h = await createHarness({ env })
@@ -135,7 +158,10 @@ describe('the list', () => {
     await web.post('/queue/capture', { url: 'https://in-folder.example/' })
     await web.post('/queue/capture', { url: 'https://loose.example/' })
     const inFolder = (await itemRows(h)).find((r) => r.host === 'in-folder.example')!
-    expect((await h.call('PUT', `/v1/saved-items/${inFolder.id}/folder`, { token: key, body: { folderId: folder.id } })).status).toBe(200)
+    expect(
+      (await h.call('PUT', `/v1/saved-items/${inFolder.id}/folder`, { token: key, body: { folderId: folder.id } }))
+        .status,
+    ).toBe(200)
 
     const filtered = await web.get(`/?folder=${folder.id}`)
     expect(filtered.text).toContain('in-folder.example')
@@ -166,7 +192,7 @@ describe('the list', () => {
     expect(page.text).toContain('href="https://example.com/?q=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"')
   })
 
-  test('another person\'s items are invisible and cannot be toggled (404, nothing changes)', async () => {
+  test("another person's items are invisible and cannot be toggled (404, nothing changes)", async () => {
     const { h, web: mine } = await signedIn('items-owner@example.com')
     await mine.post('/queue/capture', { url: 'https://private.example/secret' })
     const id = String((await itemRows(h))[0]!.id)
@@ -191,6 +217,7 @@ describe('robustness', () => {
   test('web pages are not part of the OpenAPI document', async () => {
     const h = await createHarness({ env })
     const doc = (await h.call('GET', '/openapi.json', { unchecked: true })).body
-    for (const path of ['/', '/sign-in', '/sign-up', '/sign-out', '/settings', '/queue/capture']) expect(Object.keys(doc.paths)).not.toContain(path)
+    for (const path of ['/', '/sign-in', '/sign-up', '/sign-out', '/settings', '/queue/capture'])
+      expect(Object.keys(doc.paths)).not.toContain(path)
   })
 })

@@ -14,7 +14,12 @@ const DAY = 24 * HOUR
 
 async function person(h: Harness, email = 'sessions@example.com'): Promise<string> {
   const id = crypto.randomUUID()
-  await insertUser(h.db, { id, email, passwordHash: await hashPassword('right password'), createdAt: h.clock.now().toISOString() })
+  await insertUser(h.db, {
+    id,
+    email,
+    passwordHash: await hashPassword('right password'),
+    createdAt: h.clock.now().toISOString(),
+  })
   return id
 }
 
@@ -43,7 +48,8 @@ describe('idle timeout', () => {
     const h = await createHarness({ env })
     await person(h)
     const web = await signedIn(h)
-    const seen = async (): Promise<unknown> => (await h.db.$client.execute('SELECT last_seen_at FROM web_sessions')).rows[0]!.last_seen_at
+    const seen = async (): Promise<unknown> =>
+      (await h.db.$client.execute('SELECT last_seen_at FROM web_sessions')).rows[0]!.last_seen_at
     await web.get('/settings')
     expect(await seen()).toBeNull()
     h.clock.advance(30 * 60_000)
@@ -76,7 +82,7 @@ describe('CSRF token rotation', () => {
 })
 
 describe('"Sign out other sessions"', () => {
-  test('ends every other session of the person; this one and other people\'s stay', async () => {
+  test("ends every other session of the person; this one and other people's stay", async () => {
     const h = await createHarness({ env })
     await person(h)
     await person(h, 'someone-else@example.com')
@@ -86,7 +92,9 @@ describe('"Sign out other sessions"', () => {
     await here.get('/settings')
     const done = await here.post('/settings/sessions/sign-out-others')
     expect(done).toMatchObject({ status: 303, location: '/settings?done=signed-out-others' })
-    expect(textOf((await here.get('/settings?done=signed-out-others')).text)).toContain('Every other session is signed out.')
+    expect(textOf((await here.get('/settings?done=signed-out-others')).text)).toContain(
+      'Every other session is signed out.',
+    )
     expect((await laptop.get('/settings')).status).toBe(303)
     expect((await stranger.get('/settings')).status).toBe(200)
   })

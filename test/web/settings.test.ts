@@ -10,7 +10,7 @@ import { textOf, WebClient } from './web-client.ts'
 const env = { IP_RATE_LIMIT_MAX: '1000' }
 
 async function signedIn(email: string, harness?: Harness): Promise<{ h: Harness; web: WebClient; userId: string }> {
-  const h = harness ?? await createHarness({ env })
+  const h = harness ?? (await createHarness({ env }))
   const web = new WebClient(h)
   await web.signUp(email)
   await web.get('/settings')
@@ -41,7 +41,9 @@ describe('GET /settings', () => {
     expect(page.text).toContain('<h2 id="connected-agents">Connected agents</h2>')
     expect(page.text).toContain('<label for="key-label">Label</label>')
     SCOPES.forEach((scope, i) => {
-      expect(page.text).toContain(`<input type="checkbox" id="scope-${i}" name="scope" value="${scope}" aria-describedby="scope-${i}-hint"><label for="scope-${i}">${scope}</label>`)
+      expect(page.text).toContain(
+        `<input type="checkbox" id="scope-${i}" name="scope" value="${scope}" aria-describedby="scope-${i}-hint"><label for="scope-${i}">${scope}</label>`,
+      )
     })
     expect(page.text).toContain('<button type="submit">Create key</button>')
     expect(textOf(page.text)).toContain('No API keys yet.')
@@ -52,14 +54,27 @@ describe('GET /settings', () => {
 describe('API keys', () => {
   test('creating a key shows it once in full (201), stores only its hash and prefix, and lists it', async () => {
     const { h, web, userId } = await signedIn('create@example.com')
-    const page = await web.post('/settings/api-keys', { label: '  laptop script ', scope: ['saved-items:read', 'folders:write'] })
+    const page = await web.post('/settings/api-keys', {
+      label: '  laptop script ',
+      scope: ['saved-items:read', 'folders:write'],
+    })
     expect(page.status).toBe(201)
     const key = KEY_IN_PAGE.exec(page.text)![1]!
     expect(textOf(page.text)).toContain('Copy it now: it is shown only this once.')
-    const [row] = (await h.db.$client.execute('SELECT * FROM api_keys')).rows as never as Record<string, string | null>[]
+    const [row] = (await h.db.$client.execute('SELECT * FROM api_keys')).rows as never as Record<
+      string,
+      string | null
+    >[]
     expect(row).toMatchObject({
-      user_id: userId, key_hash: hashApiKey(key), prefix: key.slice(0, 12), label: 'laptop script',
-      scopes: JSON.stringify(['saved-items:read', 'folders:write']), connect_client: null, device_hint: null, revoked_at: null, last_used_at: null,
+      user_id: userId,
+      key_hash: hashApiKey(key),
+      prefix: key.slice(0, 12),
+      label: 'laptop script',
+      scopes: JSON.stringify(['saved-items:read', 'folders:write']),
+      connect_client: null,
+      device_hint: null,
+      revoked_at: null,
+      last_used_at: null,
       created_at: '2026-11-22T10:00:00.000Z',
     })
     expect(await snapshot(h)).not.toContain(key)
@@ -79,9 +94,15 @@ describe('API keys', () => {
     expect((await h.call('GET', '/v1/saved-items', { token: key })).status).toBe(200)
     const denied = await h.call('GET', '/v1/folders', { token: key })
     expect(denied.status).toBe(403)
-    expect(denied.body).toEqual({ _tag: 'InsufficientScopeError', message: expect.any(String), requiredScope: 'folders:read' })
+    expect(denied.body).toEqual({
+      _tag: 'InsufficientScopeError',
+      message: expect.any(String),
+      requiredScope: 'folders:read',
+    })
     const page = await web.get('/settings')
-    expect(page.text).toContain('<td data-label="Last used"><time datetime="2026-11-22T10:00:00.000Z">2026-11-22 10:00\u00a0UTC</time></td>')
+    expect(page.text).toContain(
+      '<td data-label="Last used"><time datetime="2026-11-22T10:00:00.000Z">2026-11-22 10:00\u00a0UTC</time></td>',
+    )
   })
 
   test('revoking a key makes the very next API request 401 and takes it off the list', async () => {
@@ -118,7 +139,8 @@ describe('API keys', () => {
     expect(page.text).toContain(`<p class="error" role="alert">${error}</p>`)
     expect(page.text).not.toContain('rlk_')
     if (label.trim() && label.length <= 100) expect(page.text).toContain(`value="${label.trim()}"`)
-    if (scopes.includes('saved-items:read')) expect(page.text).toContain('value="saved-items:read" aria-describedby="scope-1-hint" checked>')
+    if (scopes.includes('saved-items:read'))
+      expect(page.text).toContain('value="saved-items:read" aria-describedby="scope-1-hint" checked>')
     expect(await countRows(h.db, 'api_keys')).toBe(0)
   })
 
@@ -145,8 +167,15 @@ describe('API keys', () => {
   test('a connect key shows its client and device hint', async () => {
     const { h, web, userId } = await signedIn('connect@example.com')
     await insertApiKey(h.db, {
-      id: uuidv7(Date.now(), random), userId, keyHash: 'f'.repeat(64), prefix: 'rlk_abcdefgh', label: 'Raycast on laptop',
-      scopes: ['saved-items:capture'], connectClient: 'raycast', deviceHint: 'MacBook Pro', createdAt: h.clock.now().toISOString(),
+      id: uuidv7(Date.now(), random),
+      userId,
+      keyHash: 'f'.repeat(64),
+      prefix: 'rlk_abcdefgh',
+      label: 'Raycast on laptop',
+      scopes: ['saved-items:capture'],
+      connectClient: 'raycast',
+      deviceHint: 'MacBook Pro',
+      createdAt: h.clock.now().toISOString(),
     })
     const page = await web.get('/settings')
     expect(page.text).toContain('<td data-label="Client">raycast · MacBook Pro</td>')
@@ -158,8 +187,15 @@ describe('API keys', () => {
     const hostile = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
     await createKey(web, hostile, ['saved-items:read'])
     await insertApiKey(h.db, {
-      id: uuidv7(Date.now(), random), userId, keyHash: 'e'.repeat(64), prefix: 'rlk_zzzzzzzz', label: 'device',
-      scopes: ['saved-items:capture'], connectClient: 'chrome-extension', deviceHint: hostile, createdAt: h.clock.now().toISOString(),
+      id: uuidv7(Date.now(), random),
+      userId,
+      keyHash: 'e'.repeat(64),
+      prefix: 'rlk_zzzzzzzz',
+      label: 'device',
+      scopes: ['saved-items:capture'],
+      connectClient: 'chrome-extension',
+      deviceHint: hostile,
+      createdAt: h.clock.now().toISOString(),
     })
     await insertAgent(h, userId, hostile, ['saved-items:read'])
     const page = await web.get('/settings')
@@ -174,12 +210,21 @@ describe('Connected agents', () => {
   test('lists each active grant with the client name, scopes, when granted and last used', async () => {
     const { h, web, userId } = await signedIn('agents@example.com')
     const { grantId } = await insertAgent(h, userId, 'Claude Desktop', ['saved-items:read', 'folders:read'])
-    await h.db.$client.execute({ sql: 'UPDATE oauth_grants SET last_used_at = ? WHERE id = ?', args: ['2026-11-22T11:30:00.000Z', grantId] })
+    await h.db.$client.execute({
+      sql: 'UPDATE oauth_grants SET last_used_at = ? WHERE id = ?',
+      args: ['2026-11-22T11:30:00.000Z', grantId],
+    })
     const page = await web.get('/settings')
     expect(page.text).toContain('<td data-label="Client">Claude Desktop</td>')
-    expect(page.text).toContain('<td data-label="Scopes"><ul class="scopes"><li><code>saved-items:read</code></li><li><code>folders:read</code></li></ul></td>')
-    expect(page.text).toContain('<td data-label="Granted"><time datetime="2026-11-22T10:00:00.000Z">2026-11-22 10:00\u00a0UTC</time></td>')
-    expect(page.text).toContain('<td data-label="Last used"><time datetime="2026-11-22T11:30:00.000Z">2026-11-22 11:30\u00a0UTC</time></td>')
+    expect(page.text).toContain(
+      '<td data-label="Scopes"><ul class="scopes"><li><code>saved-items:read</code></li><li><code>folders:read</code></li></ul></td>',
+    )
+    expect(page.text).toContain(
+      '<td data-label="Granted"><time datetime="2026-11-22T10:00:00.000Z">2026-11-22 10:00\u00a0UTC</time></td>',
+    )
+    expect(page.text).toContain(
+      '<td data-label="Last used"><time datetime="2026-11-22T11:30:00.000Z">2026-11-22 11:30\u00a0UTC</time></td>',
+    )
     expect(page.text).toContain(`action="/settings/agents/${grantId}/revoke"`)
   })
 
@@ -190,7 +235,9 @@ describe('Connected agents', () => {
     const page = await web.post(`/settings/agents/${grantId}/revoke`)
     expect(page.status).toBe(303)
     expect(page.location).toBe('/settings?done=agent-revoked')
-    const row = (await h.db.$client.execute({ sql: 'SELECT revoked_at FROM oauth_grants WHERE id = ?', args: [grantId] })).rows[0]!
+    const row = (
+      await h.db.$client.execute({ sql: 'SELECT revoked_at FROM oauth_grants WHERE id = ?', args: [grantId] })
+    ).rows[0]!
     expect(row.revoked_at).toBe('2026-11-22T10:00:05.000Z')
     const settings = await web.get(page.location!)
     expect(settings.text).not.toContain('Agent Smith')

@@ -8,7 +8,12 @@ import { WebClient, textOf } from './web-client.ts'
 // Guessing limits beyond the per-IP one (docs/security.md#sign-up-and-sign-in, docs/api.md#rate-limits).
 
 async function person(h: Harness, email: string): Promise<void> {
-  await insertUser(h.db, { id: crypto.randomUUID(), email, passwordHash: await hashPassword('right password'), createdAt: h.clock.now().toISOString() })
+  await insertUser(h.db, {
+    id: crypto.randomUUID(),
+    email,
+    passwordHash: await hashPassword('right password'),
+    createdAt: h.clock.now().toISOString(),
+  })
 }
 
 describe('per-account sign-in throttling', () => {
@@ -32,7 +37,8 @@ describe('per-account sign-in throttling', () => {
 
   test('an email without an account locks the same way, so the lock reveals nothing', async () => {
     const h = await createHarness({ env: { IP_RATE_LIMIT_MAX: '1000' } })
-    for (let i = 0; i < 10; i++) await new WebClient(h, { ip: `203.0.113.${i}` }).signIn('nobody@example.com', `guess ${i}`)
+    for (let i = 0; i < 10; i++)
+      await new WebClient(h, { ip: `203.0.113.${i}` }).signIn('nobody@example.com', `guess ${i}`)
     const locked = await new WebClient(h).signIn('nobody@example.com', 'anything')
     expect(locked.status).toBe(429)
     const rows = await h.db.$client.execute("SELECT bucket FROM rate_limits WHERE bucket LIKE 'signin-account:%'")
@@ -48,15 +54,29 @@ describe('per-IP limits on the authorization endpoints', () => {
     const browser = await signedIn(h)
     const authorize = `/api/auth/oauth2/authorize?client_id=${client.client_id}&response_type=code`
     const hits = async (method: string, path: string, init: Parameters<typeof send>[3]): Promise<number[]> =>
-      [await send(h, method, path, init), await send(h, method, path, init), await send(h, method, path, init)].map((reply) => reply.status)
+      [await send(h, method, path, init), await send(h, method, path, init), await send(h, method, path, init)].map(
+        (reply) => reply.status,
+      )
     expect((await hits('GET', authorize, { headers: { cookie: browser.cookie } }))[2]).toBe(429)
     const consent = await send(h, 'POST', '/api/auth/oauth2/consent', { headers: { cookie: browser.cookie } })
     expect(consent.status).toBe(403) // its own bucket: the first consent POST still gets through (and fails its CSRF check)
-    const consentStatuses = [consent.status, ...(await hits('POST', '/api/auth/oauth2/consent', { headers: { cookie: browser.cookie } })).slice(1)]
+    const consentStatuses = [
+      consent.status,
+      ...(await hits('POST', '/api/auth/oauth2/consent', { headers: { cookie: browser.cookie } })).slice(1),
+    ]
     expect(consentStatuses.at(-1)).toBe(429)
-    const revokes = await hits('POST', '/api/auth/oauth2/revoke', form({ token: 'nothing', client_id: client.client_id }))
+    const revokes = await hits(
+      'POST',
+      '/api/auth/oauth2/revoke',
+      form({ token: 'nothing', client_id: client.client_id }),
+    )
     expect(revokes).toEqual([200, 200, 429])
-    const refused = await send(h, 'POST', '/api/auth/oauth2/revoke', form({ token: 'nothing', client_id: client.client_id }))
+    const refused = await send(
+      h,
+      'POST',
+      '/api/auth/oauth2/revoke',
+      form({ token: 'nothing', client_id: client.client_id }),
+    )
     expect(refused.body).toMatchObject({ error: 'rate_limit_exceeded' })
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
     const page = await send(h, 'GET', authorize, { headers: { cookie: browser.cookie } })

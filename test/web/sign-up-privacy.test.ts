@@ -11,14 +11,25 @@ const env = { IP_RATE_LIMIT_MAX: '1000' }
 
 async function owner(h: Harness, email: string, password: string): Promise<string> {
   const id = crypto.randomUUID()
-  await insertUser(h.db, { id, email, passwordHash: await hashPassword(password), createdAt: h.clock.now().toISOString() })
+  await insertUser(h.db, {
+    id,
+    email,
+    passwordHash: await hashPassword(password),
+    createdAt: h.clock.now().toISOString(),
+  })
   return id
 }
 
 /** What a visitor can observe of an answer: status, location, header names, body; cookie values vary by design. */
 function observable(page: Page): unknown {
   const headers = [...page.headers.keys()].filter((name) => name !== 'x-request-id' && name !== 'set-cookie').sort()
-  return { status: page.status, location: page.location, headers, cookies: page.setCookies.map((c) => c.split('=')[0]), body: page.text }
+  return {
+    status: page.status,
+    location: page.location,
+    headers,
+    cookies: page.setCookies.map((c) => c.split('=')[0]),
+    body: page.text,
+  }
 }
 
 describe('sign-up with a taken email', () => {
@@ -30,7 +41,12 @@ describe('sign-up with a taken email', () => {
     expect(observable(taken)).toEqual(observable(fresh))
     expect(taken).toMatchObject({ status: 303, location: '/sign-in?signed-up=1' })
 
-    const row = (await h.db.$client.execute({ sql: 'SELECT password_hash, signup_attempted_at FROM users WHERE id = ?', args: [id] })).rows[0]!
+    const row = (
+      await h.db.$client.execute({
+        sql: 'SELECT password_hash, signup_attempted_at FROM users WHERE id = ?',
+        args: [id],
+      })
+    ).rows[0]!
     expect(await verifyPassword(String(row.password_hash), 'the owner password')).toBe(true)
     expect(row.signup_attempted_at).toBe(h.clock.now().toISOString())
     expect(h.logs).toContainEqual(expect.objectContaining({ msg: 'sign-up for an existing account', userId: id }))

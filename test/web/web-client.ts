@@ -32,12 +32,19 @@ export class WebClient {
     return match[1]!
   }
 
-  async request(method: string, path: string, body?: URLSearchParams, headers: Record<string, string> = {}): Promise<Page> {
+  async request(
+    method: string,
+    path: string,
+    body?: URLSearchParams,
+    headers: Record<string, string> = {},
+  ): Promise<Page> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
     const all: Record<string, string> = { ...headers }
     if (cookie) all.cookie = cookie
     if (body) all['content-type'] ??= 'application/x-www-form-urlencoded'
-    const response = await this.harness.server.fetch(new Request(this.origin + path, { method, headers: all, body }), { clientIp: this.ip })
+    const response = await this.harness.server.fetch(new Request(this.origin + path, { method, headers: all, body }), {
+      clientIp: this.ip,
+    })
     const setCookies = response.headers.getSetCookie()
     for (const line of setCookies) {
       const [pair, ...attributes] = line.split(';')
@@ -47,7 +54,13 @@ export class WebClient {
       if (expired) this.cookies.delete(name)
       else this.cookies.set(name, pair!.slice(eq + 1).trim())
     }
-    const page = { status: response.status, headers: response.headers, text: await response.text(), location: response.headers.get('location'), setCookies }
+    const page = {
+      status: response.status,
+      headers: response.headers,
+      text: await response.text(),
+      location: response.headers.get('location'),
+      setCookies,
+    }
     if (page.text.includes('name="csrf"')) this.last = page
     return page
   }
@@ -57,7 +70,11 @@ export class WebClient {
   }
 
   /** Posts a form with the last page's CSRF token unless `csrf` says otherwise (null: no field at all). */
-  post(path: string, fields: Record<string, string | string[]> = {}, options: { csrf?: string | null } = {}): Promise<Page> {
+  post(
+    path: string,
+    fields: Record<string, string | string[]> = {},
+    options: { csrf?: string | null } = {},
+  ): Promise<Page> {
     const body = new URLSearchParams()
     const csrf = options.csrf === undefined ? this.csrf : options.csrf
     if (csrf !== null) body.append('csrf', csrf)
@@ -85,4 +102,8 @@ export class WebClient {
 }
 
 /** The visible text of some HTML, tags removed and entities left as they are. */
-export const textOf = (markup: string): string => markup.replace(/<style>[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
+export const textOf = (markup: string): string =>
+  markup
+    .replace(/<style>[\s\S]*?<\/style>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')

@@ -10,12 +10,14 @@ import { createMcpServer } from './server.ts'
  */
 export const MCP_CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
+  'access-control-expose-headers':
+    'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
 }
 
 const jsonRpcError = (status: number, message: string, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
-    status, headers: { 'content-type': 'application/json', ...headers },
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
   })
 
 /**
@@ -26,28 +28,44 @@ const jsonRpcError = (status: number, message: string, headers: Record<string, s
  */
 export const mcpRoutes = ({ deps, principalOf }: RouteContext) => {
   const hidden = { detail: { hide: true } }
-  const notAllowed = () => jsonRpcError(405, 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST', { allow: 'POST, OPTIONS' })
+  const notAllowed = () =>
+    jsonRpcError(405, 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST', {
+      allow: 'POST, OPTIONS',
+    })
   return new Elysia()
-    .post('/mcp', async ({ request }) => {
-      const server = createMcpServer(deps, principalOf(request))
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-      await server.connect(transport)
-      try {
-        // JSON mode: the response is complete when handleRequest resolves, so closing now is safe.
-        return await transport.handleRequest(request)
-      } finally {
-        await server.close()
-      }
-    }, { ...hidden, parse: 'none' })
+    .post(
+      '/mcp',
+      async ({ request }) => {
+        const server = createMcpServer(deps, principalOf(request))
+        const transport = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        })
+        await server.connect(transport)
+        try {
+          // JSON mode: the response is complete when handleRequest resolves, so closing now is safe.
+          return await transport.handleRequest(request)
+        } finally {
+          await server.close()
+        }
+      },
+      { ...hidden, parse: 'none' },
+    )
     .get('/mcp', notAllowed, hidden)
     .delete('/mcp', notAllowed, hidden)
-    .options('/mcp', () => new Response(null, {
-      status: 204,
-      headers: {
-        ...MCP_CORS_HEADERS,
-        'access-control-allow-methods': 'POST, OPTIONS',
-        'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
-        'access-control-max-age': '86400',
-      },
-    }), hidden)
+    .options(
+      '/mcp',
+      () =>
+        new Response(null, {
+          status: 204,
+          headers: {
+            ...MCP_CORS_HEADERS,
+            'access-control-allow-methods': 'POST, OPTIONS',
+            'access-control-allow-headers':
+              'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+            'access-control-max-age': '86400',
+          },
+        }),
+      hidden,
+    )
 }

@@ -12,50 +12,82 @@ import type { z } from 'zod'
 /** Without a limit the REST list returns everything; a model's context is not that big. */
 export const MCP_DEFAULT_PAGE_SIZE = 50
 
-type Args<N extends ToolName> = { [K in keyof (typeof Inputs)[N]]: (typeof Inputs)[N][K] extends z.ZodType ? z.infer<(typeof Inputs)[N][K]> : never }
+type Args<N extends ToolName> = {
+  [K in keyof (typeof Inputs)[N]]: (typeof Inputs)[N][K] extends z.ZodType ? z.infer<(typeof Inputs)[N][K]> : never
+}
 /** Typed against the output schema, so a DTO that drifts from it fails to compile. */
-type Handler<N extends ToolName> = (args: Args<N>) => Promise<{ structured: z.infer<(typeof Outputs)[N]>; summary: string }>
+type Handler<N extends ToolName> = (
+  args: Args<N>,
+) => Promise<{ structured: z.infer<(typeof Outputs)[N]>; summary: string }>
 
 /** One line per item: what a model needs to refer back to it (its id) and to tell items apart. */
 function describeItem(item: SavedItemDto): string {
-  const state = [item.isRead ? 'read' : 'unread', item.folder ? `folder "${item.folder.name}"` : null, item.enrichmentStatus === 'pending' ? 'details pending' : null]
+  const state = [
+    item.isRead ? 'read' : 'unread',
+    item.folder ? `folder "${item.folder.name}"` : null,
+    item.enrichmentStatus === 'pending' ? 'details pending' : null,
+  ]
   return `${item.title ? `${item.title} ` : ''}<${item.originalUrl}> (${state.filter(Boolean).join(', ')}; id ${item.id})`
 }
 
 /** The tool bodies: argument mapping, the shared operation, a structured result and a short text. */
 export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolName]: Handler<N> } {
-  const item = (verb: string) => async (saved: Promise<SavedItemDto>): Promise<{ structured: SavedItemDto; summary: string }> => {
-    const dto = await saved
-    return { structured: dto, summary: `${verb}: ${describeItem(dto)}` }
-  }
+  const item =
+    (verb: string) =>
+    async (saved: Promise<SavedItemDto>): Promise<{ structured: SavedItemDto; summary: string }> => {
+      const dto = await saved
+      return { structured: dto, summary: `${verb}: ${describeItem(dto)}` }
+    }
   return {
     save_url: async (args) => {
       const { created, savedItem } = await captureUrl(deps, principal, args)
       return {
-        structured: { savedItem, captureResult: created ? 'created' as const : 'updated' as const },
+        structured: { savedItem, captureResult: created ? ('created' as const) : ('updated' as const) },
         summary: `${created ? 'Saved' : 'Already saved; moved back to the top'}: ${describeItem(savedItem)}`,
       }
     },
     list_saved_items: async (args) => {
       const sort: Sort = parseSort(args.sort)
-      const page = await listItems(deps, principal, { sort, folder: args.folder ?? null, limit: args.limit ?? MCP_DEFAULT_PAGE_SIZE, cursor: args.cursor ?? null })
+      const page = await listItems(deps, principal, {
+        sort,
+        folder: args.folder ?? null,
+        limit: args.limit ?? MCP_DEFAULT_PAGE_SIZE,
+        cursor: args.cursor ?? null,
+      })
       const lines = page.savedItems.map((saved, index) => `${index + 1}. ${describeItem(saved)}`)
-      const head = page.savedItems.length === 0 ? 'No saved items match.' : `${page.savedItems.length} saved item${page.savedItems.length === 1 ? '' : 's'} (sort ${sort}):`
+      const head =
+        page.savedItems.length === 0
+          ? 'No saved items match.'
+          : `${page.savedItems.length} saved item${page.savedItems.length === 1 ? '' : 's'} (sort ${sort}):`
       const more = page.nextCursor ? `\nMore items: call again with cursor "${page.nextCursor}".` : ''
       return { structured: page, summary: [head, ...lines].join('\n') + more }
     },
-    mark_read: (args) => item('Marked read')(changeItem(deps, principal, args.id, { kind: 'read-state', isRead: true })),
-    mark_unread: (args) => item('Marked unread')(changeItem(deps, principal, args.id, { kind: 'read-state', isRead: false })),
+    mark_read: (args) =>
+      item('Marked read')(changeItem(deps, principal, args.id, { kind: 'read-state', isRead: true })),
+    mark_unread: (args) =>
+      item('Marked unread')(changeItem(deps, principal, args.id, { kind: 'read-state', isRead: false })),
     open_saved_item: (args) => item('Opened')(changeItem(deps, principal, args.id, { kind: 'open' })),
-    move_to_folder: (args) => item(args.folderId === null ? 'Taken out of its folder' : 'Moved')(changeItem(deps, principal, args.id, { kind: 'folder', folderId: args.folderId })),
+    move_to_folder: (args) =>
+      item(args.folderId === null ? 'Taken out of its folder' : 'Moved')(
+        changeItem(deps, principal, args.id, { kind: 'folder', folderId: args.folderId }),
+      ),
     delete_saved_item: async (args) => {
       await deleteItem(deps, principal, args.id)
-      return { structured: { deleted: true as const, id: args.id }, summary: `Deleted saved item ${args.id} (if it existed).` }
+      return {
+        structured: { deleted: true as const, id: args.id },
+        summary: `Deleted saved item ${args.id} (if it existed).`,
+      }
     },
     list_folders: async () => {
       const folders = await folderList(deps, principal)
       const lines = folders.map((folder) => `- ${folder.name} (id ${folder.id})`)
-      return { structured: { folders }, summary: folders.length === 0 ? 'No folders yet.' : [`${folders.length} folder${folders.length === 1 ? '' : 's'}:`, ...lines].join('\n') }
+      return {
+        structured: { folders },
+        summary:
+          folders.length === 0
+            ? 'No folders yet.'
+            : [`${folders.length} folder${folders.length === 1 ? '' : 's'}:`, ...lines].join('\n'),
+      }
     },
     create_folder: async (args) => {
       const folder = await folderCreate(deps, principal, args.name)
@@ -67,7 +99,10 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
     },
     delete_folder: async (args) => {
       await folderDelete(deps, principal, args.id)
-      return { structured: { deleted: true as const, id: args.id }, summary: `Deleted folder ${args.id}; its items are kept, in no folder.` }
+      return {
+        structured: { deleted: true as const, id: args.id },
+        summary: `Deleted folder ${args.id}; its items are kept, in no folder.`,
+      }
     },
     whoami: async () => {
       const me = await whoAmI(deps, principal)

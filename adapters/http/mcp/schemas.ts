@@ -16,31 +16,33 @@ const text = orNull(z.string().min(0))
 
 export const FolderSchema = z.object({ id: z.string(), name: z.string() }).strict()
 
-export const SavedItemSchema = z.object({
-  id: z.string(),
-  originalUrl: z.string(),
-  normalizedUrl: z.string(),
-  host: z.string(),
-  title: text,
-  description: text,
-  siteName: text,
-  faviconUrl: text,
-  faviconLightUrl: text,
-  faviconDarkUrl: text,
-  imageUrl: text,
-  canonicalUrl: text,
-  previewSummary: text,
-  type: z.enum(ITEM_TYPES),
-  tags: z.array(z.enum(TAGS)),
-  enrichmentStatus: z.enum(ENRICHMENT_STATUSES),
-  sourceName: text,
-  captureChannel: orNull(z.enum(CAPTURE_CHANNELS)),
-  folder: orNull(FolderSchema),
-  isRead: z.boolean(),
-  lastSavedAt: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).strict()
+export const SavedItemSchema = z
+  .object({
+    id: z.string(),
+    originalUrl: z.string(),
+    normalizedUrl: z.string(),
+    host: z.string(),
+    title: text,
+    description: text,
+    siteName: text,
+    faviconUrl: text,
+    faviconLightUrl: text,
+    faviconDarkUrl: text,
+    imageUrl: text,
+    canonicalUrl: text,
+    previewSummary: text,
+    type: z.enum(ITEM_TYPES),
+    tags: z.array(z.enum(TAGS)),
+    enrichmentStatus: z.enum(ENRICHMENT_STATUSES),
+    sourceName: text,
+    captureChannel: orNull(z.enum(CAPTURE_CHANNELS)),
+    folder: orNull(FolderSchema),
+    isRead: z.boolean(),
+    lastSavedAt: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .strict()
 
 export const Inputs = {
   save_url: {
@@ -52,8 +54,19 @@ export const Inputs = {
   },
   list_saved_items: {
     sort: z.enum(SORTS).optional().describe('newest (default), oldest, title, or unread (unread first)'),
-    folder: z.string().min(1).max(100).optional().describe('Only items in this folder id, or "none" for items in no folder'),
-    limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().describe(`Page size, 1 to ${MAX_PAGE_SIZE}; default 50`),
+    folder: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Only items in this folder id, or "none" for items in no folder'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PAGE_SIZE)
+      .optional()
+      .describe(`Page size, 1 to ${MAX_PAGE_SIZE}; default 50`),
     cursor: z.string().min(1).max(2000).optional().describe('nextCursor from the previous page, with the same sort'),
   },
   mark_read: { id: id('saved item') },
@@ -66,7 +79,10 @@ export const Inputs = {
   delete_saved_item: { id: id('saved item') },
   list_folders: {},
   create_folder: { name: z.string().max(1000).describe('The folder name: 1 to 100 characters after trimming') },
-  rename_folder: { id: id('folder'), name: z.string().max(1000).describe('The new name: 1 to 100 characters after trimming') },
+  rename_folder: {
+    id: id('folder'),
+    name: z.string().max(1000).describe('The new name: 1 to 100 characters after trimming'),
+  },
   delete_folder: { id: id('folder') },
   whoami: {},
 } as const
@@ -75,10 +91,12 @@ const deleted = z.object({ deleted: z.literal(true), id: z.string() }).strict()
 
 export const Outputs = {
   save_url: z.object({ savedItem: SavedItemSchema, captureResult: z.enum(['created', 'updated']) }).strict(),
-  list_saved_items: z.object({
-    savedItems: z.array(SavedItemSchema),
-    nextCursor: orNull(z.string().min(1)).describe('Pass as cursor for the next page; null on the last page'),
-  }).strict(),
+  list_saved_items: z
+    .object({
+      savedItems: z.array(SavedItemSchema),
+      nextCursor: orNull(z.string().min(1)).describe('Pass as cursor for the next page; null on the last page'),
+    })
+    .strict(),
   mark_read: SavedItemSchema,
   mark_unread: SavedItemSchema,
   open_saved_item: SavedItemSchema,

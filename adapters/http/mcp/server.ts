@@ -11,7 +11,7 @@ import { Inputs, Outputs } from './schemas.ts'
 import { toolHandlers } from './handlers.ts'
 
 const INSTRUCTIONS = [
-  'Readlater is the person\'s read-later queue of saved web pages.',
+  "Readlater is the person's read-later queue of saved web pages.",
   'Save pages with save_url; find them with list_saved_items (newest first; "unread" sort puts unread first);',
   'file them with list_folders, create_folder and move_to_folder; mark them read once read.',
   'Ids come from earlier results. A call may fail with a 403 when the person has not granted its scope:',
@@ -27,29 +27,42 @@ const schemaValidator = new AjvJsonSchemaValidator()
  * request). Tools are the catalog of core/mcp/tools.ts with the handlers that call the REST operations.
  */
 export function createMcpServer(deps: AppDeps, principal: Principal): McpServer {
-  const server = new McpServer({ name: 'readlater', title: 'Readlater', version: SERVICE_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator: schemaValidator })
+  const server = new McpServer(
+    { name: 'readlater', title: 'Readlater', version: SERVICE_VERSION },
+    { instructions: INSTRUCTIONS, jsonSchemaValidator: schemaValidator },
+  )
   const handlers = toolHandlers(deps, principal)
   for (const tool of TOOLS) {
     const name: ToolName = tool.name
-    const run = handlers[name] as (args: Record<string, unknown>) => Promise<{ structured: Record<string, unknown>; summary: string }>
-    server.registerTool(name, {
-      title: tool.title,
-      description: `${tool.description} Needs scope ${tool.scope}.`,
-      inputSchema: Inputs[name],
-      outputSchema: Outputs[name],
-      annotations: { title: tool.title, ...tool.annotations },
-    }, async (args: Record<string, unknown>): Promise<CallToolResult> => {
-      try {
-        const { structured, summary } = await run(args)
-        return { content: [{ type: 'text', text: summary }], structuredContent: structured }
-      } catch (error) {
-        // Domain refusals (not found, invalid URL, name taken…) are the model's to read and act on.
-        if (isAppError(error)) return { isError: true, content: [{ type: 'text', text: `${error._tag}: ${error.message}` }] }
-        // Anything else stays in our log: a thrown message could carry SQL or stored values.
-        deps.log('error', { msg: 'mcp tool failed', tool: name, error: describeFailure(error) })
-        return { isError: true, content: [{ type: 'text', text: 'InternalError: the service failed to run this tool; retry later' }] }
-      }
-    })
+    const run = handlers[name] as (
+      args: Record<string, unknown>,
+    ) => Promise<{ structured: Record<string, unknown>; summary: string }>
+    server.registerTool(
+      name,
+      {
+        title: tool.title,
+        description: `${tool.description} Needs scope ${tool.scope}.`,
+        inputSchema: Inputs[name],
+        outputSchema: Outputs[name],
+        annotations: { title: tool.title, ...tool.annotations },
+      },
+      async (args: Record<string, unknown>): Promise<CallToolResult> => {
+        try {
+          const { structured, summary } = await run(args)
+          return { content: [{ type: 'text', text: summary }], structuredContent: structured }
+        } catch (error) {
+          // Domain refusals (not found, invalid URL, name taken…) are the model's to read and act on.
+          if (isAppError(error))
+            return { isError: true, content: [{ type: 'text', text: `${error._tag}: ${error.message}` }] }
+          // Anything else stays in our log: a thrown message could carry SQL or stored values.
+          deps.log('error', { msg: 'mcp tool failed', tool: name, error: describeFailure(error) })
+          return {
+            isError: true,
+            content: [{ type: 'text', text: 'InternalError: the service failed to run this tool; retry later' }],
+          }
+        }
+      },
+    )
   }
   // The SDK announces tools.listChanged; a stateless server has no stream to send that notification on.
   server.server.registerCapabilities({ tools: { listChanged: false } })

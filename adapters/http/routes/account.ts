@@ -6,13 +6,19 @@ import { whoAmI } from '../../app/account.ts'
 export const accountRoutes = ({ deps, principalOf, docs }: RouteContext) => {
   // Healthy means the database answers; a 503 lets load balancers and Docker see an outage.
   const health = async ({ set }: { set: { status?: number | string } }) => {
-    const ok = await deps.db.$client.execute('SELECT 1').then(() => true, () => false)
+    const ok = await deps.db.$client.execute('SELECT 1').then(
+      () => true,
+      () => false,
+    )
     if (!ok) set.status = 503
     return { ok }
   }
   const healthOptions = {
     response: { 200: Health, 503: Health },
-    detail: docs('public', { summary: 'Health check: 200 {"ok":true} while the database answers, else 503 {"ok":false}', tags: ['Health'] }),
+    detail: docs('public', {
+      summary: 'Health check: 200 {"ok":true} while the database answers, else 503 {"ok":false}',
+      tags: ['Health'],
+    }),
   }
   return new Elysia()
     .get('/health', health, healthOptions)

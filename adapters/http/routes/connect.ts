@@ -6,7 +6,12 @@ import { checkConnectAuthorize, connectCodeExpiry } from '../../../core/connect/
 import { toTimestamp } from '../../../core/time.ts'
 import type { RouteContext } from '../route-context.ts'
 import {
-  commonWriteErrors, ConnectAuthorizeRequest, ConnectAuthorizeResponse, ConnectExchangeRequest, ConnectExchangeResponse, Errors,
+  commonWriteErrors,
+  ConnectAuthorizeRequest,
+  ConnectAuthorizeResponse,
+  ConnectExchangeRequest,
+  ConnectExchangeResponse,
+  Errors,
 } from '../schemas.ts'
 import { issueApiKey } from '../../app/api-keys.ts'
 import { connectError } from '../../../core/connect/connect-errors.ts'
@@ -23,7 +28,10 @@ const tags = ['Connect']
 function issuerOf(principal: Principal): { issuedByKeyId: string | null; issuedByGrantId: string | null } {
   // credentialId is `key:<id>`, `grant:<id>` or `session:<…>` (adapters/http/credentials.ts).
   const id = principal.credentialId.slice(principal.credentialId.indexOf(':') + 1)
-  return { issuedByKeyId: principal.kind === 'api-key' ? id : null, issuedByGrantId: principal.kind === 'oauth' ? id : null }
+  return {
+    issuedByKeyId: principal.kind === 'api-key' ? id : null,
+    issuedByGrantId: principal.kind === 'oauth' ? id : null,
+  }
 }
 const connectErrors = { 400: t.Union([Errors.ValidationError, Errors.ConnectError]) }
 
@@ -35,78 +43,99 @@ const connectErrors = { 400: t.Union([Errors.ValidationError, Errors.ConnectErro
  */
 export const connectRoutes = ({ deps, principalOf, docs }: RouteContext) =>
   new Elysia()
-    .post('/connect/authorize', async ({ body, request, set }) => {
-      const principal = principalOf(request)
-      const grant = checkConnectAuthorize(body, principal.scopes)
-      const now = deps.clock.now()
-      const code = generateSecret(deps.random)
-      await insertConnectCode(deps.db, {
-        codeHash: hashSecret(code),
-        userId: principal.userId,
-        ...issuerOf(principal),
-        client: grant.client,
-        redirectUri: grant.redirectUri,
-        codeChallenge: grant.codeChallenge,
-        scopes: grant.scopes,
-        label: grant.label,
-        deviceHint: grant.deviceHint,
-        expiresAt: toTimestamp(connectCodeExpiry(now)),
-      })
-      set.headers['cache-control'] = 'no-store'
-      // The code is a secret: an Idempotency-Key retry runs again instead of replaying it from storage.
-      set.headers[NO_REPLAY_HEADER] = '1'
-      return { code }
-    }, {
-      body: ConnectAuthorizeRequest,
-      response: {
-        200: ConnectAuthorizeResponse,
-        401: Errors.Unauthorized,
-        429: Errors.RateLimitExceeded,
-        500: Errors.InternalError,
-        ...commonWriteErrors,
-        ...connectErrors,
+    .post(
+      '/connect/authorize',
+      async ({ body, request, set }) => {
+        const principal = principalOf(request)
+        const grant = checkConnectAuthorize(body, principal.scopes)
+        const now = deps.clock.now()
+        const code = generateSecret(deps.random)
+        await insertConnectCode(deps.db, {
+          codeHash: hashSecret(code),
+          userId: principal.userId,
+          ...issuerOf(principal),
+          client: grant.client,
+          redirectUri: grant.redirectUri,
+          codeChallenge: grant.codeChallenge,
+          scopes: grant.scopes,
+          label: grant.label,
+          deviceHint: grant.deviceHint,
+          expiresAt: toTimestamp(connectCodeExpiry(now)),
+        })
+        set.headers['cache-control'] = 'no-store'
+        // The code is a secret: an Idempotency-Key retry runs again instead of replaying it from storage.
+        set.headers[NO_REPLAY_HEADER] = '1'
+        return { code }
       },
-      detail: docs('any-credential', {
-        summary: 'Start connecting a client: get a one-time code for its API key',
-        description: [
-          'Called by an already signed-in caller (for example the web app, or an existing key) on behalf of a client that has no credential yet. The key the client gets belongs to the credential making this call: revoking that API key or OAuth grant revokes it too (a key connected from a web session is personal). The code is bound to the person, the client, the redirect URI, the PKCE challenge, the scopes, the label and the device hint; it is single use and valid for 5 minutes. Hand it to the client at `redirectUri`; the client exchanges it at POST /connect/exchange.',
-          'The scopes asked for must be held by the credential making this call: a client never gets more than its connector has. Value problems are ConnectError: `unknown_client`, `invalid_redirect_uri`, `invalid_scope` (unknown, empty, or not held). Shape problems are ValidationError: a missing, mistyped or extra field, a `codeChallengeMethod` other than `S256`, a malformed `codeChallenge`, a blank or overlong `label`, an overlong `deviceHint`. Answers carry `Cache-Control: no-store`.',
-        ].join('\n\n'),
-        tags,
-      }),
-    })
-    .post('/connect/exchange', async ({ body, set }) => {
-      const client = checkExchangeClient(body.client)
-      const now = deps.clock.now()
-      const spent = await spendConnectCode(deps.db, hashSecret(body.code), toTimestamp(now))
-      checkExchange(spent, client, body.codeVerifier)
-      const scopes = spent.scopes.filter(isScope)
-      const issuedBy = spent.issuedByKeyId ? { keyId: spent.issuedByKeyId } : spent.issuedByGrantId ? { grantId: spent.issuedByGrantId } : null
-      const issued = await issueApiKey(deps, {
-        userId: spent.userId, label: spent.label, scopes, connectClient: client, deviceHint: spent.deviceHint, issuedBy,
-      })
-      if (!issued) throw connectError('invalid_code', 'The credential that authorized this code has been revoked; start the connection again')
-      const { id, key: apiKey } = issued
-      // Who connected what, for the operator; never the code, verifier or key.
-      deps.log('info', { msg: 'connect key issued', userId: spent.userId, client, apiKeyId: id })
-      set.headers['cache-control'] = 'no-store'
-      return { apiKey, scopes, label: spent.label }
-    }, {
-      body: ConnectExchangeRequest,
-      response: {
-        200: ConnectExchangeResponse,
-        ...connectErrors,
-        413: Errors.PayloadTooLargeError,
-        415: Errors.UnsupportedMediaTypeError,
-        429: Errors.RateLimitExceeded,
-        500: Errors.InternalError,
+      {
+        body: ConnectAuthorizeRequest,
+        response: {
+          200: ConnectAuthorizeResponse,
+          401: Errors.Unauthorized,
+          429: Errors.RateLimitExceeded,
+          500: Errors.InternalError,
+          ...commonWriteErrors,
+          ...connectErrors,
+        },
+        detail: docs('any-credential', {
+          summary: 'Start connecting a client: get a one-time code for its API key',
+          description: [
+            'Called by an already signed-in caller (for example the web app, or an existing key) on behalf of a client that has no credential yet. The key the client gets belongs to the credential making this call: revoking that API key or OAuth grant revokes it too (a key connected from a web session is personal). The code is bound to the person, the client, the redirect URI, the PKCE challenge, the scopes, the label and the device hint; it is single use and valid for 5 minutes. Hand it to the client at `redirectUri`; the client exchanges it at POST /connect/exchange.',
+            'The scopes asked for must be held by the credential making this call: a client never gets more than its connector has. Value problems are ConnectError: `unknown_client`, `invalid_redirect_uri`, `invalid_scope` (unknown, empty, or not held). Shape problems are ValidationError: a missing, mistyped or extra field, a `codeChallengeMethod` other than `S256`, a malformed `codeChallenge`, a blank or overlong `label`, an overlong `deviceHint`. Answers carry `Cache-Control: no-store`.',
+          ].join('\n\n'),
+          tags,
+        }),
       },
-      detail: docs('public', {
-        summary: 'Finish connecting a client: trade the code and PKCE verifier for an API key',
-        description: [
-          'Needs no credential; limited per client IP (`RateLimit-*` headers on every answer, 429 with `Retry-After` past the limit). The key returned is a personal API key tied to the client and device hint: it appears in settings with its label and can be revoked there, and captures made with it default to `captureChannel` = the client.',
-          'ConnectError codes: `unknown_client` (the code is left untouched); `invalid_code` (unknown, already used or expired, or the credential that authorized it has been revoked since); `client_mismatch` (issued to the other client); `invalid_verifier` (does not match the challenge). Any exchange that reaches a live code spends it, whatever the outcome, so a stolen code allows one guess at the verifier. Answers carry `Cache-Control: no-store`.',
-        ].join('\n\n'),
-        tags,
-      }),
-    })
+    )
+    .post(
+      '/connect/exchange',
+      async ({ body, set }) => {
+        const client = checkExchangeClient(body.client)
+        const now = deps.clock.now()
+        const spent = await spendConnectCode(deps.db, hashSecret(body.code), toTimestamp(now))
+        checkExchange(spent, client, body.codeVerifier)
+        const scopes = spent.scopes.filter(isScope)
+        const issuedBy = spent.issuedByKeyId
+          ? { keyId: spent.issuedByKeyId }
+          : spent.issuedByGrantId
+            ? { grantId: spent.issuedByGrantId }
+            : null
+        const issued = await issueApiKey(deps, {
+          userId: spent.userId,
+          label: spent.label,
+          scopes,
+          connectClient: client,
+          deviceHint: spent.deviceHint,
+          issuedBy,
+        })
+        if (!issued)
+          throw connectError(
+            'invalid_code',
+            'The credential that authorized this code has been revoked; start the connection again',
+          )
+        const { id, key: apiKey } = issued
+        // Who connected what, for the operator; never the code, verifier or key.
+        deps.log('info', { msg: 'connect key issued', userId: spent.userId, client, apiKeyId: id })
+        set.headers['cache-control'] = 'no-store'
+        return { apiKey, scopes, label: spent.label }
+      },
+      {
+        body: ConnectExchangeRequest,
+        response: {
+          200: ConnectExchangeResponse,
+          ...connectErrors,
+          413: Errors.PayloadTooLargeError,
+          415: Errors.UnsupportedMediaTypeError,
+          429: Errors.RateLimitExceeded,
+          500: Errors.InternalError,
+        },
+        detail: docs('public', {
+          summary: 'Finish connecting a client: trade the code and PKCE verifier for an API key',
+          description: [
+            'Needs no credential; limited per client IP (`RateLimit-*` headers on every answer, 429 with `Retry-After` past the limit). The key returned is a personal API key tied to the client and device hint: it appears in settings with its label and can be revoked there, and captures made with it default to `captureChannel` = the client.',
+            'ConnectError codes: `unknown_client` (the code is left untouched); `invalid_code` (unknown, already used or expired, or the credential that authorized it has been revoked since); `client_mismatch` (issued to the other client); `invalid_verifier` (does not match the challenge). Any exchange that reaches a live code spends it, whatever the outcome, so a stolen code allows one guess at the verifier. Answers carry `Cache-Control: no-store`.',
+          ].join('\n\n'),
+          tags,
+        }),
+      },
+    )

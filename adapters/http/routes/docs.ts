@@ -38,7 +38,10 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-interface SwaggerDist { dir: string; version: string }
+interface SwaggerDist {
+  dir: string
+  version: string
+}
 
 let dist: SwaggerDist | undefined
 function swaggerDist(): SwaggerDist {
@@ -55,7 +58,9 @@ const assets = new Map<AssetName, Promise<string>>()
 function asset(name: AssetName): Promise<string> {
   let text = assets.get(name)
   if (!text) {
-    text = readFile(join(swaggerDist().dir, name), 'utf8').then((source) => source.replace(/\n?(\/\/# sourceMappingURL=\S+|\/\*# sourceMappingURL=\S+ ?\*\/)\s*$/, '\n'))
+    text = readFile(join(swaggerDist().dir, name), 'utf8').then((source) =>
+      source.replace(/\n?(\/\/# sourceMappingURL=\S+|\/\*# sourceMappingURL=\S+ ?\*\/)\s*$/, '\n'),
+    )
     text.catch(() => assets.delete(name))
     assets.set(name, text)
   }
@@ -107,26 +112,58 @@ export const docsRoutes = ({ document, title, baseUrl }: DocsOptions) => {
   ].join('; ')
 
   return new Elysia()
-    .get('/openapi.json', () => new Response(json ??= JSON.stringify(document()), {
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache', 'access-control-allow-origin': '*' },
-    }), hidden)
-    .get('/docs', () => new Response(html ??= page(title, swaggerDist().version), {
-      headers: {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-cache',
-        'content-security-policy': csp,
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
+    .get(
+      '/openapi.json',
+      () =>
+        new Response((json ??= JSON.stringify(document())), {
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'cache-control': 'no-cache',
+            'access-control-allow-origin': '*',
+          },
+        }),
+      hidden,
+    )
+    .get(
+      '/docs',
+      () =>
+        new Response((html ??= page(title, swaggerDist().version)), {
+          headers: {
+            'content-type': 'text/html; charset=utf-8',
+            'cache-control': 'no-cache',
+            'content-security-policy': csp,
+            'x-content-type-options': 'nosniff',
+            'referrer-policy': 'no-referrer',
+          },
+        }),
+      hidden,
+    )
+    .get(
+      '/docs/assets/init.js',
+      () =>
+        new Response(INIT_SCRIPT, {
+          headers: {
+            'content-type': 'text/javascript; charset=utf-8',
+            'cache-control': 'no-cache',
+            'x-content-type-options': 'nosniff',
+          },
+        }),
+      hidden,
+    )
+    .get(
+      '/docs/assets/:version/:file',
+      async ({ params, path }) => {
+        const name = params.file as AssetName
+        if (params.version !== swaggerDist().version || !Object.hasOwn(ASSET_FILES, name))
+          throw new RouteNotFoundError(`No route for ${path}`)
+        return new Response(await asset(name), {
+          headers: {
+            'content-type': ASSET_FILES[name],
+            'cache-control': IMMUTABLE,
+            'x-content-type-options': 'nosniff',
+          },
+        })
       },
-    }), hidden)
-    .get('/docs/assets/init.js', () => new Response(INIT_SCRIPT, {
-      headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
-    }), hidden)
-    .get('/docs/assets/:version/:file', async ({ params, path }) => {
-      const name = params.file as AssetName
-      if (params.version !== swaggerDist().version || !Object.hasOwn(ASSET_FILES, name)) throw new RouteNotFoundError(`No route for ${path}`)
-      return new Response(await asset(name), {
-        headers: { 'content-type': ASSET_FILES[name], 'cache-control': IMMUTABLE, 'x-content-type-options': 'nosniff' },
-      })
-    }, hidden)
+      hidden,
+    )
 }

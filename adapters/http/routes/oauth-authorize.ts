@@ -2,7 +2,11 @@ import { Elysia } from 'elysia'
 import { generateSecret, hashSecret } from '../../../core/auth/secrets.ts'
 import { isAppError } from '../../../core/errors.ts'
 import { uuidv7 } from '../../../core/ids.ts'
-import { authorizationResponseLocation, checkAuthorizationRequest, type RegisteredClient } from '../../../core/oauth/authorization-request.ts'
+import {
+  authorizationResponseLocation,
+  checkAuthorizationRequest,
+  type RegisteredClient,
+} from '../../../core/oauth/authorization-request.ts'
 import { readConsentTicket, signConsentTicket } from '../../oauth/consent-ticket.ts'
 import { findClient, insertGrantWithCode, type ClientRow } from '../../storage/oauth.ts'
 import { resolveMetadataClient } from '../../oauth/client-metadata-documents.ts'
@@ -20,7 +24,11 @@ import type { RouteContext } from '../route-context.ts'
 export const AUTHORIZATION_CODE_TTL_SECONDS = 300
 
 const registered = (client: ClientRow): RegisteredClient => ({
-  id: client.id, name: client.name, redirectUris: client.redirectUris, grantTypes: client.grantTypes, scope: client.scope,
+  id: client.id,
+  name: client.name,
+  redirectUris: client.redirectUris,
+  grantTypes: client.grantTypes,
+  scope: client.scope,
 })
 
 /** The CSP source that matches a redirect URI: its origin (http, https), or its scheme (`com.example.app:`). */
@@ -30,7 +38,10 @@ function cspSourceOf(redirectUri: string): string {
 }
 
 function redirect(location: string): Response {
-  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } })
+  return new Response(null, {
+    status: 303,
+    headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+  })
 }
 
 /**
@@ -43,90 +54,161 @@ export const oauthAuthorizeRoutes = ({ deps }: RouteContext) => {
   const { db, config } = deps
   const secure = config.appUrl.startsWith('https:')
 
-  function page(status: number, title: string, body: SafeHtml, options: { session?: WebSession | null; csrf?: string; setCookie?: string | null; formTarget?: string } = {}): Response {
+  function page(
+    status: number,
+    title: string,
+    body: SafeHtml,
+    options: { session?: WebSession | null; csrf?: string; setCookie?: string | null; formTarget?: string } = {},
+  ): Response {
     const headers = new Headers(HTML_HEADERS)
     if (options.setCookie) headers.append('set-cookie', options.setCookie)
     if (options.formTarget) headers.set('content-security-policy', pageCsp([options.formTarget]))
-    return new Response(layout({ title, body, signedInAs: options.session?.email ?? null, csrfToken: options.csrf }), { status, headers })
+    return new Response(layout({ title, body, signedInAs: options.session?.email ?? null, csrfToken: options.csrf }), {
+      status,
+      headers,
+    })
   }
-  const problem = (status: number, heading: string, text: string): Response => page(status, heading, messagePage({ heading, text }))
+  const problem = (status: number, heading: string, text: string): Response =>
+    page(status, heading, messagePage({ heading, text }))
 
-  const guarded = (handler: (request: Request) => Promise<Response>) => async ({ request }: { request: Request }): Promise<Response> => {
-    try {
-      return await handler(request)
-    } catch (error) {
-      if (isAppError(error)) return problem(STATUS_BY_TAG[error._tag], 'Request refused', error.message)
-      deps.log('error', { msg: 'authorization page failed', error: describeFailure(error) })
-      return problem(500, 'Something went wrong', 'The server could not handle this authorization request. Please try again.')
+  const guarded =
+    (handler: (request: Request) => Promise<Response>) =>
+    async ({ request }: { request: Request }): Promise<Response> => {
+      try {
+        return await handler(request)
+      } catch (error) {
+        if (isAppError(error)) return problem(STATUS_BY_TAG[error._tag], 'Request refused', error.message)
+        deps.log('error', { msg: 'authorization page failed', error: describeFailure(error) })
+        return problem(
+          500,
+          'Something went wrong',
+          'The server could not handle this authorization request. Please try again.',
+        )
+      }
     }
-  }
 
   return new Elysia()
-    .get('/api/auth/oauth2/authorize', guarded(async (request) => {
-      const url = new URL(request.url)
-      const clientIds = url.searchParams.getAll('client_id')
-      const clientId = clientIds.length === 1 && clientIds[0] ? clientIds[0] : null
-      const session = await readWebSession(db, request, deps.clock.now(), secure)
-      const signIn = () => redirect(`${config.appUrl}/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`)
-      let client: ClientRow | null = null
-      if (clientId !== null && isClientIdMetadataUrl(clientId)) {
-        // A metadata-document client is fetched from its URL only for a signed-in person, so strangers
-        // cannot make this server fetch URLs for them.
+    .get(
+      '/api/auth/oauth2/authorize',
+      guarded(async (request) => {
+        const url = new URL(request.url)
+        const clientIds = url.searchParams.getAll('client_id')
+        const clientId = clientIds.length === 1 && clientIds[0] ? clientIds[0] : null
+        const session = await readWebSession(db, request, deps.clock.now(), secure)
+        const signIn = () => redirect(`${config.appUrl}/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`)
+        let client: ClientRow | null = null
+        if (clientId !== null && isClientIdMetadataUrl(clientId)) {
+          // A metadata-document client is fetched from its URL only for a signed-in person, so strangers
+          // cannot make this server fetch URLs for them.
+          if (!session) return signIn()
+          const resolved = await resolveMetadataClient(deps, clientId)
+          if (resolved.kind === 'problem')
+            return problem(400, 'This authorization request cannot be used', resolved.message)
+          client = resolved.client
+        } else if (clientId !== null) {
+          client = await findClient(db, clientId)
+        }
+        const check = checkAuthorizationRequest(url.searchParams, client && registered(client), config.baseUrl)
+        if (check.kind === 'error-page') return problem(400, 'This authorization request cannot be used', check.message)
+        if (check.kind === 'error-redirect') {
+          // Only a signed-in person's request errors go back to the client: anyone can register a client with
+          // their own redirect URI, and redirecting strangers there would make this an open redirector
+          // (RFC 9700 §4.11.2; docs/oauth.md#authorize-and-consent).
+          if (session) return redirect(check.location)
+          const params = new URL(check.location).searchParams
+          return problem(
+            400,
+            'This authorization request cannot be used',
+            params.get('error_description') ?? params.get('error') ?? 'The request is invalid.',
+          )
+        }
         if (!session) return signIn()
-        const resolved = await resolveMetadataClient(deps, clientId)
-        if (resolved.kind === 'problem') return problem(400, 'This authorization request cannot be used', resolved.message)
-        client = resolved.client
-      } else if (clientId !== null) {
-        client = await findClient(db, clientId)
-      }
-      const check = checkAuthorizationRequest(url.searchParams, client && registered(client), config.baseUrl)
-      if (check.kind === 'error-page') return problem(400, 'This authorization request cannot be used', check.message)
-      if (check.kind === 'error-redirect') {
-        // Only a signed-in person's request errors go back to the client: anyone can register a client with
-        // their own redirect URI, and redirecting strangers there would make this an open redirector
-        // (RFC 9700 §4.11.2; docs/oauth.md#authorize-and-consent).
-        if (session) return redirect(check.location)
-        const params = new URL(check.location).searchParams
-        return problem(400, 'This authorization request cannot be used', params.get('error_description') ?? params.get('error') ?? 'The request is invalid.')
-      }
-      if (!session) return signIn()
-      const csrf = csrfTokenFor(request, deps, secure)
-      const ticket = await signConsentTicket(deps, session.userId, check.request)
-      const body = consentPage({
-        clientName: client!.name, scopes: check.request.scopes, redirectUri: check.request.redirectUri,
-        publishedBy: isClientIdMetadataUrl(client!.id) ? new URL(client!.id).host : null,
-        forMcp: check.request.resource !== config.baseUrl, ticket, csrf: csrf.token,
-      })
-      return page(200, 'Authorize access', body, { session, csrf: csrf.token, setCookie: csrf.setCookie, formTarget: cspSourceOf(check.request.redirectUri) })
-    }), { detail: { hide: true } })
+        const csrf = csrfTokenFor(request, deps, secure)
+        const ticket = await signConsentTicket(deps, session.userId, check.request)
+        const body = consentPage({
+          clientName: client!.name,
+          scopes: check.request.scopes,
+          redirectUri: check.request.redirectUri,
+          publishedBy: isClientIdMetadataUrl(client!.id) ? new URL(client!.id).host : null,
+          forMcp: check.request.resource !== config.baseUrl,
+          ticket,
+          csrf: csrf.token,
+        })
+        return page(200, 'Authorize access', body, {
+          session,
+          csrf: csrf.token,
+          setCookie: csrf.setCookie,
+          formTarget: cspSourceOf(check.request.redirectUri),
+        })
+      }),
+      { detail: { hide: true } },
+    )
 
-    .post('/api/auth/oauth2/consent', guarded(async (request) => {
-      const form = await readForm(request)
-      const session = await readWebSession(db, request, deps.clock.now(), secure)
-      if (!session) return problem(401, 'Signed out', 'You are no longer signed in. Go back to the application and start the connection again.')
-      if (!isValidCsrf(request, form.get('csrf'), secure)) {
-        return problem(403, 'Form expired', 'This form could not be verified (its security token is missing or stale). Go back to the application and start again.')
-      }
-      const authorization = await readConsentTicket(deps, form.get('ticket') ?? '', session.userId)
-      if (!authorization) return problem(400, 'Form expired', 'This consent form has expired or was changed. Go back to the application and start again.')
-      const client = await findClient(db, authorization.clientId)
-      if (!client) return problem(400, 'Unknown application', 'The application that asked for access is no longer registered.')
+    .post(
+      '/api/auth/oauth2/consent',
+      guarded(async (request) => {
+        const form = await readForm(request)
+        const session = await readWebSession(db, request, deps.clock.now(), secure)
+        if (!session)
+          return problem(
+            401,
+            'Signed out',
+            'You are no longer signed in. Go back to the application and start the connection again.',
+          )
+        if (!isValidCsrf(request, form.get('csrf'), secure)) {
+          return problem(
+            403,
+            'Form expired',
+            'This form could not be verified (its security token is missing or stale). Go back to the application and start again.',
+          )
+        }
+        const authorization = await readConsentTicket(deps, form.get('ticket') ?? '', session.userId)
+        if (!authorization)
+          return problem(
+            400,
+            'Form expired',
+            'This consent form has expired or was changed. Go back to the application and start again.',
+          )
+        const client = await findClient(db, authorization.clientId)
+        if (!client)
+          return problem(400, 'Unknown application', 'The application that asked for access is no longer registered.')
 
-      const decision = form.get('decision')
-      const respond = (params: Record<string, string | null>): Response =>
-        redirect(authorizationResponseLocation(authorization.redirectUri, config.baseUrl, { ...params, state: authorization.state }))
-      if (decision === 'deny') return respond({ error: 'access_denied', error_description: 'The person denied the request' })
-      if (decision !== 'allow') return problem(400, 'No decision', 'Choose "Allow" or "Deny".')
+        const decision = form.get('decision')
+        const respond = (params: Record<string, string | null>): Response =>
+          redirect(
+            authorizationResponseLocation(authorization.redirectUri, config.baseUrl, {
+              ...params,
+              state: authorization.state,
+            }),
+          )
+        if (decision === 'deny')
+          return respond({ error: 'access_denied', error_description: 'The person denied the request' })
+        if (decision !== 'allow') return problem(400, 'No decision', 'Choose "Allow" or "Deny".')
 
-      const now = deps.clock.now()
-      const grantId = uuidv7(now.getTime(), deps.random)
-      const code = generateSecret(deps.random)
-      await insertGrantWithCode(db, {
-        id: grantId, userId: session.userId, clientId: client.id, scopes: authorization.scopes, resource: authorization.resource, createdAt: now.toISOString(),
-      }, {
-        codeHash: hashSecret(code), grantId, clientId: client.id, redirectUri: authorization.redirectUri, codeChallenge: authorization.codeChallenge,
-        expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_SECONDS * 1000).toISOString(),
-      })
-      return respond({ code })
-    }), { detail: { hide: true }, parse: 'none' })
+        const now = deps.clock.now()
+        const grantId = uuidv7(now.getTime(), deps.random)
+        const code = generateSecret(deps.random)
+        await insertGrantWithCode(
+          db,
+          {
+            id: grantId,
+            userId: session.userId,
+            clientId: client.id,
+            scopes: authorization.scopes,
+            resource: authorization.resource,
+            createdAt: now.toISOString(),
+          },
+          {
+            codeHash: hashSecret(code),
+            grantId,
+            clientId: client.id,
+            redirectUri: authorization.redirectUri,
+            codeChallenge: authorization.codeChallenge,
+            expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_SECONDS * 1000).toISOString(),
+          },
+        )
+        return respond({ code })
+      }),
+      { detail: { hide: true }, parse: 'none' },
+    )
 }

@@ -14,46 +14,77 @@ export const oauthRoutes = ({ deps }: RouteContext) => {
   const hidden = { detail: { hide: true } }
   const raw = { ...hidden, parse: 'none' as const }
 
-  return new Elysia()
-    // RFC 7591: public clients only; the answer repeats what was registered and never holds a secret.
-    .post('/api/auth/oauth2/register', ({ request }) => answerOAuth(deps, async () => {
-      const registration = validateClientRegistration(await readOAuthJson(request))
-      const now = deps.clock.now()
-      const clientId = uuidv7(now.getTime(), deps.random)
-      const metadata = {
-        client_id: clientId,
-        client_id_issued_at: Math.floor(now.getTime() / 1000),
-        client_name: registration.clientName,
-        redirect_uris: registration.redirectUris,
-        grant_types: registration.grantTypes,
-        response_types: registration.responseTypes,
-        token_endpoint_auth_method: 'none',
-        ...(registration.scope ? { scope: registration.scope } : {}),
-      }
-      await insertClient(deps.db, {
-        id: clientId, name: registration.clientName, redirectUris: registration.redirectUris, grantTypes: registration.grantTypes,
-        scope: registration.scope, metadata, createdAt: now.toISOString(),
-      })
-      return oauthJson(201, metadata)
-    }), raw)
-    .options('/api/auth/oauth2/register', () => preflight('POST'), hidden)
+  return (
+    new Elysia()
+      // RFC 7591: public clients only; the answer repeats what was registered and never holds a secret.
+      .post(
+        '/api/auth/oauth2/register',
+        ({ request }) =>
+          answerOAuth(deps, async () => {
+            const registration = validateClientRegistration(await readOAuthJson(request))
+            const now = deps.clock.now()
+            const clientId = uuidv7(now.getTime(), deps.random)
+            const metadata = {
+              client_id: clientId,
+              client_id_issued_at: Math.floor(now.getTime() / 1000),
+              client_name: registration.clientName,
+              redirect_uris: registration.redirectUris,
+              grant_types: registration.grantTypes,
+              response_types: registration.responseTypes,
+              token_endpoint_auth_method: 'none',
+              ...(registration.scope ? { scope: registration.scope } : {}),
+            }
+            await insertClient(deps.db, {
+              id: clientId,
+              name: registration.clientName,
+              redirectUris: registration.redirectUris,
+              grantTypes: registration.grantTypes,
+              scope: registration.scope,
+              metadata,
+              createdAt: now.toISOString(),
+            })
+            return oauthJson(201, metadata)
+          }),
+        raw,
+      )
+      .options('/api/auth/oauth2/register', () => preflight('POST'), hidden)
 
-    .post('/api/auth/oauth2/token', ({ request }) => answerOAuth(deps, async () => {
-      return oauthJson(200, await handleTokenRequest(deps, await readOAuthForm(request)))
-    }), raw)
-    .options('/api/auth/oauth2/token', () => preflight('POST'), hidden)
+      .post(
+        '/api/auth/oauth2/token',
+        ({ request }) =>
+          answerOAuth(deps, async () => {
+            return oauthJson(200, await handleTokenRequest(deps, await readOAuthForm(request)))
+          }),
+        raw,
+      )
+      .options('/api/auth/oauth2/token', () => preflight('POST'), hidden)
 
-    .post('/api/auth/oauth2/revoke', ({ request }) => answerOAuth(deps, async () => {
-      await revokeToken(deps, await readOAuthForm(request))
-      return new Response(null, { status: 200, headers: { 'cache-control': 'no-store', ...CORS_HEADERS } })
-    }), raw)
-    .options('/api/auth/oauth2/revoke', () => preflight('POST'), hidden)
+      .post(
+        '/api/auth/oauth2/revoke',
+        ({ request }) =>
+          answerOAuth(deps, async () => {
+            await revokeToken(deps, await readOAuthForm(request))
+            return new Response(null, { status: 200, headers: { 'cache-control': 'no-store', ...CORS_HEADERS } })
+          }),
+        raw,
+      )
+      .options('/api/auth/oauth2/revoke', () => preflight('POST'), hidden)
 
-    .get('/api/auth/jwks', () => answerOAuth(deps, async () => {
-      const keys = await loadSigningKeys(deps.db, deps.clock, deps.config.encryptionKey)
-      return new Response(JSON.stringify({ keys: keys.publicJwks }), {
-        headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300', ...CORS_HEADERS },
-      })
-    }), hidden)
-    .options('/api/auth/jwks', () => preflight('GET'), hidden)
+      .get(
+        '/api/auth/jwks',
+        () =>
+          answerOAuth(deps, async () => {
+            const keys = await loadSigningKeys(deps.db, deps.clock, deps.config.encryptionKey)
+            return new Response(JSON.stringify({ keys: keys.publicJwks }), {
+              headers: {
+                'content-type': 'application/jwk-set+json',
+                'cache-control': 'public, max-age=300',
+                ...CORS_HEADERS,
+              },
+            })
+          }),
+        hidden,
+      )
+      .options('/api/auth/jwks', () => preflight('GET'), hidden)
+  )
 }

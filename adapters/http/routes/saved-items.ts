@@ -2,7 +2,15 @@ import { Elysia, t } from 'elysia'
 import { parseLimit, parseSort } from '../../../core/items/list-order.ts'
 import type { RouteContext } from '../route-context.ts'
 import {
-  commonAuthedErrors, commonWriteErrors, Errors, IdParams, ListQuery, ReadStateRequest, SavedItem, SavedItemList, SetFolderRequest,
+  commonAuthedErrors,
+  commonWriteErrors,
+  Errors,
+  IdParams,
+  ListQuery,
+  ReadStateRequest,
+  SavedItem,
+  SavedItemList,
+  SetFolderRequest,
 } from '../schemas.ts'
 import type { ItemChange } from '../../storage/saved-items.ts'
 import { changeItem, deleteItem, listItems } from '../../app/saved-items.ts'
@@ -11,65 +19,106 @@ const tags = ['Saved items']
 const notFound = { 404: Errors.SavedItemNotFoundError }
 
 export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
-  const change = (request: Request, id: string, itemChange: ItemChange) => changeItem(deps, principalOf(request), id, itemChange)
+  const change = (request: Request, id: string, itemChange: ItemChange) =>
+    changeItem(deps, principalOf(request), id, itemChange)
   const stateChange = (path: string, summary: string, itemChange: ItemChange) => ({
     path,
-    handler: ({ params, request }: { params: { id: string }; request: Request }) => change(request, params.id, itemChange),
+    handler: ({ params, request }: { params: { id: string }; request: Request }) =>
+      change(request, params.id, itemChange),
     options: {
       params: IdParams,
       response: { 200: SavedItem, ...commonAuthedErrors, ...commonWriteErrors, ...notFound },
       detail: docs('saved-items:write', { summary, tags }),
     },
   })
-  const open = stateChange('/v1/saved-items/:id/open', 'Open an item: marks it read and records when it was opened', { kind: 'open' })
+  const open = stateChange('/v1/saved-items/:id/open', 'Open an item: marks it read and records when it was opened', {
+    kind: 'open',
+  })
   const read = stateChange('/v1/saved-items/:id/read', 'Mark an item read', { kind: 'read-state', isRead: true })
   const unread = stateChange('/v1/saved-items/:id/unread', 'Mark an item unread', { kind: 'read-state', isRead: false })
 
   return new Elysia()
-    .get('/v1/saved-items', async ({ query, request, set }) => {
-      const sort = parseSort(query.sort)
-      const limit = parseLimit(query.limit)
-      const folder = query.folder ?? null
-      const page = await listItems(deps, principalOf(request), { sort, folder, limit, cursor: query.cursor ?? null })
-      if (page.nextCursor) {
-        const next = new URL(`${deps.config.baseUrl}/v1/saved-items`)
-        next.searchParams.set('sort', sort)
-        if (folder !== null) next.searchParams.set('folder', folder)
-        next.searchParams.set('limit', String(limit))
-        next.searchParams.set('cursor', page.nextCursor)
-        set.headers.link = `<${next.href}>; rel="next"`
-      }
-      return { savedItems: page.savedItems }
-    }, {
-      query: ListQuery,
-      response: { 200: SavedItemList, ...commonAuthedErrors, 400: Errors.ValidationError, 404: Errors.FolderNotFoundError },
-      detail: docs('saved-items:read', {
-        summary: 'List saved items',
-        description: 'Sorted by `sort` (newest by default; ties by id, newest first). `folder` filters by a folder id, or `none` for items in no folder. With `limit`, a `Link: <…>; rel="next"` header names the next page.',
-        tags,
-      }),
-    })
+    .get(
+      '/v1/saved-items',
+      async ({ query, request, set }) => {
+        const sort = parseSort(query.sort)
+        const limit = parseLimit(query.limit)
+        const folder = query.folder ?? null
+        const page = await listItems(deps, principalOf(request), { sort, folder, limit, cursor: query.cursor ?? null })
+        if (page.nextCursor) {
+          const next = new URL(`${deps.config.baseUrl}/v1/saved-items`)
+          next.searchParams.set('sort', sort)
+          if (folder !== null) next.searchParams.set('folder', folder)
+          next.searchParams.set('limit', String(limit))
+          next.searchParams.set('cursor', page.nextCursor)
+          set.headers.link = `<${next.href}>; rel="next"`
+        }
+        return { savedItems: page.savedItems }
+      },
+      {
+        query: ListQuery,
+        response: {
+          200: SavedItemList,
+          ...commonAuthedErrors,
+          400: Errors.ValidationError,
+          404: Errors.FolderNotFoundError,
+        },
+        detail: docs('saved-items:read', {
+          summary: 'List saved items',
+          description:
+            'Sorted by `sort` (newest by default; ties by id, newest first). `folder` filters by a folder id, or `none` for items in no folder. With `limit`, a `Link: <…>; rel="next"` header names the next page.',
+          tags,
+        }),
+      },
+    )
     .post(open.path, open.handler, open.options)
     .post(read.path, read.handler, read.options)
     .post(unread.path, unread.handler, unread.options)
-    .post('/v1/saved-items/:id/read-state', ({ params, body, request }) => change(request, params.id, { kind: 'read-state', isRead: body.isRead }), {
-      params: IdParams,
-      body: ReadStateRequest,
-      response: { 200: SavedItem, ...commonAuthedErrors, ...commonWriteErrors, ...notFound },
-      detail: docs('saved-items:write', { summary: 'Set the read state of an item', tags }),
-    })
-    .put('/v1/saved-items/:id/folder', ({ params, body, request }) => change(request, params.id, { kind: 'folder', folderId: body.folderId }), {
-      params: IdParams,
-      body: SetFolderRequest,
-      response: { 200: SavedItem, ...commonAuthedErrors, ...commonWriteErrors, 404: t.Union([Errors.SavedItemNotFoundError, Errors.FolderNotFoundError]) },
-      detail: docs('saved-items:write', { summary: 'Put an item in a folder, or take it out with folderId null', tags }),
-    })
-    .delete('/v1/saved-items/:id', async ({ params, request, set }) => {
-      await deleteItem(deps, principalOf(request), params.id)
-      set.status = 204
-    }, {
-      params: IdParams,
-      response: { 204: t.Void({ description: 'Deleted, or there was no such item' }), ...commonAuthedErrors, ...commonWriteErrors },
-      detail: docs('saved-items:delete', { summary: 'Delete an item (idempotent: 204 whether or not it existed)', tags }),
-    })
+    .post(
+      '/v1/saved-items/:id/read-state',
+      ({ params, body, request }) => change(request, params.id, { kind: 'read-state', isRead: body.isRead }),
+      {
+        params: IdParams,
+        body: ReadStateRequest,
+        response: { 200: SavedItem, ...commonAuthedErrors, ...commonWriteErrors, ...notFound },
+        detail: docs('saved-items:write', { summary: 'Set the read state of an item', tags }),
+      },
+    )
+    .put(
+      '/v1/saved-items/:id/folder',
+      ({ params, body, request }) => change(request, params.id, { kind: 'folder', folderId: body.folderId }),
+      {
+        params: IdParams,
+        body: SetFolderRequest,
+        response: {
+          200: SavedItem,
+          ...commonAuthedErrors,
+          ...commonWriteErrors,
+          404: t.Union([Errors.SavedItemNotFoundError, Errors.FolderNotFoundError]),
+        },
+        detail: docs('saved-items:write', {
+          summary: 'Put an item in a folder, or take it out with folderId null',
+          tags,
+        }),
+      },
+    )
+    .delete(
+      '/v1/saved-items/:id',
+      async ({ params, request, set }) => {
+        await deleteItem(deps, principalOf(request), params.id)
+        set.status = 204
+      },
+      {
+        params: IdParams,
+        response: {
+          204: t.Void({ description: 'Deleted, or there was no such item' }),
+          ...commonAuthedErrors,
+          ...commonWriteErrors,
+        },
+        detail: docs('saved-items:delete', {
+          summary: 'Delete an item (idempotent: 204 whether or not it existed)',
+          tags,
+        }),
+      },
+    )
 }

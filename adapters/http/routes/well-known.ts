@@ -1,5 +1,9 @@
 import { Elysia } from 'elysia'
-import { authorizationServerMetadata, protectedResourceMetadata, resourceIdentifiers } from '../../../core/oauth/metadata.ts'
+import {
+  authorizationServerMetadata,
+  protectedResourceMetadata,
+  resourceIdentifiers,
+} from '../../../core/oauth/metadata.ts'
 import { CORS_HEADERS, preflight } from '../oauth-http.ts'
 import type { RouteContext } from '../route-context.ts'
 
@@ -18,9 +22,10 @@ export const wellKnownRoutes = ({ deps }: RouteContext) => {
   const hidden = { detail: { hide: true } }
   const base = deps.config.baseUrl
   const [api, mcp] = resourceIdentifiers(base)
-  const document = (body: unknown) => () => new Response(JSON.stringify(body), {
-    headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300', ...CORS_HEADERS },
-  })
+  const document = (body: unknown) => () =>
+    new Response(JSON.stringify(body), {
+      headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300', ...CORS_HEADERS },
+    })
   const serverMetadata = document(authorizationServerMetadata(base))
 
   const [rfc8414, rfc8414Bare, openIdInserted, openIdAppended] = AUTHORIZATION_SERVER_METADATA_PATHS

@@ -28,7 +28,16 @@ import { signInPage } from './pages/sign-in.ts'
 import { signOutPage } from './pages/sign-out.ts'
 import { signUpClosedPage, signUpPage } from './pages/sign-up.ts'
 import {
-  cookieHeader, createWebSession, csrfTokenFor, deleteOtherWebSessions, deleteWebSession, isValidCsrf, newCsrfToken, readWebSession, sessionCookieName, SESSION_DAYS,
+  cookieHeader,
+  createWebSession,
+  csrfTokenFor,
+  deleteOtherWebSessions,
+  deleteWebSession,
+  isValidCsrf,
+  newCsrfToken,
+  readWebSession,
+  sessionCookieName,
+  SESSION_DAYS,
   type WebSession,
 } from './session.ts'
 import { accountThrottle } from './sign-in-throttle.ts'
@@ -88,8 +97,13 @@ export const webRoutes = ({ deps }: RouteContext) => {
     return new Response(null, { status: 303, headers })
   }
 
-  const message = (visit: Visit, status: number, heading: string, text: string, link?: { href: string; label: string }): Response =>
-    page(visit, status, heading, messagePage({ heading, text, link }))
+  const message = (
+    visit: Visit,
+    status: number,
+    heading: string,
+    text: string,
+    link?: { href: string; label: string },
+  ): Response => page(visit, status, heading, messagePage({ heading, text, link }))
 
   const sessionCookie = (token: string, maxAgeSeconds: number): string =>
     cookieHeader(sessionCookieName(secure), token, { secure, maxAgeSeconds })
@@ -101,27 +115,48 @@ export const webRoutes = ({ deps }: RouteContext) => {
       try {
         return await handler(visit)
       } catch (error) {
-        if (isAppError(error)) return message(visit, STATUS_BY_TAG[error._tag], 'Request refused', error.message, { href: '/', label: 'Back' })
+        if (isAppError(error))
+          return message(visit, STATUS_BY_TAG[error._tag], 'Request refused', error.message, {
+            href: '/',
+            label: 'Back',
+          })
         deps.log('error', { msg: 'web page failed', path: visit.url.pathname, error: describeFailure(error) })
-        return message(visit, 500, 'Something went wrong', 'The server could not handle this request. Please try again.', { href: '/', label: 'Back' })
+        return message(
+          visit,
+          500,
+          'Something went wrong',
+          'The server could not handle this request. Please try again.',
+          { href: '/', label: 'Back' },
+        )
       }
     }
   }
 
   /** A POST: the form is read (capped), and refused with 403 before anything else when its CSRF field is wrong. */
-  const posted = (handler: FormHandler) => run(async (visit) => {
-    const form = await readForm(visit.request)
-    if (!isValidCsrf(visit.request, form.get('csrf'), secure)) {
-      const path = visit.url.pathname
-      const back = path.startsWith('/settings') ? '/settings' : path.startsWith('/queue') ? '/' : path
-      return message(visit, 403, 'Form expired', 'This form could not be verified (its security token is missing or stale). Reload the page and try again.', { href: back, label: 'Reload the form' })
-    }
-    return handler(visit, form)
-  })
+  const posted = (handler: FormHandler) =>
+    run(async (visit) => {
+      const form = await readForm(visit.request)
+      if (!isValidCsrf(visit.request, form.get('csrf'), secure)) {
+        const path = visit.url.pathname
+        const back = path.startsWith('/settings') ? '/settings' : path.startsWith('/queue') ? '/' : path
+        return message(
+          visit,
+          403,
+          'Form expired',
+          'This form could not be verified (its security token is missing or stale). Reload the page and try again.',
+          { href: back, label: 'Reload the form' },
+        )
+      }
+      return handler(visit, form)
+    })
 
   /** A signed-in person's page or action; others are sent to sign in and brought back. */
-  const signedIn = (handler: (visit: Visit & { session: WebSession }) => Promise<Response>): Handler => async (visit) =>
-    visit.session ? handler(visit as Visit & { session: WebSession }) : redirect(visit, signInPath(visit.request.method === 'GET' ? visit.url.pathname + visit.url.search : '/'))
+  const signedIn =
+    (handler: (visit: Visit & { session: WebSession }) => Promise<Response>): Handler =>
+    async (visit) =>
+      visit.session
+        ? handler(visit as Visit & { session: WebSession })
+        : redirect(visit, signInPath(visit.request.method === 'GET' ? visit.url.pathname + visit.url.search : '/'))
 
   const nextOf = (value: string | null | undefined): string => safeNext(value, config.appUrl)
 
@@ -187,20 +222,34 @@ export const webRoutes = ({ deps }: RouteContext) => {
     // email, account or not, so the lock tells nothing about who has one (docs/security.md#sign-up-and-sign-in).
     const throttle = await accountThrottle(deps, email)
     if (throttle.locked) {
-      return page(visit, 429, 'Sign in', signInPage({ csrf: visit.csrf, next, email, error: throttle.message, signupOpen }))
+      return page(
+        visit,
+        429,
+        'Sign in',
+        signInPage({ csrf: visit.csrf, next, email, error: throttle.message, signupOpen }),
+      )
     }
     const user = email ? await findUserByEmail(db, email) : null
     // Same work and the same answer whether the email is unknown or the password wrong: no account probing.
-    const valid = user ? await verifyPassword(user.passwordHash, password) : (await verifyPassword(await timingDummy(), password), false)
+    const valid = user
+      ? await verifyPassword(user.passwordHash, password)
+      : (await verifyPassword(await timingDummy(), password), false)
     if (!user || !valid) {
       await throttle.fail()
-      return page(visit, 401, 'Sign in', signInPage({ csrf: visit.csrf, next, email, error: WRONG_CREDENTIALS, signupOpen }))
+      return page(
+        visit,
+        401,
+        'Sign in',
+        signInPage({ csrf: visit.csrf, next, email, error: WRONG_CREDENTIALS, signupOpen }),
+      )
     }
     return startSession(visit, user.id, next)
   }
 
   const showSignOut = async (visit: Visit): Promise<Response> =>
-    visit.session ? page(visit, 200, 'Sign out', signOutPage({ csrf: visit.csrf, email: visit.session.email })) : redirect(visit, '/sign-in')
+    visit.session
+      ? page(visit, 200, 'Sign out', signOutPage({ csrf: visit.csrf, email: visit.session.email }))
+      : redirect(visit, '/sign-in')
 
   const signOut: FormHandler = async (visit) => {
     if (visit.session) await deleteWebSession(db, visit.session.tokenHash)
@@ -211,22 +260,50 @@ export const webRoutes = ({ deps }: RouteContext) => {
 
   // ── Settings ────────────────────────────────────────────────────────────────────────────────────
 
-  async function settings(visit: Visit & { session: WebSession }, status: number, extra: Partial<SettingsView> = {}): Promise<Response> {
+  async function settings(
+    visit: Visit & { session: WebSession },
+    status: number,
+    extra: Partial<SettingsView> = {},
+  ): Promise<Response> {
     const userId = visit.session.userId
-    const [keys, agents, user] = await Promise.all([listApiKeys(db, userId), listActiveGrants(db, userId), findUserById(db, userId)])
+    const [keys, agents, user] = await Promise.all([
+      listApiKeys(db, userId),
+      listActiveGrants(db, userId),
+      findUserById(db, userId),
+    ])
     keys.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
     // A key issued through the connect flow names its issuer; while the key is in force so is the issuer.
     const labels = new Map(keys.map((key) => [key.id, key.label]))
     const clients = new Map(agents.map((agent) => [agent.grantId, agent.clientName]))
-    const issuedBy = new Map(keys.flatMap((key) => {
-      const name = key.issuedByKeyId ? labels.get(key.issuedByKeyId) : key.issuedByGrantId ? clients.get(key.issuedByGrantId) : undefined
-      return name === undefined ? [] : [[key.id, name] as const]
-    }))
+    const issuedBy = new Map(
+      keys.flatMap((key) => {
+        const name = key.issuedByKeyId
+          ? labels.get(key.issuedByKeyId)
+          : key.issuedByGrantId
+            ? clients.get(key.issuedByGrantId)
+            : undefined
+        return name === undefined ? [] : [[key.id, name] as const]
+      }),
+    )
     const attempt = user?.signupAttemptedAt ?? null
-    const recentAttempt = attempt && deps.clock.now().getTime() - Date.parse(attempt) < SIGNUP_ATTEMPT_NOTICE_DAYS * 86_400_000 ? attempt : null
-    return page(visit, status, 'Settings', settingsPage({
-      csrf: visit.csrf, email: visit.session.email, keys, agents, issuedBy, signupAttemptedAt: recentAttempt, ...extra,
-    }))
+    const recentAttempt =
+      attempt && deps.clock.now().getTime() - Date.parse(attempt) < SIGNUP_ATTEMPT_NOTICE_DAYS * 86_400_000
+        ? attempt
+        : null
+    return page(
+      visit,
+      status,
+      'Settings',
+      settingsPage({
+        csrf: visit.csrf,
+        email: visit.session.email,
+        keys,
+        agents,
+        issuedBy,
+        signupAttemptedAt: recentAttempt,
+        ...extra,
+      }),
+    )
   }
 
   const NOTICES: Record<string, string> = {
@@ -235,93 +312,150 @@ export const webRoutes = ({ deps }: RouteContext) => {
     'signed-out-others': 'Every other session is signed out.',
   }
 
-  const signOutOthers = (visit: Visit) => signedIn(async (visit) => {
-    const ended = await deleteOtherWebSessions(db, visit.session.userId, visit.session.tokenHash)
-    deps.log('info', { msg: 'other sessions signed out', userId: visit.session.userId, ended })
-    return redirect(visit, '/settings?done=signed-out-others')
-  })(visit)
+  const signOutOthers = (visit: Visit) =>
+    signedIn(async (visit) => {
+      const ended = await deleteOtherWebSessions(db, visit.session.userId, visit.session.tokenHash)
+      deps.log('info', { msg: 'other sessions signed out', userId: visit.session.userId, ended })
+      return redirect(visit, '/settings?done=signed-out-others')
+    })(visit)
 
-  const deleteOwnAccount = (visit: Visit, form: URLSearchParams) => signedIn(async (visit) => {
-    const user = await findUserById(db, visit.session.userId)
-    if (!user || !(await verifyPassword(user.passwordHash, form.get('password') ?? ''))) {
-      return settings(visit, 403, { deleteError: 'That is not your password. Nothing was deleted.' })
-    }
-    await deleteAccount(db, user.id)
-    deps.log('info', { msg: 'account deleted', userId: user.id, via: 'web' })
-    ;(visit as Visit).session = null
-    visit.cookies.push(sessionCookie('', 0))
-    rotateCsrf(visit)
-    return message(visit, 200, 'Account deleted', 'Your account and everything in it are gone: saved items, folders, API keys and connected agents. This email can be used to create a new account.', { href: '/', label: 'Go to the start page' })
-  })(visit)
+  const deleteOwnAccount = (visit: Visit, form: URLSearchParams) =>
+    signedIn(async (visit) => {
+      const user = await findUserById(db, visit.session.userId)
+      if (!user || !(await verifyPassword(user.passwordHash, form.get('password') ?? ''))) {
+        return settings(visit, 403, { deleteError: 'That is not your password. Nothing was deleted.' })
+      }
+      await deleteAccount(db, user.id)
+      deps.log('info', { msg: 'account deleted', userId: user.id, via: 'web' })
+      ;(visit as Visit).session = null
+      visit.cookies.push(sessionCookie('', 0))
+      rotateCsrf(visit)
+      return message(
+        visit,
+        200,
+        'Account deleted',
+        'Your account and everything in it are gone: saved items, folders, API keys and connected agents. This email can be used to create a new account.',
+        { href: '/', label: 'Go to the start page' },
+      )
+    })(visit)
 
-  const showSettings = signedIn((visit) => settings(visit, 200, { notice: NOTICES[visit.url.searchParams.get('done') ?? ''] ?? null }))
+  const showSettings = signedIn((visit) =>
+    settings(visit, 200, { notice: NOTICES[visit.url.searchParams.get('done') ?? ''] ?? null }),
+  )
 
-  const createKey = (visit: Visit, form: URLSearchParams) => signedIn(async (visit) => {
-    const label = (form.get('label') ?? '').trim()
-    const scopes = [...new Set(form.getAll('scope'))]
-    const labelProblem = keyLabelProblem(label)
-    const error = labelProblem ? `${labelProblem.charAt(0).toUpperCase()}${labelProblem.slice(1)}.`
-      : scopes.length === 0 ? 'Choose at least one scope.'
-      : !scopes.every(isScope) ? 'Choose scopes from the list.'
-      : null
-    if (error) return settings(visit, 422, { form: { label, scopes, error } })
-    const { key } = (await issueApiKey(deps, { userId: visit.session.userId, label, scopes: scopes.filter(isScope) }))!
-    // Rendered in this response only: the database keeps the hash, and no flash or log ever holds the key.
-    return settings(visit, 201, { newKey: { key, label } })
-  })(visit)
+  const createKey = (visit: Visit, form: URLSearchParams) =>
+    signedIn(async (visit) => {
+      const label = (form.get('label') ?? '').trim()
+      const scopes = [...new Set(form.getAll('scope'))]
+      const labelProblem = keyLabelProblem(label)
+      const error = labelProblem
+        ? `${labelProblem.charAt(0).toUpperCase()}${labelProblem.slice(1)}.`
+        : scopes.length === 0
+          ? 'Choose at least one scope.'
+          : !scopes.every(isScope)
+            ? 'Choose scopes from the list.'
+            : null
+      if (error) return settings(visit, 422, { form: { label, scopes, error } })
+      const { key } = (await issueApiKey(deps, {
+        userId: visit.session.userId,
+        label,
+        scopes: scopes.filter(isScope),
+      }))!
+      // Rendered in this response only: the database keeps the hash, and no flash or log ever holds the key.
+      return settings(visit, 201, { newKey: { key, label } })
+    })(visit)
 
-  const revokeKey = (visit: Visit, id: string) => signedIn(async (visit) => {
-    if (!(await revokeApiKey(db, visit.session.userId, id, now()))) return message(visit, 404, 'No such key', 'There is no active API key with that id.', { href: '/settings', label: 'Back to settings' })
-    return redirect(visit, '/settings?done=key-revoked')
-  })(visit)
+  const revokeKey = (visit: Visit, id: string) =>
+    signedIn(async (visit) => {
+      if (!(await revokeApiKey(db, visit.session.userId, id, now())))
+        return message(visit, 404, 'No such key', 'There is no active API key with that id.', {
+          href: '/settings',
+          label: 'Back to settings',
+        })
+      return redirect(visit, '/settings?done=key-revoked')
+    })(visit)
 
-  const revokeAgent = (visit: Visit, grantId: string) => signedIn(async (visit) => {
-    if (!(await revokeGrant(db, grantId, now(), visit.session.userId))) return message(visit, 404, 'No such agent', 'There is no connected agent with that id.', { href: '/settings', label: 'Back to settings' })
-    return redirect(visit, '/settings?done=agent-revoked')
-  })(visit)
+  const revokeAgent = (visit: Visit, grantId: string) =>
+    signedIn(async (visit) => {
+      if (!(await revokeGrant(db, grantId, now(), visit.session.userId)))
+        return message(visit, 404, 'No such agent', 'There is no connected agent with that id.', {
+          href: '/settings',
+          label: 'Back to settings',
+        })
+      return redirect(visit, '/settings?done=agent-revoked')
+    })(visit)
 
   // ── Queue ───────────────────────────────────────────────────────────────────────────────────────
 
-  async function queue(visit: Visit & { session: WebSession }, status: number, extra: Partial<QueueView> = {}): Promise<Response> {
+  async function queue(
+    visit: Visit & { session: WebSession },
+    status: number,
+    extra: Partial<QueueView> = {},
+  ): Promise<Response> {
     const userId = visit.session.userId
     const folders = await listFolders(db, userId)
     const wanted = visit.url.searchParams.get('folder') ?? ''
     // An unknown folder id shows everything rather than an empty list that looks like data loss.
     const folder = wanted === 'none' || folders.some((f) => f.id === wanted) ? wanted : ''
-    const { items, nextCursorValues } = await listSavedItems(db, userId, { sort: 'newest', folder: folder || null, limit: MAX_PAGE_SIZE, after: null })
-    return page(visit, status, 'Your queue', queuePage({ csrf: visit.csrf, items, folders, folder, truncated: nextCursorValues !== null, ...extra }))
+    const { items, nextCursorValues } = await listSavedItems(db, userId, {
+      sort: 'newest',
+      folder: folder || null,
+      limit: MAX_PAGE_SIZE,
+      after: null,
+    })
+    return page(
+      visit,
+      status,
+      'Your queue',
+      queuePage({ csrf: visit.csrf, items, folders, folder, truncated: nextCursorValues !== null, ...extra }),
+    )
   }
 
   const home = async (visit: Visit): Promise<Response> =>
     visit.session
-      ? queue(visit as Visit & { session: WebSession }, 200, { notice: visit.url.searchParams.get('done') === 'saved' ? 'Saved.' : null })
+      ? queue(visit as Visit & { session: WebSession }, 200, {
+          notice: visit.url.searchParams.get('done') === 'saved' ? 'Saved.' : null,
+        })
       : page(visit, 200, 'Readlater', landingPage({ signupOpen }))
 
-  const capture = (visit: Visit, form: URLSearchParams) => signedIn(async (visit) => {
-    const url = (form.get('url') ?? '').trim()
-    let prepared
-    try {
-      prepared = prepareCapture({ url, captureChannel: 'web-companion' }, { id: newId(), userId: visit.session.userId, now: deps.clock.now(), connectClient: null })
-    } catch (error) {
-      if (isAppError(error) && error._tag === 'InvalidUrlError') return queue(visit, 400, { capture: { url, error: 'Enter a full web address starting with http:// or https://.' } })
-      throw error
-    }
-    await upsertCapture(db, prepared)
-    return redirect(visit, '/?done=saved')
-  })(visit)
+  const capture = (visit: Visit, form: URLSearchParams) =>
+    signedIn(async (visit) => {
+      const url = (form.get('url') ?? '').trim()
+      let prepared
+      try {
+        prepared = prepareCapture(
+          { url, captureChannel: 'web-companion' },
+          { id: newId(), userId: visit.session.userId, now: deps.clock.now(), connectClient: null },
+        )
+      } catch (error) {
+        if (isAppError(error) && error._tag === 'InvalidUrlError')
+          return queue(visit, 400, {
+            capture: { url, error: 'Enter a full web address starting with http:// or https://.' },
+          })
+        throw error
+      }
+      await upsertCapture(db, prepared)
+      return redirect(visit, '/?done=saved')
+    })(visit)
 
-  const setReadState = (visit: Visit, form: URLSearchParams, id: string) => signedIn(async (visit) => {
-    const isRead = form.get('isRead')
-    if (isRead !== 'true' && isRead !== 'false') return message(visit, 400, 'Request refused', 'isRead must be true or false.', { href: '/', label: 'Back' })
-    try {
-      await changeSavedItem(db, visit.session.userId, id, { kind: 'read-state', isRead: isRead === 'true' }, now())
-    } catch (error) {
-      if (isAppError(error) && error._tag === 'SavedItemNotFoundError') return message(visit, 404, 'No such item', 'That item is not in your queue.', { href: '/', label: 'Back to the queue' })
-      throw error
-    }
-    const folder = form.get('folder') ?? ''
-    return redirect(visit, folder ? `/?folder=${encodeURIComponent(folder)}` : '/')
-  })(visit)
+  const setReadState = (visit: Visit, form: URLSearchParams, id: string) =>
+    signedIn(async (visit) => {
+      const isRead = form.get('isRead')
+      if (isRead !== 'true' && isRead !== 'false')
+        return message(visit, 400, 'Request refused', 'isRead must be true or false.', { href: '/', label: 'Back' })
+      try {
+        await changeSavedItem(db, visit.session.userId, id, { kind: 'read-state', isRead: isRead === 'true' }, now())
+      } catch (error) {
+        if (isAppError(error) && error._tag === 'SavedItemNotFoundError')
+          return message(visit, 404, 'No such item', 'That item is not in your queue.', {
+            href: '/',
+            label: 'Back to the queue',
+          })
+        throw error
+      }
+      const folder = form.get('folder') ?? ''
+      return redirect(visit, folder ? `/?folder=${encodeURIComponent(folder)}` : '/')
+    })(visit)
 
   const paramOf = (visit: Visit, index: number): string => {
     try {
@@ -343,10 +477,22 @@ export const webRoutes = ({ deps }: RouteContext) => {
     .post('/sign-out', posted(signOut), form)
     .get('/settings', run(showSettings), hidden)
     .post('/settings/api-keys', posted(createKey), form)
-    .post('/settings/api-keys/:id/revoke', posted((visit) => revokeKey(visit, paramOf(visit, 3))), form)
-    .post('/settings/agents/:grantId/revoke', posted((visit) => revokeAgent(visit, paramOf(visit, 3))), form)
+    .post(
+      '/settings/api-keys/:id/revoke',
+      posted((visit) => revokeKey(visit, paramOf(visit, 3))),
+      form,
+    )
+    .post(
+      '/settings/agents/:grantId/revoke',
+      posted((visit) => revokeAgent(visit, paramOf(visit, 3))),
+      form,
+    )
     .post('/settings/sessions/sign-out-others', posted(signOutOthers), form)
     .post('/settings/delete-account', posted(deleteOwnAccount), form)
     .post('/queue/capture', posted(capture), form)
-    .post('/queue/items/:id/read-state', posted((visit, form) => setReadState(visit, form, paramOf(visit, 3))), form)
+    .post(
+      '/queue/items/:id/read-state',
+      posted((visit, form) => setReadState(visit, form, paramOf(visit, 3))),
+      form,
+    )
 }

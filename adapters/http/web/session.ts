@@ -32,10 +32,18 @@ function decodeCookieValue(value: string): string | null {
   }
 }
 
-export function cookieHeader(name: string, value: string, options: { secure: boolean; maxAgeSeconds: number; httpOnly?: boolean }): string {
+export function cookieHeader(
+  name: string,
+  value: string,
+  options: { secure: boolean; maxAgeSeconds: number; httpOnly?: boolean },
+): string {
   return [
-    `${name}=${encodeURIComponent(value)}`, 'Path=/', `Max-Age=${options.maxAgeSeconds}`, 'SameSite=Lax',
-    ...(options.httpOnly === false ? [] : ['HttpOnly']), ...(options.secure ? ['Secure'] : []),
+    `${name}=${encodeURIComponent(value)}`,
+    'Path=/',
+    `Max-Age=${options.maxAgeSeconds}`,
+    'SameSite=Lax',
+    ...(options.httpOnly === false ? [] : ['HttpOnly']),
+    ...(options.secure ? ['Secure'] : []),
   ].join('; ')
 }
 
@@ -46,11 +54,17 @@ export interface WebSession {
 }
 
 /** Starts a session; returns the token for the cookie (the database keeps only its hash). */
-export async function createWebSession(db: Database, deps: { clock: Clock; random: RandomSource }, userId: string): Promise<string> {
+export async function createWebSession(
+  db: Database,
+  deps: { clock: Clock; random: RandomSource },
+  userId: string,
+): Promise<string> {
   const token = generateSecret(deps.random)
   const now = deps.clock.now()
   await db.insert(webSessions).values({
-    tokenHash: hashSecret(token), userId, createdAt: now.toISOString(),
+    tokenHash: hashSecret(token),
+    userId,
+    createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
   })
   return token
@@ -61,16 +75,31 @@ export async function createWebSession(db: Database, deps: { clock: Clock; rando
  * last {@link SESSION_IDLE_DAYS} days. Use is recorded at most once an hour, so most reads stay reads.
  * @see docs/security.md#web-sessions
  */
-export async function readWebSession(db: Database, request: Request, now: Date, secure: boolean): Promise<WebSession | null> {
+export async function readWebSession(
+  db: Database,
+  request: Request,
+  now: Date,
+  secure: boolean,
+): Promise<WebSession | null> {
   const token = readCookie(request, sessionCookieName(secure))
   if (!token) return null
   const tokenHash = hashSecret(token)
   const idleSince = new Date(now.getTime() - SESSION_IDLE_DAYS * 86_400_000).toISOString()
-  const [row] = await db.select({ userId: webSessions.userId, email: users.email, lastSeenAt: sql<string>`coalesce(${webSessions.lastSeenAt}, ${webSessions.createdAt})` })
+  const [row] = await db
+    .select({
+      userId: webSessions.userId,
+      email: users.email,
+      lastSeenAt: sql<string>`coalesce(${webSessions.lastSeenAt}, ${webSessions.createdAt})`,
+    })
     .from(webSessions)
     .innerJoin(users, eq(users.id, webSessions.userId))
-    .where(and(eq(webSessions.tokenHash, tokenHash), gt(webSessions.expiresAt, now.toISOString()),
-      gt(sql`coalesce(${webSessions.lastSeenAt}, ${webSessions.createdAt})`, idleSince)))
+    .where(
+      and(
+        eq(webSessions.tokenHash, tokenHash),
+        gt(webSessions.expiresAt, now.toISOString()),
+        gt(sql`coalesce(${webSessions.lastSeenAt}, ${webSessions.createdAt})`, idleSince),
+      ),
+    )
   if (!row) return null
   if (now.getTime() - Date.parse(row.lastSeenAt) >= TOUCH_EVERY_MS) {
     await db.update(webSessions).set({ lastSeenAt: now.toISOString() }).where(eq(webSessions.tokenHash, tokenHash))
@@ -80,7 +109,9 @@ export async function readWebSession(db: Database, request: Request, now: Date, 
 
 /** Ends every session of a person but `keep` (the one asking): "Sign out other sessions". Returns how many. */
 export async function deleteOtherWebSessions(db: Database, userId: string, keep: string): Promise<number> {
-  const rows = await db.delete(webSessions).where(and(eq(webSessions.userId, userId), ne(webSessions.tokenHash, keep)))
+  const rows = await db
+    .delete(webSessions)
+    .where(and(eq(webSessions.userId, userId), ne(webSessions.tokenHash, keep)))
     .returning({ tokenHash: webSessions.tokenHash })
   return rows.length
 }
@@ -94,7 +125,11 @@ export async function deleteWebSession(db: Database, tokenHash: string): Promise
  * `x-csrf-token` header). A cross-site page can neither read the cookie nor set it for our origin.
  * Returns the token to embed and, when the cookie was missing, the Set-Cookie header to send.
  */
-export function csrfTokenFor(request: Request, deps: { random: RandomSource }, secure: boolean): { token: string; setCookie: string | null } {
+export function csrfTokenFor(
+  request: Request,
+  deps: { random: RandomSource },
+  secure: boolean,
+): { token: string; setCookie: string | null } {
   const existing = readCookie(request, csrfCookieName(secure))
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return { token: existing, setCookie: null }
   return newCsrfToken(deps, secure)
@@ -103,7 +138,10 @@ export function csrfTokenFor(request: Request, deps: { random: RandomSource }, s
 /** A fresh CSRF token and the cookie that carries it. */
 export function newCsrfToken(deps: { random: RandomSource }, secure: boolean): { token: string; setCookie: string } {
   const token = generateSecret(deps.random)
-  return { token, setCookie: cookieHeader(csrfCookieName(secure), token, { secure, maxAgeSeconds: SESSION_DAYS * 86_400 }) }
+  return {
+    token,
+    setCookie: cookieHeader(csrfCookieName(secure), token, { secure, maxAgeSeconds: SESSION_DAYS * 86_400 }),
+  }
 }
 
 export function isValidCsrf(request: Request, submitted: string | null | undefined, secure: boolean): boolean {

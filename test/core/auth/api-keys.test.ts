@@ -1,6 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { API_KEY_PREFIX, apiKeyDisplayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from '../../../core/auth/api-keys.ts'
+import {
+  API_KEY_PREFIX,
+  apiKeyDisplayPrefix,
+  generateApiKey,
+  hashApiKey,
+  looksLikeApiKey,
+} from '../../../core/auth/api-keys.ts'
 import type { RandomSource } from '../../../core/types.ts'
 
 const zeroRandom: RandomSource = { fill: (bytes) => bytes.fill(0) }
@@ -38,7 +44,17 @@ test('hashApiKey() returns 64 lowercase hex characters', () => {
 
 test('looksLikeApiKey() rejects other shapes', () => {
   const body = 'A'.repeat(43)
-  for (const value of ['', `rlk_${'A'.repeat(42)}`, `rlk_${'A'.repeat(44)}`, `RLK_${body}`, `rlx_${body}`, `rlk_${'A'.repeat(42)}=`, `rlk_${'A'.repeat(42)}+`, ` rlk_${body}`, 'eyJhbGciOiJFUzI1NiJ9.e30.sig']) {
+  for (const value of [
+    '',
+    `rlk_${'A'.repeat(42)}`,
+    `rlk_${'A'.repeat(44)}`,
+    `RLK_${body}`,
+    `rlx_${body}`,
+    `rlk_${'A'.repeat(42)}=`,
+    `rlk_${'A'.repeat(42)}+`,
+    ` rlk_${body}`,
+    'eyJhbGciOiJFUzI1NiJ9.e30.sig',
+  ]) {
     assert.equal(looksLikeApiKey(value), false, value)
   }
 })

@@ -68,7 +68,13 @@ describe('matchEndpoint()', () => {
     ['POST', '/v1/saved-items/abc/unread', '/v1/saved-items/:id/unread', 'saved-items:write', false],
     ['POST', '/v1/saved-items/abc/read-state', '/v1/saved-items/:id/read-state', 'saved-items:write', true],
     ['PUT', '/v1/saved-items/abc/folder', '/v1/saved-items/:id/folder', 'saved-items:write', true],
-    ['DELETE', '/v1/saved-items/017f22e2-79b0-7cc3-98c4-dc0c0c07398f', '/v1/saved-items/:id', 'saved-items:delete', false],
+    [
+      'DELETE',
+      '/v1/saved-items/017f22e2-79b0-7cc3-98c4-dc0c0c07398f',
+      '/v1/saved-items/:id',
+      'saved-items:delete',
+      false,
+    ],
     ['GET', '/v1/folders', '/v1/folders', 'folders:read', false],
     ['POST', '/v1/folders', '/v1/folders', 'folders:write', true],
     ['PATCH', '/v1/folders/f1', '/v1/folders/:id', 'folders:write', true],
@@ -97,16 +103,42 @@ describe('matchEndpoint()', () => {
   })
 
   test('matchEndpoint() returns undefined for unknown paths', () => {
-    for (const path of ['/', '', '/v1', '/v2/folders', '/v1/folders/', '/v1/saved-items/', '/v1/saved-items//open', '/v1/saved-items/a/b/open', '/v1/saved-items/a/archive', '/V1/folders', '/v1/folders/a/b', '/mcp/', '/mcp/x', '/MCP']) {
-      assert.equal(matchEndpoint('GET', path) ?? matchEndpoint('POST', path) ?? matchEndpoint('DELETE', path), undefined, path)
+    for (const path of [
+      '/',
+      '',
+      '/v1',
+      '/v2/folders',
+      '/v1/folders/',
+      '/v1/saved-items/',
+      '/v1/saved-items//open',
+      '/v1/saved-items/a/b/open',
+      '/v1/saved-items/a/archive',
+      '/V1/folders',
+      '/v1/folders/a/b',
+      '/mcp/',
+      '/mcp/x',
+      '/MCP',
+    ]) {
+      assert.equal(
+        matchEndpoint('GET', path) ?? matchEndpoint('POST', path) ?? matchEndpoint('DELETE', path),
+        undefined,
+        path,
+      )
     }
   })
 
   test('matchEndpoint() returns undefined for wrong methods', () => {
     const wrong: readonly [string, string][] = [
-      ['GET', '/v1/captures'], ['POST', '/v1/saved-items'], ['GET', '/v1/saved-items/a/open'], ['DELETE', '/v1/folders'],
-      ['PUT', '/v1/folders/a'], ['PATCH', '/v1/saved-items/a'], ['GET', '/connect/authorize'], ['POST', '/v1/me'],
-      ['OPTIONS', '/v1/folders'], ['get', '/v1/folders'],
+      ['GET', '/v1/captures'],
+      ['POST', '/v1/saved-items'],
+      ['GET', '/v1/saved-items/a/open'],
+      ['DELETE', '/v1/folders'],
+      ['PUT', '/v1/folders/a'],
+      ['PATCH', '/v1/saved-items/a'],
+      ['GET', '/connect/authorize'],
+      ['POST', '/v1/me'],
+      ['OPTIONS', '/v1/folders'],
+      ['get', '/v1/folders'],
     ]
     for (const [method, path] of wrong) assert.equal(matchEndpoint(method, path), undefined, `${method} ${path}`)
   })

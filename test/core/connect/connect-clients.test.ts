@@ -1,13 +1,18 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { isAllowedRedirectUri, isConnectClient, MAX_REDIRECT_URI_LENGTH } from '../../../core/connect/connect-clients.ts'
+import {
+  isAllowedRedirectUri,
+  isConnectClient,
+  MAX_REDIRECT_URI_LENGTH,
+} from '../../../core/connect/connect-clients.ts'
 
 const EXTENSION_ID = 'abcdefghijklmnopabcdefghijklmnop' // 32 letters a–p, the alphabet of Chrome extension ids
 
 test('isConnectClient() knows exactly chrome-extension and raycast', () => {
   assert.equal(isConnectClient('chrome-extension'), true)
   assert.equal(isConnectClient('raycast'), true)
-  for (const value of ['', 'Raycast', 'chrome', 'firefox-extension', 'api', 'raycast ', 'web-companion']) assert.equal(isConnectClient(value), false, value)
+  for (const value of ['', 'Raycast', 'chrome', 'firefox-extension', 'api', 'raycast ', 'web-companion'])
+    assert.equal(isConnectClient(value), false, value)
 })
 
 test('isAllowedRedirectUri() accepts what chrome.identity.getRedirectURL() returns', () => {
@@ -16,7 +21,8 @@ test('isAllowedRedirectUri() accepts what chrome.identity.getRedirectURL() retur
     `https://${EXTENSION_ID}.chromiumapp.org/callback`,
     `https://${EXTENSION_ID}.chromiumapp.org/cb?x=1&y=2`,
     `https://${'p'.repeat(32)}.chromiumapp.org/`,
-  ]) assert.equal(isAllowedRedirectUri('chrome-extension', uri), true, uri)
+  ])
+    assert.equal(isAllowedRedirectUri('chrome-extension', uri), true, uri)
 })
 
 test('isAllowedRedirectUri() refuses chrome-extension URIs with another host, scheme, port, user or fragment', () => {
@@ -40,7 +46,8 @@ test('isAllowedRedirectUri() refuses chrome-extension URIs with another host, sc
     'https://raycast.com/redirect',
     'javascript:alert(1)',
     '',
-  ]) assert.equal(isAllowedRedirectUri('chrome-extension', uri), false, uri)
+  ])
+    assert.equal(isAllowedRedirectUri('chrome-extension', uri), false, uri)
 })
 
 test('isAllowedRedirectUri() accepts the Raycast redirect proxy and the raycast: scheme', () => {
@@ -50,7 +57,8 @@ test('isAllowedRedirectUri() accepts the Raycast redirect proxy and the raycast:
     'https://raycast.com/redirect/extension',
     'raycast://oauth?package_name=readlater',
     'raycast://extensions/readlater/save',
-  ]) assert.equal(isAllowedRedirectUri('raycast', uri), true, uri)
+  ])
+    assert.equal(isAllowedRedirectUri('raycast', uri), true, uri)
 })
 
 test('isAllowedRedirectUri() refuses raycast URIs on another host or scheme, or with a fragment', () => {
@@ -69,7 +77,8 @@ test('isAllowedRedirectUri() refuses raycast URIs on another host or scheme, or 
     'raycast:oauth',
     `https://${EXTENSION_ID}.chromiumapp.org/`,
     'data:text/html,hi',
-  ]) assert.equal(isAllowedRedirectUri('raycast', uri), false, uri)
+  ])
+    assert.equal(isAllowedRedirectUri('raycast', uri), false, uri)
 })
 
 test('isAllowedRedirectUri() refuses raycast URIs whose dot segments leave the redirect path', () => {
@@ -79,7 +88,8 @@ test('isAllowedRedirectUri() refuses raycast URIs whose dot segments leave the r
     'https://raycast.com/redirect/%2e%2e/evil',
     'https://raycast.com/redirect/%2E%2E/%2e%2e/evil',
     'https://raycast.com/redirect/.%2e/x',
-  ]) assert.equal(isAllowedRedirectUri('raycast', uri), false, uri)
+  ])
+    assert.equal(isAllowedRedirectUri('raycast', uri), false, uri)
   // Dot segments that stay under /redirect change nothing a browser would do differently.
   assert.equal(isAllowedRedirectUri('raycast', 'https://raycast.com/redirect/a/../b'), true)
 })

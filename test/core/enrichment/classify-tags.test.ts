@@ -67,7 +67,10 @@ describe('classifyTags()', () => {
   }
 
   test('classifyTags() reads the description', () => {
-    assert.deepEqual(classifyTags({ title: 'Weekly notes', description: 'On prompt injection and LLM agents', url: URL_ }), ['ai', 'security'])
+    assert.deepEqual(
+      classifyTags({ title: 'Weekly notes', description: 'On prompt injection and LLM agents', url: URL_ }),
+      ['ai', 'security'],
+    )
   })
 
   test('classifyTags() reads the host, without its top-level domain', () => {
@@ -90,7 +93,11 @@ describe('classifyTags()', () => {
 
   test('classifyTags() returns TAGS order without duplicates', () => {
     assert.deepEqual(
-      classifyTags({ title: 'CSS and React, CSS and AI', description: 'AI AI design', url: 'https://example.com/ai/css' }),
+      classifyTags({
+        title: 'CSS and React, CSS and AI',
+        description: 'AI AI design',
+        url: 'https://example.com/ai/css',
+      }),
       ['ai', 'design', 'front-end'],
     )
   })

@@ -5,7 +5,10 @@ import { PREVIEW_SUMMARY_MAX } from '../../../core/enrichment/page-metadata.ts'
 
 describe('collapseText() and cleanText()', () => {
   test('collapseText() turns tabs and line breaks into spaces and drops other control characters', () => {
-    assert.equal(collapseText('\t a\nb\r\nc\u000bd\u000ce \u0000f\u001fg\u007fh\u0080i\u009fj\u00a0k\u2028l '), 'a b c d e fghij k l')
+    assert.equal(
+      collapseText('\t a\nb\r\nc\u000bd\u000ce \u0000f\u001fg\u007fh\u0080i\u009fj\u00a0k\u2028l '),
+      'a b c d e fghij k l',
+    )
   })
 
   test('collapseText() drops unpaired surrogates but keeps pairs', () => {

@@ -24,7 +24,10 @@ describe('decodeHtml()', () => {
   })
 
   test('decodeHtml() decodes windows-1252 punctuation for Latin-1 labels, as the Encoding Standard maps them', () => {
-    assert.equal(decodeHtml(concat(LATIN1_QUOTE, ascii('x'), [0x93, 0x80, 0x99, 0x81]), 'text/html; charset=latin1'), '„x“€™\u0081')
+    assert.equal(
+      decodeHtml(concat(LATIN1_QUOTE, ascii('x'), [0x93, 0x80, 0x99, 0x81]), 'text/html; charset=latin1'),
+      '„x“€™\u0081',
+    )
   })
 
   test('decodeHtml() lets a byte order mark override the header, and strips it', () => {
@@ -34,7 +37,10 @@ describe('decodeHtml()', () => {
   })
 
   test('decodeHtml() reads <meta charset> when the header has none', () => {
-    assert.equal(decodeHtml(concat(ascii('<html><head><meta charset="iso-8859-1"><title>caf'), LATIN1_E), 'text/html'), '<html><head><meta charset="iso-8859-1"><title>café')
+    assert.equal(
+      decodeHtml(concat(ascii('<html><head><meta charset="iso-8859-1"><title>caf'), LATIN1_E), 'text/html'),
+      '<html><head><meta charset="iso-8859-1"><title>café',
+    )
   })
 
   test('decodeHtml() reads <meta http-equiv=content-type>', () => {
@@ -43,13 +49,19 @@ describe('decodeHtml()', () => {
   })
 
   test('decodeHtml() skips an unknown header label and sniffs the page instead', () => {
-    assert.equal(decodeHtml(concat(ascii('<meta charset=latin1>'), LATIN1_E), 'text/html; charset=no-such-charset'), '<meta charset=latin1>é')
+    assert.equal(
+      decodeHtml(concat(ascii('<meta charset=latin1>'), LATIN1_E), 'text/html; charset=no-such-charset'),
+      '<meta charset=latin1>é',
+    )
   })
 
   test('decodeHtml() falls back to UTF-8, replacing invalid bytes', () => {
     assert.equal(decodeHtml(concat(ascii('caf'), UTF8_E), null), 'café')
     assert.equal(decodeHtml(concat(ascii('caf'), LATIN1_E), 'text/html'), 'caf\ufffd')
-    assert.equal(decodeHtml(concat(ascii('<meta charset="bogus">caf'), UTF8_E), 'text/html; charset=bogus'), '<meta charset="bogus">café')
+    assert.equal(
+      decodeHtml(concat(ascii('<meta charset="bogus">caf'), UTF8_E), 'text/html; charset=bogus'),
+      '<meta charset="bogus">café',
+    )
   })
 
   test('decodeHtml() decodes other encodings the page declares', () => {
@@ -79,7 +91,7 @@ describe('prescanCharset()', () => {
     assert.equal(scan('<meta name="x" content="text/html; charset=koi8-r" http-equiv="refresh">'), null)
   })
 
-  test('prescanCharset() ignores comments and other tags\' attributes', () => {
+  test("prescanCharset() ignores comments and other tags' attributes", () => {
     assert.equal(scan('<!-- <meta charset="koi8-r"> --><meta charset="iso-8859-2">'), 'iso-8859-2')
     assert.equal(scan('<div title="<meta charset=koi8-r>"><meta charset="iso-8859-2">'), 'iso-8859-2')
     assert.equal(scan('<!--> <meta charset="koi8-r">'), 'koi8-r')

@@ -39,19 +39,27 @@ describe('createPageExtractor() chunked input', () => {
       const html = decodeHtml(readPage(name), 'text/html')
       const whole = extractPage(html, URL_)
       for (let split = 1; split < html.length; split++) {
-        assert.deepEqual(extractInChunks(html, (index) => (index === 0 ? split : html.length)), whole, `split at ${split}`)
+        assert.deepEqual(
+          extractInChunks(html, (index) => (index === 0 ? split : html.length)),
+          whole,
+          `split at ${split}`,
+        )
       }
     })
 
     test(`createPageExtractor() gives the same result for ${name}.html fed in 1- to 7-character chunks`, () => {
       const html = decodeHtml(readPage(name), 'text/html')
-      assert.deepEqual(extractInChunks(html, (index) => (index % 7) + 1), extractPage(html, URL_))
+      assert.deepEqual(
+        extractInChunks(html, (index) => (index % 7) + 1),
+        extractPage(html, URL_),
+      )
     })
   }
 
   test('createPageExtractor() decodes an entity split across writes', () => {
     const extractor = createPageExtractor(URL_)
-    for (const chunk of ['<title>Tom &am', 'p; Jerry&#82', '17;s</ti', 'tle><p>x &e', 'acute;</p>']) extractor.write(chunk)
+    for (const chunk of ['<title>Tom &am', 'p; Jerry&#82', '17;s</ti', 'tle><p>x &e', 'acute;</p>'])
+      extractor.write(chunk)
     const metadata = extractor.finish()
     assert.equal(metadata.title, 'Tom & Jerry’s')
     assert.equal(metadata.previewSummary, 'x é')
@@ -61,7 +69,11 @@ describe('createPageExtractor() chunked input', () => {
     const html = '<title>Launch 🚀 day</title><p>Ship it 😀 today</p>'
     for (let split = 1; split < html.length; split++) {
       const metadata = extractInChunks(html, (index) => (index === 0 ? split : html.length))
-      assert.deepEqual([metadata.title, metadata.previewSummary], ['Launch 🚀 day', 'Ship it 😀 today'], `split at ${split}`)
+      assert.deepEqual(
+        [metadata.title, metadata.previewSummary],
+        ['Launch 🚀 day', 'Ship it 😀 today'],
+        `split at ${split}`,
+      )
     }
   })
 
@@ -90,7 +102,9 @@ describe('createPageExtractor() stopping early', () => {
   })
 
   test('createPageExtractor() stops within the first chunk of a 5 MiB article once the summary is full', () => {
-    const { consumed, metadata } = feedUntilDone(bigPage('<meta property="og:type" content="article"><title>Long</title>', '<article>', '</article>'))
+    const { consumed, metadata } = feedUntilDone(
+      bigPage('<meta property="og:type" content="article"><title>Long</title>', '<article>', '</article>'),
+    )
     assert.equal(consumed, 64 * 1024)
     assert.equal(metadata.type, 'article')
     assert.ok((metadata.previewSummary ?? '').startsWith('Streaming parsers read a document'))
@@ -117,7 +131,11 @@ describe('createPageExtractor() stopping early', () => {
   })
 
   test('extractPage() of a whole page equals what a caller that stopped early gets', () => {
-    const html = bigPage('<title>Plain</title>', '', '<script type="application/ld+json">{"@type":"SoftwareSourceCode"}</script>')
+    const html = bigPage(
+      '<title>Plain</title>',
+      '',
+      '<script type="application/ld+json">{"@type":"SoftwareSourceCode"}</script>',
+    )
     const whole = extractPage(html, URL_)
     assert.deepEqual(whole, feedUntilDone(html).metadata)
     // The JSON-LD at the end is past the settle window, so it cannot make this a repository.

@@ -8,7 +8,8 @@ const extract = (head: string, body = '') => extractPage(page(head, body), URL_)
 
 describe('extractPage() text fields', () => {
   test('extractPage() prefers og:title, then twitter:title, then <title>', () => {
-    const all = '<title>Plain</title><meta name="twitter:title" content="Twitter"><meta property="og:title" content="Open Graph">'
+    const all =
+      '<title>Plain</title><meta name="twitter:title" content="Twitter"><meta property="og:title" content="Open Graph">'
     assert.equal(extract(all).title, 'Open Graph')
     assert.equal(extract('<title>Plain</title><meta name="twitter:title" content="Twitter">').title, 'Twitter')
     assert.equal(extract('<title>Plain</title>').title, 'Plain')
@@ -27,56 +28,80 @@ describe('extractPage() text fields', () => {
   })
 
   test('extractPage() prefers og:description, then twitter:description, then meta description', () => {
-    const all = '<meta name="description" content="Meta"><meta name="twitter:description" content="Twitter"><meta property="og:description" content="OG">'
+    const all =
+      '<meta name="description" content="Meta"><meta name="twitter:description" content="Twitter"><meta property="og:description" content="OG">'
     assert.equal(extract(all).description, 'OG')
-    assert.equal(extract('<meta name="description" content="Meta"><meta name="twitter:description" content="Twitter">').description, 'Twitter')
+    assert.equal(
+      extract('<meta name="description" content="Meta"><meta name="twitter:description" content="Twitter">')
+        .description,
+      'Twitter',
+    )
     assert.equal(extract('<meta name="description" content="Meta">').description, 'Meta')
   })
 
   test('extractPage() uses application-name when there is no og:site_name', () => {
     assert.equal(extract('<meta name="application-name" content="App">').siteName, 'App')
-    assert.equal(extract('<meta name="application-name" content="App"><meta property="og:site_name" content="OG">').siteName, 'OG')
+    assert.equal(
+      extract('<meta name="application-name" content="App"><meta property="og:site_name" content="OG">').siteName,
+      'OG',
+    )
   })
 
   test('extractPage() collapses whitespace and strips control characters', () => {
-    const metadata = extract('<title>\n  Tabs\tand\r\n  lines \u0007bell\u0000 \u007f\u0085del  </title><meta name="description" content=" a \u0001 b\u009f ">')
+    const metadata = extract(
+      '<title>\n  Tabs\tand\r\n  lines \u0007bell\u0000 \u007f\u0085del  </title><meta name="description" content=" a \u0001 b\u009f ">',
+    )
     assert.equal(metadata.title, 'Tabs and lines bell del')
     assert.equal(metadata.description, 'a b')
   })
 
   test('extractPage() decodes character references once', () => {
-    const metadata = extract('<title>Tom &amp; Jerry&#8217;s &quot;show&quot; &amp;amp; &eacute;</title><meta property="og:description" content="R&amp;D &#x2014; &lt;b&gt;">')
+    const metadata = extract(
+      '<title>Tom &amp; Jerry&#8217;s &quot;show&quot; &amp;amp; &eacute;</title><meta property="og:description" content="R&amp;D &#x2014; &lt;b&gt;">',
+    )
     assert.equal(metadata.title, 'Tom & Jerry’s "show" &amp; é')
     assert.equal(metadata.description, 'R&D — <b>')
   })
 
   test('extractPage() caps the title at 500 and the description at 1000 characters', () => {
-    const metadata = extract(`<title>${'word '.repeat(200)}</title><meta name="description" content="${'x'.repeat(1500)}">`)
+    const metadata = extract(
+      `<title>${'word '.repeat(200)}</title><meta name="description" content="${'x'.repeat(1500)}">`,
+    )
     assert.equal(metadata.title?.length, 499) // 500 characters ends on a space, which is trimmed
     assert.equal(metadata.description?.length, 1000)
   })
 
   test('extractPage() ignores a <title> inside an SVG', () => {
-    assert.equal(extractPage('<html><body><svg><title>Icon</title></svg><title>Real</title></body></html>', URL_).title, 'Real')
+    assert.equal(
+      extractPage('<html><body><svg><title>Icon</title></svg><title>Real</title></body></html>', URL_).title,
+      'Real',
+    )
   })
 })
 
 describe('extractPage() URLs', () => {
   test('extractPage() resolves og:image, canonical and icons against the page URL', () => {
-    const metadata = extract('<meta property="og:image" content="../img/a.png"><link rel="canonical" href="/blog/post#top"><link rel="icon" href="fav.png">')
+    const metadata = extract(
+      '<meta property="og:image" content="../img/a.png"><link rel="canonical" href="/blog/post#top"><link rel="icon" href="fav.png">',
+    )
     assert.equal(metadata.imageUrl, 'https://example.com/img/a.png')
     assert.equal(metadata.canonicalUrl, 'https://example.com/blog/post#top')
     assert.equal(metadata.faviconUrl, 'https://example.com/blog/fav.png')
   })
 
   test('extractPage() resolves against the first <base href>, even for links written before it', () => {
-    const metadata = extract('<link rel="icon" href="i.png"><base href="https://cdn.example.net/assets/"><base href="/ignored/"><meta property="og:image" content="og.png">')
+    const metadata = extract(
+      '<link rel="icon" href="i.png"><base href="https://cdn.example.net/assets/"><base href="/ignored/"><meta property="og:image" content="og.png">',
+    )
     assert.equal(metadata.faviconUrl, 'https://cdn.example.net/assets/i.png')
     assert.equal(metadata.imageUrl, 'https://cdn.example.net/assets/og.png')
   })
 
   test('extractPage() ignores a <base href> that is not http(s)', () => {
-    assert.equal(extract('<base href="javascript:alert(1)//"><meta property="og:image" content="a.png">').imageUrl, 'https://example.com/blog/a.png')
+    assert.equal(
+      extract('<base href="javascript:alert(1)//"><meta property="og:image" content="a.png">').imageUrl,
+      'https://example.com/blog/a.png',
+    )
   })
 
   test('extractPage() drops javascript:, data: and other non-http URLs and takes the next candidate', () => {
@@ -92,12 +117,21 @@ describe('extractPage() URLs', () => {
   })
 
   test('extractPage() takes og:image before twitter:image', () => {
-    assert.equal(extract('<meta name="twitter:image" content="/t.png"><meta property="og:image" content="/o.png">').imageUrl, 'https://example.com/o.png')
+    assert.equal(
+      extract('<meta name="twitter:image" content="/t.png"><meta property="og:image" content="/o.png">').imageUrl,
+      'https://example.com/o.png',
+    )
   })
 
   test('extractPage() uses og:url as the canonical URL when there is no canonical link', () => {
-    assert.equal(extract('<meta property="og:url" content="https://example.com/c">').canonicalUrl, 'https://example.com/c')
-    assert.equal(extract('<meta property="og:url" content="https://example.com/c"><link rel="canonical" href="/l">').canonicalUrl, 'https://example.com/l')
+    assert.equal(
+      extract('<meta property="og:url" content="https://example.com/c">').canonicalUrl,
+      'https://example.com/c',
+    )
+    assert.equal(
+      extract('<meta property="og:url" content="https://example.com/c"><link rel="canonical" href="/l">').canonicalUrl,
+      'https://example.com/l',
+    )
   })
 })
 
@@ -107,7 +141,9 @@ describe('extractPage() favicons', () => {
   const apple = '<link rel="apple-touch-icon" href="/apple.png">'
 
   test('extractPage() takes the first icon without a color scheme as the favicon, whatever its order', () => {
-    const metadata = extract(`${light}${dark}<link rel="shortcut icon" href="/plain.ico"><link rel="icon" href="/second.png">${apple}`)
+    const metadata = extract(
+      `${light}${dark}<link rel="shortcut icon" href="/plain.ico"><link rel="icon" href="/second.png">${apple}`,
+    )
     assert.equal(metadata.faviconUrl, 'https://example.com/plain.ico')
     assert.equal(metadata.faviconLightUrl, 'https://example.com/light.png')
     assert.equal(metadata.faviconDarkUrl, 'https://example.com/dark.png')
@@ -117,7 +153,10 @@ describe('extractPage() favicons', () => {
     assert.equal(extract(`${apple}${dark}${light}`).faviconUrl, 'https://example.com/light.png')
     assert.equal(extract(`${apple}${dark}`).faviconUrl, 'https://example.com/dark.png')
     assert.equal(extract(apple).faviconUrl, 'https://example.com/apple.png')
-    assert.equal(extract('<link rel="stylesheet" href="/s.css"><link rel="mask-icon" href="/mask.svg">').faviconUrl, 'https://example.com/favicon.ico')
+    assert.equal(
+      extract('<link rel="stylesheet" href="/s.css"><link rel="mask-icon" href="/mask.svg">').faviconUrl,
+      'https://example.com/favicon.ico',
+    )
   })
 
   test('extractPage() treats rel as a case-insensitive token list', () => {
@@ -126,7 +165,10 @@ describe('extractPage() favicons', () => {
   })
 
   test('extractPage() puts the default favicon at the origin of the final URL, not the base', () => {
-    assert.equal(extractPage(page('<base href="https://cdn.example.net/">'), 'https://example.com:8443/a/b').faviconUrl, 'https://example.com:8443/favicon.ico')
+    assert.equal(
+      extractPage(page('<base href="https://cdn.example.net/">'), 'https://example.com:8443/a/b').faviconUrl,
+      'https://example.com:8443/favicon.ico',
+    )
   })
 })
 
@@ -142,20 +184,38 @@ describe('extractPage() preview summary', () => {
   })
 
   test('extractPage() prefers the text of <article> or <main> over the rest of the body', () => {
-    assert.equal(extract('', '<div>Teaser before</div><article><p>The article.</p></article><p>After</p>').previewSummary, 'The article.')
-    assert.equal(extract('', '<p>Intro</p><main><p>Main text.</p><article><p>Nested.</p></article></main>').previewSummary, 'Main text. Nested.')
+    assert.equal(
+      extract('', '<div>Teaser before</div><article><p>The article.</p></article><p>After</p>').previewSummary,
+      'The article.',
+    )
+    assert.equal(
+      extract('', '<p>Intro</p><main><p>Main text.</p><article><p>Nested.</p></article></main>').previewSummary,
+      'Main text. Nested.',
+    )
   })
 
   test('extractPage() skips an empty <article> for the next region', () => {
-    assert.equal(extract('', '<article><img src="a.png"></article><p>Between</p><article><p>Real text.</p></article>').previewSummary, 'Real text.')
+    assert.equal(
+      extract('', '<article><img src="a.png"></article><p>Between</p><article><p>Real text.</p></article>')
+        .previewSummary,
+      'Real text.',
+    )
   })
 
   test('extractPage() leaves the <h1> and bylines out of the summary', () => {
-    assert.equal(extract('', '<article><h1>Headline</h1><p class="byline">By Someone</p><p>Body text.</p></article>').previewSummary, 'Body text.')
+    assert.equal(
+      extract('', '<article><h1>Headline</h1><p class="byline">By Someone</p><p>Body text.</p></article>')
+        .previewSummary,
+      'Body text.',
+    )
   })
 
   test('extractPage() hides boilerplate class names only as whole names, never on <body>', () => {
-    assert.equal(extractPage('<html><body class="comments-open"><div class="comments-area">Text</div></body></html>', URL_).previewSummary, 'Text')
+    assert.equal(
+      extractPage('<html><body class="comments-open"><div class="comments-area">Text</div></body></html>', URL_)
+        .previewSummary,
+      'Text',
+    )
   })
 
   test('extractPage() cuts a long summary at a word boundary with an ellipsis, within 300 characters', () => {
@@ -176,13 +236,17 @@ describe('extractPage() preview summary', () => {
   })
 
   test('extractPage() has no summary for a body without readable text', () => {
-    assert.equal(extract('<meta name="description" content="Described">', '<script>x()</script><nav>Menu</nav>').previewSummary, null)
+    assert.equal(
+      extract('<meta name="description" content="Described">', '<script>x()</script><nav>Menu</nav>').previewSummary,
+      null,
+    )
   })
 })
 
 describe('extractPage() type', () => {
   const article = '<meta property="og:type" content="article">'
-  const ldArticle = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle"}</script>'
+  const ldArticle =
+    '<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle"}</script>'
 
   test('extractPage() reads video from og:type video.* and from a known video host', () => {
     assert.equal(extract('<meta property="og:type" content="video.episode">').type, 'video')
@@ -198,9 +262,18 @@ describe('extractPage() type', () => {
   })
 
   test('extractPage() reads repository from schema.org SoftwareSourceCode in JSON-LD or microdata', () => {
-    assert.equal(extract('<script type="application/ld+json">{"@graph":[{"@type":["Thing","SoftwareSourceCode"]}]}</script>').type, 'repository')
-    assert.equal(extract('', '<div itemscope itemtype="https://schema.org/SoftwareSourceCode"><p>x</p></div>').type, 'repository')
-    assert.equal(extract(article, '<script type="application/ld+json">{"@type":"SoftwareSourceCode"}</script>').type, 'repository')
+    assert.equal(
+      extract('<script type="application/ld+json">{"@graph":[{"@type":["Thing","SoftwareSourceCode"]}]}</script>').type,
+      'repository',
+    )
+    assert.equal(
+      extract('', '<div itemscope itemtype="https://schema.org/SoftwareSourceCode"><p>x</p></div>').type,
+      'repository',
+    )
+    assert.equal(
+      extract(article, '<script type="application/ld+json">{"@type":"SoftwareSourceCode"}</script>').type,
+      'repository',
+    )
   })
 
   test('extractPage() reads article from og:type article', () => {
@@ -209,8 +282,17 @@ describe('extractPage() type', () => {
 
   test('extractPage() reads article from an <article> with a schema.org Article type', () => {
     assert.equal(extract(ldArticle, '<article><p>Text</p></article>').type, 'article')
-    assert.equal(extract('', '<article itemscope itemtype="http://schema.org/BlogPosting"><p>Text</p></article>').type, 'article')
-    assert.equal(extract('<script type="application/ld+json">[{"@type":"WebPage","mainEntity":{"@type":"schema:TechArticle"}}]</script>', '<article>x</article>').type, 'article')
+    assert.equal(
+      extract('', '<article itemscope itemtype="http://schema.org/BlogPosting"><p>Text</p></article>').type,
+      'article',
+    )
+    assert.equal(
+      extract(
+        '<script type="application/ld+json">[{"@type":"WebPage","mainEntity":{"@type":"schema:TechArticle"}}]</script>',
+        '<article>x</article>',
+      ).type,
+      'article',
+    )
   })
 
   test('extractPage() needs both the <article> and the schema type', () => {
@@ -219,18 +301,36 @@ describe('extractPage() type', () => {
   })
 
   test('extractPage() ignores JSON-LD it cannot parse and JSON-LD in a <template>', () => {
-    assert.equal(extract('<script type="application/ld+json">{"@type": "Article",</script>', '<article>x</article>').type, 'website')
-    assert.equal(extract('', '<template><script type="application/ld+json">{"@type":"Article"}</script></template><article>x</article>').type, 'website')
+    assert.equal(
+      extract('<script type="application/ld+json">{"@type": "Article",</script>', '<article>x</article>').type,
+      'website',
+    )
+    assert.equal(
+      extract(
+        '',
+        '<template><script type="application/ld+json">{"@type":"Article"}</script></template><article>x</article>',
+      ).type,
+      'website',
+    )
   })
 
   test('extractPage() tolerates raw line breaks inside JSON-LD strings', () => {
-    assert.equal(extract('<script type="application/ld+json">{"@type":"Article","headline":"two\nlines"}</script>', '<article>x</article>').type, 'article')
+    assert.equal(
+      extract(
+        '<script type="application/ld+json">{"@type":"Article","headline":"two\nlines"}</script>',
+        '<article>x</article>',
+      ).type,
+      'article',
+    )
   })
 })
 
 describe('extractPage() robustness', () => {
   test('extractPage() reads a page with no head at all', () => {
-    const metadata = extractPage('<title>Bare</title><meta property="og:image" content="/i.png"><p>Just text.</p>', URL_)
+    const metadata = extractPage(
+      '<title>Bare</title><meta property="og:image" content="/i.png"><p>Just text.</p>',
+      URL_,
+    )
     assert.equal(metadata.title, 'Bare')
     assert.equal(metadata.imageUrl, 'https://example.com/i.png')
     assert.equal(metadata.previewSummary, 'Just text.')
@@ -241,15 +341,31 @@ describe('extractPage() robustness', () => {
   })
 
   test('extractPage() reads body text a page forgot to put after </head>', () => {
-    assert.equal(extractPage('<html><head><title>T</title><p>Stray paragraph.</p>', URL_).previewSummary, 'Stray paragraph.')
+    assert.equal(
+      extractPage('<html><head><title>T</title><p>Stray paragraph.</p>', URL_).previewSummary,
+      'Stray paragraph.',
+    )
   })
 
   test('extractPage() never throws on malformed markup', () => {
     const inputs = [
-      '', '<', '<<<>>>', '<html', '<title>unclosed', '<meta content="x" property="og:title"', '</p></div></body>',
-      '<script type="application/ld+json">{{{{', '<div><span><article><p>deep', '<!-- unterminated', '<![CDATA[ x',
-      '<a href="&#xD800;">&#0;&#xFFFFFF;</a>', '<p title="unterminated>text', '\u0000\u0001<b>\uD800</b>',
-      '<base href="http://[::1">', '<link rel=icon href="http://a b">', `<div>${'<i>'.repeat(5000)}deep`,
+      '',
+      '<',
+      '<<<>>>',
+      '<html',
+      '<title>unclosed',
+      '<meta content="x" property="og:title"',
+      '</p></div></body>',
+      '<script type="application/ld+json">{{{{',
+      '<div><span><article><p>deep',
+      '<!-- unterminated',
+      '<![CDATA[ x',
+      '<a href="&#xD800;">&#0;&#xFFFFFF;</a>',
+      '<p title="unterminated>text',
+      '\u0000\u0001<b>\uD800</b>',
+      '<base href="http://[::1">',
+      '<link rel=icon href="http://a b">',
+      `<div>${'<i>'.repeat(5000)}deep`,
     ]
     for (const html of inputs) assert.doesNotThrow(() => extractPage(html, URL_), html)
     assert.equal(extractPage('<title>unclosed', URL_).title, 'unclosed')
@@ -257,7 +373,10 @@ describe('extractPage() robustness', () => {
   })
 
   test('extractPage() classifies tags from the title, description and final URL', () => {
-    const metadata = extractPage(page('<title>Security of a Postgres database</title>'), 'https://example.com/typescript/guide')
+    const metadata = extractPage(
+      page('<title>Security of a Postgres database</title>'),
+      'https://example.com/typescript/guide',
+    )
     assert.deepEqual(metadata.tags, ['typescript', 'security', 'backend'])
   })
 })

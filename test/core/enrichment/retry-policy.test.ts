@@ -1,6 +1,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { decideAfterFailure, isExhausted, LEASE_MS, MAX_ATTEMPTS, mergeTags, RETRY_DELAYS_MS } from '../../../core/enrichment/retry-policy.ts'
+import {
+  decideAfterFailure,
+  isExhausted,
+  LEASE_MS,
+  MAX_ATTEMPTS,
+  mergeTags,
+  RETRY_DELAYS_MS,
+} from '../../../core/enrichment/retry-policy.ts'
 
 const NOW = Date.parse('2026-11-22T10:00:00.000Z')
 
@@ -27,7 +34,7 @@ test('the lease outlasts the 10 s fetch timeout', () => {
   assert.ok(LEASE_MS > 10_000)
 })
 
-test('mergeTags keeps the person\'s tags first and in order, adds new ones, never removes or repeats', () => {
+test("mergeTags keeps the person's tags first and in order, adds new ones, never removes or repeats", () => {
   assert.deepEqual(mergeTags(['design', 'ai'], ['ai', 'security']), ['design', 'ai', 'security'])
   assert.deepEqual(mergeTags(['tools'], []), ['tools'])
   assert.deepEqual(mergeTags([], ['backend', 'backend']), ['backend'])

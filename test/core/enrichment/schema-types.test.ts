@@ -15,13 +15,25 @@ const fromItemType = (value: string): SchemaFlags => {
 
 test('readJsonLd() finds Article subtypes in objects, arrays, @graph and mainEntity', () => {
   assert.deepEqual(fromJsonLd('{"@type":"BlogPosting"}'), { article: true, sourceCode: false })
-  assert.deepEqual(fromJsonLd('[{"@type":"Organization"},{"@type":"https://schema.org/ScholarlyArticle"}]'), { article: true, sourceCode: false })
-  assert.deepEqual(fromJsonLd('{"@graph":[{"@type":["WebPage"]},{"@type":["Thing","LiveBlogPosting"]}]}'), { article: true, sourceCode: false })
-  assert.deepEqual(fromJsonLd('{"@type":"WebPage","mainEntity":{"@type":"SoftwareSourceCode"}}'), { article: false, sourceCode: true })
+  assert.deepEqual(fromJsonLd('[{"@type":"Organization"},{"@type":"https://schema.org/ScholarlyArticle"}]'), {
+    article: true,
+    sourceCode: false,
+  })
+  assert.deepEqual(fromJsonLd('{"@graph":[{"@type":["WebPage"]},{"@type":["Thing","LiveBlogPosting"]}]}'), {
+    article: true,
+    sourceCode: false,
+  })
+  assert.deepEqual(fromJsonLd('{"@type":"WebPage","mainEntity":{"@type":"SoftwareSourceCode"}}'), {
+    article: false,
+    sourceCode: true,
+  })
 })
 
 test('readJsonLd() ignores types nested elsewhere, such as a linked repository', () => {
-  assert.deepEqual(fromJsonLd('{"@type":"WebPage","about":{"@type":"SoftwareSourceCode"},"author":{"@type":"Person"}}'), { article: false, sourceCode: false })
+  assert.deepEqual(
+    fromJsonLd('{"@type":"WebPage","about":{"@type":"SoftwareSourceCode"},"author":{"@type":"Person"}}'),
+    { article: false, sourceCode: false },
+  )
 })
 
 test('readJsonLd() accepts HTML comment and CDATA wrappers and ignores invalid JSON', () => {
@@ -38,6 +50,9 @@ test('readJsonLd() stops at a nesting depth limit', () => {
 
 test('readItemType() reads schema.org type URLs only', () => {
   assert.deepEqual(fromItemType('https://schema.org/Article'), { article: true, sourceCode: false })
-  assert.deepEqual(fromItemType(' http://schema.org/Thing  http://www.schema.org/SoftwareSourceCode '), { article: false, sourceCode: true })
+  assert.deepEqual(fromItemType(' http://schema.org/Thing  http://www.schema.org/SoftwareSourceCode '), {
+    article: false,
+    sourceCode: true,
+  })
   assert.deepEqual(fromItemType('https://example.com/Article Article'), { article: false, sourceCode: false })
 })

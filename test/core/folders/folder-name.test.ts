@@ -50,7 +50,10 @@ test('normalizeFolderName() counts code points, so 100 emoji fit', () => {
 
 test('normalizeFolderName() accepts ZWJ emoji sequences and other format characters', () => {
   assert.equal(normalizeFolderName('👨\u200d👩\u200d👧 family').name, '👨\u200d👩\u200d👧 family')
-  assert.equal(normalizeFolderName('\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645').name, '\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645')
+  assert.equal(
+    normalizeFolderName('\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645').name,
+    '\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645',
+  )
 })
 
 test('normalizeFolderName() rejects empty and whitespace-only names', () => {

@@ -35,13 +35,16 @@ test('prepareCapture() builds the first-capture row with every field', () => {
 })
 
 test('prepareCapture() keeps the given sourceName, channel and folder and deduplicates tags in order', () => {
-  const { row, explicitChannel } = prepareCapture({
-    url: 'https://github.com/oven-sh/bun',
-    sourceName: 'Newsletter',
-    captureChannel: 'ios-app',
-    tags: ['tools', 'typescript', 'tools', 'ai', 'typescript'],
-    folderId: 'folder-1',
-  }, context)
+  const { row, explicitChannel } = prepareCapture(
+    {
+      url: 'https://github.com/oven-sh/bun',
+      sourceName: 'Newsletter',
+      captureChannel: 'ios-app',
+      tags: ['tools', 'typescript', 'tools', 'ai', 'typescript'],
+      folderId: 'folder-1',
+    },
+    context,
+  )
   assert.equal(explicitChannel, 'ios-app')
   assert.equal(row.captureChannel, 'ios-app')
   assert.equal(row.sourceName, 'Newsletter')
@@ -55,7 +58,10 @@ test('prepareCapture() guesses video for a YouTube watch URL', () => {
 })
 
 test('prepareCapture() treats null optional fields as absent', () => {
-  const { row, explicitChannel } = prepareCapture({ url: 'https://example.com', sourceName: null, captureChannel: null, tags: null, folderId: null }, context)
+  const { row, explicitChannel } = prepareCapture(
+    { url: 'https://example.com', sourceName: null, captureChannel: null, tags: null, folderId: null },
+    context,
+  )
   assert.equal(explicitChannel, null)
   assert.equal(row.captureChannel, 'api')
   assert.equal(row.sourceName, null)
@@ -72,12 +78,15 @@ test('prepareCapture() defaults the channel to the connect client of the key', (
 })
 
 test('prepareCapture() lets an explicit channel win over the connect client', () => {
-  const prepared = prepareCapture({ url: 'https://example.com', captureChannel: 'web-companion' }, { ...context, connectClient: 'raycast' })
+  const prepared = prepareCapture(
+    { url: 'https://example.com', captureChannel: 'web-companion' },
+    { ...context, connectClient: 'raycast' },
+  )
   assert.equal(prepared.row.captureChannel, 'web-companion')
   assert.equal(prepared.explicitChannel, 'web-companion')
 })
 
-test('prepareCapture() does not share the caller\'s tags array', () => {
+test("prepareCapture() does not share the caller's tags array", () => {
   const tags = ['ai'] as const
   const { row } = prepareCapture({ url: 'https://example.com', tags: [...tags] }, context)
   row.tags.push('tools')
@@ -85,12 +94,22 @@ test('prepareCapture() does not share the caller\'s tags array', () => {
 })
 
 test('prepareCapture() throws InvalidUrlError for URLs that are not absolute http(s)', () => {
-  for (const url of ['ftp://example.com/', 'javascript:alert(1)', '/relative', 'https://u:p@example.com/', `https://example.com/${'a'.repeat(8200)}`]) {
-    assert.throws(() => prepareCapture({ url }, context), (error: unknown) => {
-      assert.ok(error instanceof InvalidUrlError)
-      assert.equal(error._tag, 'InvalidUrlError')
-      assert.equal(error.url, url)
-      return true
-    }, url)
+  for (const url of [
+    'ftp://example.com/',
+    'javascript:alert(1)',
+    '/relative',
+    'https://u:p@example.com/',
+    `https://example.com/${'a'.repeat(8200)}`,
+  ]) {
+    assert.throws(
+      () => prepareCapture({ url }, context),
+      (error: unknown) => {
+        assert.ok(error instanceof InvalidUrlError)
+        assert.equal(error._tag, 'InvalidUrlError')
+        assert.equal(error.url, url)
+        return true
+      },
+      url,
+    )
   }
 })

@@ -1,10 +1,18 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, parseLimit, parseSort, SORT_KEYS } from '../../../core/items/list-order.ts'
+import {
+  decodeCursor,
+  encodeCursor,
+  MAX_PAGE_SIZE,
+  parseLimit,
+  parseSort,
+  SORT_KEYS,
+} from '../../../core/items/list-order.ts'
 import { ValidationError } from '../../../core/errors.ts'
 import { SORTS } from '../../../core/types.ts'
 
-const isValidationError = (error: unknown): boolean => error instanceof ValidationError && error._tag === 'ValidationError'
+const isValidationError = (error: unknown): boolean =>
+  error instanceof ValidationError && error._tag === 'ValidationError'
 const b64url = (text: string): string => btoa(text).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
 
 test('parseSort() defaults to newest when absent or empty', () => {
@@ -46,7 +54,10 @@ test('every sort order ends in id desc, so it is total', () => {
   assert.deepEqual(SORT_KEYS.newest[0], { field: 'lastSavedAt', direction: 'desc' })
   assert.deepEqual(SORT_KEYS.oldest[0], { field: 'lastSavedAt', direction: 'asc' })
   assert.deepEqual(SORT_KEYS.unread[0], { field: 'isRead', direction: 'asc' })
-  assert.deepEqual(SORT_KEYS.title.slice(0, 2), [{ field: 'titleMissing', direction: 'asc' }, { field: 'titleKey', direction: 'asc' }])
+  assert.deepEqual(SORT_KEYS.title.slice(0, 2), [
+    { field: 'titleMissing', direction: 'asc' },
+    { field: 'titleKey', direction: 'asc' },
+  ])
 })
 
 test('encodeCursor() and decodeCursor() round-trip the key values of every sort', () => {
@@ -65,7 +76,8 @@ test('encodeCursor() and decodeCursor() round-trip the key values of every sort'
 
 test('decodeCursor() rejects a cursor made for another sort', () => {
   const cursor = encodeCursor('newest', ['2026-11-22T10:00:00.000Z', 'id'])
-  for (const sort of ['oldest', 'title', 'unread'] as const) assert.throws(() => decodeCursor(cursor, sort), isValidationError, sort)
+  for (const sort of ['oldest', 'title', 'unread'] as const)
+    assert.throws(() => decodeCursor(cursor, sort), isValidationError, sort)
 })
 
 test('decodeCursor() rejects garbage and malformed cursors with ValidationError', () => {
@@ -89,6 +101,9 @@ test('decodeCursor() rejects garbage and malformed cursors with ValidationError'
 
 test('decodeCursor() rejects bytes that are not UTF-8', () => {
   const bytes = new Uint8Array([0x5b, 0xff, 0xfe, 0x5d])
-  const cursor = btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
+  const cursor = btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '')
   assert.throws(() => decodeCursor(cursor, 'newest'), isValidationError)
 })

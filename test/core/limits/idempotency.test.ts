@@ -28,7 +28,13 @@ test('IDEMPOTENCY constants match the contract', () => {
 })
 
 test('validateIdempotencyKey() returns valid keys unchanged', () => {
-  for (const key of ['a', 'f47ac10b-58cc-4372-a567-0e02b2c3d479', ' spaced key ', '~!@#$%^&*()_+{}|:"<>?', 'k'.repeat(255)]) {
+  for (const key of [
+    'a',
+    'f47ac10b-58cc-4372-a567-0e02b2c3d479',
+    ' spaced key ',
+    '~!@#$%^&*()_+{}|:"<>?',
+    'k'.repeat(255),
+  ]) {
     assert.equal(validateIdempotencyKey(key), key)
   }
 })
@@ -42,7 +48,10 @@ test('validateIdempotencyKey() rejects 256 characters', () => {
 })
 
 test('validateIdempotencyKey() rejects characters outside printable ASCII', () => {
-  assertValidationError('caf\u00e9', /^Cannot use Idempotency-Key: it contains U\+00E9, only printable ASCII \(0x20-0x7E\) is allowed$/)
+  assertValidationError(
+    'caf\u00e9',
+    /^Cannot use Idempotency-Key: it contains U\+00E9, only printable ASCII \(0x20-0x7E\) is allowed$/,
+  )
   assertValidationError('a\tb', /U\+0009/)
   assertValidationError('a\u007f', /U\+007F/)
   assertValidationError('🔑', /U\+1F511/)
@@ -50,12 +59,17 @@ test('validateIdempotencyKey() rejects characters outside printable ASCII', () =
 
 test('fingerprintRequest() hashes method, path and body separated by newlines', async () => {
   const body = new TextEncoder().encode('{"url":"https://example.com"}')
-  const expected = encodeHexLowerCase(sha256(new TextEncoder().encode('POST\n/v1/captures?x=1\n{"url":"https://example.com"}')))
+  const expected = encodeHexLowerCase(
+    sha256(new TextEncoder().encode('POST\n/v1/captures?x=1\n{"url":"https://example.com"}')),
+  )
   assert.equal(await fingerprintRequest('POST', '/v1/captures?x=1', body), expected)
 })
 
 test('fingerprintRequest() hashes an empty body', async () => {
-  assert.equal(await fingerprintRequest('DELETE', '/v1/folders/a', new Uint8Array(0)), encodeHexLowerCase(sha256(new TextEncoder().encode('DELETE\n/v1/folders/a\n'))))
+  assert.equal(
+    await fingerprintRequest('DELETE', '/v1/folders/a', new Uint8Array(0)),
+    encodeHexLowerCase(sha256(new TextEncoder().encode('DELETE\n/v1/folders/a\n'))),
+  )
 })
 
 test('fingerprintRequest() differs when method, path or body differ', async () => {

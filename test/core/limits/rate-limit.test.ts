@@ -19,12 +19,27 @@ test('rateLimitWindowStart() rejects a non-positive window', () => {
 const window = { limit: 3, windowStartMs: 60_000, windowSeconds: 60 }
 
 test('decideRateLimit() allows up to and including the limit', () => {
-  assert.deepEqual(decideRateLimit({ ...window, count: 1, nowMs: 60_000 }), { allowed: true, limit: 3, remaining: 2, resetSeconds: 60 })
-  assert.deepEqual(decideRateLimit({ ...window, count: 3, nowMs: 90_000 }), { allowed: true, limit: 3, remaining: 0, resetSeconds: 30 })
+  assert.deepEqual(decideRateLimit({ ...window, count: 1, nowMs: 60_000 }), {
+    allowed: true,
+    limit: 3,
+    remaining: 2,
+    resetSeconds: 60,
+  })
+  assert.deepEqual(decideRateLimit({ ...window, count: 3, nowMs: 90_000 }), {
+    allowed: true,
+    limit: 3,
+    remaining: 0,
+    resetSeconds: 30,
+  })
 })
 
 test('decideRateLimit() refuses past the limit with remaining 0', () => {
-  assert.deepEqual(decideRateLimit({ ...window, count: 4, nowMs: 90_000 }), { allowed: false, limit: 3, remaining: 0, resetSeconds: 30 })
+  assert.deepEqual(decideRateLimit({ ...window, count: 4, nowMs: 90_000 }), {
+    allowed: false,
+    limit: 3,
+    remaining: 0,
+    resetSeconds: 30,
+  })
   assert.deepEqual(decideRateLimit({ ...window, count: 100, nowMs: 90_000 }).remaining, 0)
 })
 

@@ -21,11 +21,19 @@ const EXPECTED_SCOPES: Record<string, string> = {
 const READ_TOOLS = ['list_saved_items', 'list_folders', 'whoami']
 const DELETE_TOOLS = ['delete_saved_item', 'delete_folder']
 
-const call = (name: unknown, id: number = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } })
+const call = (name: unknown, id: number = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: {} },
+})
 
 describe('TOOLS', () => {
   test('holds exactly the twelve tools of docs/mcp.md#tools, each once', () => {
-    assert.deepEqual(TOOLS.map((tool) => tool.name), Object.keys(EXPECTED_SCOPES))
+    assert.deepEqual(
+      TOOLS.map((tool) => tool.name),
+      Object.keys(EXPECTED_SCOPES),
+    )
   })
 
   test('each tool needs the scope of the REST operation it mirrors', () => {
@@ -65,20 +73,34 @@ describe('findTool()', () => {
   })
 
   test('finds nothing for unknown names, other cases or padded names', () => {
-    for (const name of ['', 'nope', 'WHOAMI', 'Save_Url', ' whoami', 'whoami ', 'delete-folder', 'toString', 'constructor', '__proto__']) {
+    for (const name of [
+      '',
+      'nope',
+      'WHOAMI',
+      'Save_Url',
+      ' whoami',
+      'whoami ',
+      'delete-folder',
+      'toString',
+      'constructor',
+      '__proto__',
+    ]) {
       assert.equal(findTool(name), undefined, name)
     }
   })
 })
 
 describe('scopesNeededFor()', () => {
-  test('a single tools/call needs its tool\'s scope', () => {
+  test("a single tools/call needs its tool's scope", () => {
     for (const tool of TOOLS) assert.deepEqual(scopesNeededFor(call(tool.name)), [tool.scope], tool.name)
   })
 
   test('a batch needs the scope of every tools/call in it, each once, in message order', () => {
     assert.deepEqual(scopesNeededFor([call('delete_folder', 1), call('whoami', 2)]), ['folders:delete', 'account:read'])
-    assert.deepEqual(scopesNeededFor([call('mark_read', 1), call('mark_unread', 2), call('list_folders', 3)]), ['saved-items:write', 'folders:read'])
+    assert.deepEqual(scopesNeededFor([call('mark_read', 1), call('mark_unread', 2), call('list_folders', 3)]), [
+      'saved-items:write',
+      'folders:read',
+    ])
   })
 
   test('a batch mixing calls with other messages counts only the calls', () => {
@@ -101,8 +123,20 @@ describe('scopesNeededFor()', () => {
   })
 
   test('messages other than tools/call need nothing, whatever their params', () => {
-    for (const method of ['initialize', 'tools/list', 'ping', 'notifications/initialized', 'resources/read', 'TOOLS/CALL', 'tools/call ']) {
-      assert.deepEqual(scopesNeededFor({ jsonrpc: '2.0', id: 1, method, params: { name: 'delete_folder' } }), [], method)
+    for (const method of [
+      'initialize',
+      'tools/list',
+      'ping',
+      'notifications/initialized',
+      'resources/read',
+      'TOOLS/CALL',
+      'tools/call ',
+    ]) {
+      assert.deepEqual(
+        scopesNeededFor({ jsonrpc: '2.0', id: 1, method, params: { name: 'delete_folder' } }),
+        [],
+        method,
+      )
     }
     assert.deepEqual(scopesNeededFor({ jsonrpc: '2.0', id: 1, params: { name: 'delete_folder' } }), [])
   })
@@ -115,19 +149,32 @@ describe('scopesNeededFor()', () => {
 
   test('a tools/call with missing or malformed params needs nothing', () => {
     for (const params of [undefined, null, 42, 'delete_folder', true, {}, { arguments: {} }]) {
-      assert.deepEqual(scopesNeededFor({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }), [], JSON.stringify(params) ?? 'undefined')
+      assert.deepEqual(
+        scopesNeededFor({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+        [],
+        JSON.stringify(params) ?? 'undefined',
+      )
     }
   })
 })
 
 describe('stepUpScope()', () => {
   test('keeps the granted scopes first, then adds the missing ones', () => {
-    assert.equal(stepUpScope(['saved-items:read', 'folders:read'], ['folders:delete']), 'saved-items:read folders:read folders:delete')
-    assert.equal(stepUpScope(['account:read'], ['saved-items:delete', 'folders:delete']), 'account:read saved-items:delete folders:delete')
+    assert.equal(
+      stepUpScope(['saved-items:read', 'folders:read'], ['folders:delete']),
+      'saved-items:read folders:read folders:delete',
+    )
+    assert.equal(
+      stepUpScope(['account:read'], ['saved-items:delete', 'folders:delete']),
+      'account:read saved-items:delete folders:delete',
+    )
   })
 
   test('names each scope once', () => {
-    assert.equal(stepUpScope(['folders:read', 'folders:read'], ['folders:read', 'folders:write', 'folders:write']), 'folders:read folders:write')
+    assert.equal(
+      stepUpScope(['folders:read', 'folders:read'], ['folders:read', 'folders:write', 'folders:write']),
+      'folders:read folders:write',
+    )
   })
 
   test('with nothing granted it is just the missing scopes; with nothing missing just the granted', () => {
@@ -139,14 +186,21 @@ describe('stepUpScope()', () => {
 
 describe('MCP_DEFAULT_SCOPE', () => {
   test('asks for the scopes of every tool that destroys nothing, in the contract order, and nothing else', () => {
-    assert.equal(MCP_DEFAULT_SCOPE, 'saved-items:capture saved-items:read saved-items:write folders:read folders:write account:read')
+    assert.equal(
+      MCP_DEFAULT_SCOPE,
+      'saved-items:capture saved-items:read saved-items:write folders:read folders:write account:read',
+    )
   })
 
   test('leaves out the delete scopes and offline_access, and covers every other tool', () => {
     const scopes = MCP_DEFAULT_SCOPE.split(' ')
     for (const tool of TOOLS) assert.equal(scopes.includes(tool.scope), !tool.annotations.destructiveHint, tool.name)
-    for (const absent of ['saved-items:delete', 'folders:delete', 'offline_access']) assert.ok(!scopes.includes(absent), absent)
+    for (const absent of ['saved-items:delete', 'folders:delete', 'offline_access'])
+      assert.ok(!scopes.includes(absent), absent)
     assert.equal(new Set(scopes).size, scopes.length)
-    assert.deepEqual(scopes, SCOPES.filter((scope) => scopes.includes(scope)))
+    assert.deepEqual(
+      scopes,
+      SCOPES.filter((scope) => scopes.includes(scope)),
+    )
   })
 })

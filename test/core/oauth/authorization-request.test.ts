@@ -1,18 +1,32 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { authorizationResponseLocation, checkAuthorizationRequest, type RegisteredClient } from '../../../core/oauth/authorization-request.ts'
+import {
+  authorizationResponseLocation,
+  checkAuthorizationRequest,
+  type RegisteredClient,
+} from '../../../core/oauth/authorization-request.ts'
 
 const BASE = 'https://readlater.example'
 const ISS = `${BASE}/api/auth`
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'
 const CLIENT: RegisteredClient = {
-  id: 'client-1', name: 'Agent', redirectUris: ['https://agent.example/cb', 'http://127.0.0.1/cb'], grantTypes: ['authorization_code', 'refresh_token'], scope: null,
+  id: 'client-1',
+  name: 'Agent',
+  redirectUris: ['https://agent.example/cb', 'http://127.0.0.1/cb'],
+  grantTypes: ['authorization_code', 'refresh_token'],
+  scope: null,
 }
 
 function params(overrides: Record<string, string | null> = {}): URLSearchParams {
   const base: Record<string, string | null> = {
-    response_type: 'code', client_id: 'client-1', redirect_uri: 'https://agent.example/cb', code_challenge: CHALLENGE,
-    code_challenge_method: 'S256', state: 'st-1', scope: 'saved-items:read', ...overrides,
+    response_type: 'code',
+    client_id: 'client-1',
+    redirect_uri: 'https://agent.example/cb',
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+    state: 'st-1',
+    scope: 'saved-items:read',
+    ...overrides,
   }
   const search = new URLSearchParams()
   for (const [name, value] of Object.entries(base)) if (value !== null) search.append(name, value)
@@ -27,17 +41,31 @@ function redirectError(check: ReturnType<typeof checkAuthorizationRequest>): URL
 test('checkAuthorizationRequest() accepts a complete request and defaults the resource to {base}', () => {
   assert.deepEqual(checkAuthorizationRequest(params(), CLIENT, BASE), {
     kind: 'valid',
-    request: { clientId: 'client-1', redirectUri: 'https://agent.example/cb', scopes: ['saved-items:read'], codeChallenge: CHALLENGE, state: 'st-1', resource: BASE },
+    request: {
+      clientId: 'client-1',
+      redirectUri: 'https://agent.example/cb',
+      scopes: ['saved-items:read'],
+      codeChallenge: CHALLENGE,
+      state: 'st-1',
+      resource: BASE,
+    },
   })
 })
 
 test('checkAuthorizationRequest() shows a page, never redirects, for an unknown client or redirect URI', () => {
   assert.equal(checkAuthorizationRequest(params(), null, BASE).kind, 'error-page')
   assert.equal(checkAuthorizationRequest(params({ client_id: null }), CLIENT, BASE).kind, 'error-page')
-  assert.equal(checkAuthorizationRequest(params({ redirect_uri: 'https://evil.example/cb' }), CLIENT, BASE).kind, 'error-page')
+  assert.equal(
+    checkAuthorizationRequest(params({ redirect_uri: 'https://evil.example/cb' }), CLIENT, BASE).kind,
+    'error-page',
+  )
   assert.equal(checkAuthorizationRequest(params({ redirect_uri: null }), CLIENT, BASE).kind, 'error-page')
   // Even an otherwise broken request must not redirect to an unregistered URI.
-  assert.equal(checkAuthorizationRequest(params({ redirect_uri: 'https://evil.example/cb', response_type: 'token' }), CLIENT, BASE).kind, 'error-page')
+  assert.equal(
+    checkAuthorizationRequest(params({ redirect_uri: 'https://evil.example/cb', response_type: 'token' }), CLIENT, BASE)
+      .kind,
+    'error-page',
+  )
 })
 
 test('checkAuthorizationRequest() redirects errors with state and iss', () => {
@@ -66,10 +94,16 @@ test('checkAuthorizationRequest() redirects errors with state and iss', () => {
 test('checkAuthorizationRequest() refuses repeated parameters', () => {
   const search = params()
   search.append('scope', 'folders:read')
-  assert.equal(redirectError(checkAuthorizationRequest(search, CLIENT, BASE)).searchParams.get('error'), 'invalid_request')
+  assert.equal(
+    redirectError(checkAuthorizationRequest(search, CLIENT, BASE)).searchParams.get('error'),
+    'invalid_request',
+  )
   const twoResources = params({ resource: BASE })
   twoResources.append('resource', `${BASE}/mcp`)
-  assert.equal(redirectError(checkAuthorizationRequest(twoResources, CLIENT, BASE)).searchParams.get('error'), 'invalid_target')
+  assert.equal(
+    redirectError(checkAuthorizationRequest(twoResources, CLIENT, BASE)).searchParams.get('error'),
+    'invalid_target',
+  )
 })
 
 test('checkAuthorizationRequest() takes {base}/mcp as a resource', () => {
@@ -80,29 +114,60 @@ test('checkAuthorizationRequest() takes {base}/mcp as a resource', () => {
 test('checkAuthorizationRequest() without scope uses the registered scope, else saved-items:read folders:read', () => {
   const plain = checkAuthorizationRequest(params({ scope: null }), CLIENT, BASE)
   assert.deepEqual(plain.kind === 'valid' && plain.request.scopes, ['saved-items:read', 'folders:read'])
-  const registered = checkAuthorizationRequest(params({ scope: '' }), { ...CLIENT, scope: 'account:read offline_access' }, BASE)
+  const registered = checkAuthorizationRequest(
+    params({ scope: '' }),
+    { ...CLIENT, scope: 'account:read offline_access' },
+    BASE,
+  )
   assert.deepEqual(registered.kind === 'valid' && registered.request.scopes, ['account:read', 'offline_access'])
 })
 
 test('checkAuthorizationRequest() splits scope on spaces and plus signs, deduplicated, in canonical order', () => {
-  const check = checkAuthorizationRequest(params({ scope: 'offline_access+folders:read saved-items:read folders:read' }), CLIENT, BASE)
-  assert.deepEqual(check.kind === 'valid' && check.request.scopes, ['saved-items:read', 'folders:read', 'offline_access'])
+  const check = checkAuthorizationRequest(
+    params({ scope: 'offline_access+folders:read saved-items:read folders:read' }),
+    CLIENT,
+    BASE,
+  )
+  assert.deepEqual(check.kind === 'valid' && check.request.scopes, [
+    'saved-items:read',
+    'folders:read',
+    'offline_access',
+  ])
 })
 
 test('checkAuthorizationRequest() lets loopback redirects use any port and answers to that port', () => {
-  const check = checkAuthorizationRequest(params({ redirect_uri: 'http://127.0.0.1:49152/cb', response_type: 'token' }), CLIENT, BASE)
+  const check = checkAuthorizationRequest(
+    params({ redirect_uri: 'http://127.0.0.1:49152/cb', response_type: 'token' }),
+    CLIENT,
+    BASE,
+  )
   const url = redirectError(check)
   assert.equal(url.host, '127.0.0.1:49152')
 })
 
 test('checkAuthorizationRequest() refuses offline_access for a client without the refresh_token grant', () => {
-  const url = redirectError(checkAuthorizationRequest(params({ scope: 'offline_access' }), { ...CLIENT, grantTypes: ['authorization_code'] }, BASE))
+  const url = redirectError(
+    checkAuthorizationRequest(
+      params({ scope: 'offline_access' }),
+      { ...CLIENT, grantTypes: ['authorization_code'] },
+      BASE,
+    ),
+  )
   assert.equal(url.searchParams.get('error'), 'invalid_scope')
 })
 
 test('authorizationResponseLocation() keeps the redirect URI query and leaves out a missing state', () => {
-  const location = new URL(authorizationResponseLocation('https://agent.example/cb?tenant=a', BASE, { code: 'c0de', state: null }))
-  assert.deepEqual([...location.searchParams], [['tenant', 'a'], ['code', 'c0de'], ['iss', ISS]])
+  const location = new URL(
+    authorizationResponseLocation('https://agent.example/cb?tenant=a', BASE, { code: 'c0de', state: null }),
+  )
+  assert.deepEqual(
+    [...location.searchParams],
+    [
+      ['tenant', 'a'],
+      ['code', 'c0de'],
+      ['iss', ISS],
+    ],
+  )
   const custom = authorizationResponseLocation('com.example.app:/cb', BASE, { error: 'access_denied', state: 'x y' })
   assert.equal(custom, `com.example.app:/cb?error=access_denied&state=x+y&iss=${encodeURIComponent(ISS)}`)
 })

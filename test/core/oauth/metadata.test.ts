@@ -1,6 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { authorizationServerMetadata, oauthEndpoints, protectedResourceMetadata, resourceIdentifiers } from '../../../core/oauth/metadata.ts'
+import {
+  authorizationServerMetadata,
+  oauthEndpoints,
+  protectedResourceMetadata,
+  resourceIdentifiers,
+} from '../../../core/oauth/metadata.ts'
 import { SCOPES } from '../../../core/types.ts'
 
 const BASE = 'https://readlater.example'

@@ -1,6 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { apiScopes, isOAuthScope, OAUTH_SCOPES, SCOPE_DESCRIPTIONS, sortScopes } from '../../../core/oauth/oauth-scopes.ts'
+import {
+  apiScopes,
+  isOAuthScope,
+  OAUTH_SCOPES,
+  SCOPE_DESCRIPTIONS,
+  sortScopes,
+} from '../../../core/oauth/oauth-scopes.ts'
 import { isOAuthError, OAuthError, toOAuthErrorBody } from '../../../core/oauth/oauth-error.ts'
 import { SCOPES } from '../../../core/types.ts'
 
@@ -22,7 +28,11 @@ test('apiScopes() drops offline_access and unknown values', () => {
 })
 
 test('sortScopes() orders by the scope table', () => {
-  assert.deepEqual(sortScopes(['offline_access', 'account:read', 'saved-items:capture']), ['saved-items:capture', 'account:read', 'offline_access'])
+  assert.deepEqual(sortScopes(['offline_access', 'account:read', 'saved-items:capture']), [
+    'saved-items:capture',
+    'account:read',
+    'offline_access',
+  ])
 })
 
 test('OAuthError carries an RFC 6749 code and renders { error, error_description }', () => {

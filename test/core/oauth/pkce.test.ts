@@ -1,6 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { calculatePkceS256Challenge, isCodeVerifier, isS256CodeChallenge, verifyPkceS256 } from '../../../core/oauth/pkce.ts'
+import {
+  calculatePkceS256Challenge,
+  isCodeVerifier,
+  isS256CodeChallenge,
+  verifyPkceS256,
+} from '../../../core/oauth/pkce.ts'
 
 // RFC 7636 Appendix B.
 const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'
@@ -13,7 +18,10 @@ test('calculatePkceS256Challenge() matches the RFC 7636 Appendix B vector', () =
 test('calculatePkceS256Challenge() agrees with crypto.subtle.digest', async () => {
   const verifier = 'a'.repeat(43) + '-._~' + 'Z9'.repeat(20)
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)))
-  const expected = btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  const expected = btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
   assert.equal(calculatePkceS256Challenge(verifier), expected)
 })
 

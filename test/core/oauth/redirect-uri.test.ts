@@ -12,7 +12,8 @@ test('redirectUriProblem() accepts https, loopback http and private-use schemes'
     'http://localhost:3000/oauth/callback',
     'com.example.app:/cb',
     'cursor://anysphere.cursor-retrieval/oauth/callback',
-  ]) assert.equal(redirectUriProblem(uri), null, uri)
+  ])
+    assert.equal(redirectUriProblem(uri), null, uri)
 })
 
 test('redirectUriProblem() rejects script, data and file schemes, fragments and non-loopback http', () => {
@@ -41,9 +42,16 @@ test('matchesRegisteredRedirectUri() wants the exact string', () => {
   assert.equal(matchesRegisteredRedirectUri(registered, 'https://app.example.com/cb'), true)
   assert.equal(matchesRegisteredRedirectUri(registered, 'com.example.app:/cb'), true)
   for (const uri of [
-    'https://app.example.com/cb/', 'https://app.example.com/cb?x=1', 'https://APP.example.com/cb', 'https://app.example.com:443/cb',
-    'https://app.example.com/a/../cb', 'https://app.example.com/cb#x', 'https://evil.example/cb', 'com.example.app:/cb2',
-  ]) assert.equal(matchesRegisteredRedirectUri(registered, uri), false, uri)
+    'https://app.example.com/cb/',
+    'https://app.example.com/cb?x=1',
+    'https://APP.example.com/cb',
+    'https://app.example.com:443/cb',
+    'https://app.example.com/a/../cb',
+    'https://app.example.com/cb#x',
+    'https://evil.example/cb',
+    'com.example.app:/cb2',
+  ])
+    assert.equal(matchesRegisteredRedirectUri(registered, uri), false, uri)
 })
 
 test('matchesRegisteredRedirectUri() lets loopback http use any port (RFC 8252 §7.3)', () => {

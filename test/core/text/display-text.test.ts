@@ -4,16 +4,35 @@ import { disguisingCharacter, displayTextProblem } from '../../../core/text/disp
 
 test('disguisingCharacter() finds controls, bidi controls and zero-width characters', () => {
   const rows: [string, string][] = [
-    ['a\u0000b', 'U+0000'], ['line\nbreak', 'U+000A'], ['del\u007f', 'U+007F'], ['c1\u0085', 'U+0085'],
-    ['Readlater\u202egnp.exe', 'U+202E'], ['iso\u2066late', 'U+2066'], ['mark\u200fx', 'U+200F'], ['arabic\u061cmark', 'U+061C'],
-    ['zero\u200bwidth', 'U+200B'], ['joiner\u200d', 'U+200D'], ['word\u2060joiner', 'U+2060'], ['\ufeffbom', 'U+FEFF'],
-    ['soft\u00adhyphen', 'U+00AD'], ['sep\u2028x', 'U+2028'], ['lone \ud800 surrogate', 'U+D800'],
+    ['a\u0000b', 'U+0000'],
+    ['line\nbreak', 'U+000A'],
+    ['del\u007f', 'U+007F'],
+    ['c1\u0085', 'U+0085'],
+    ['Readlater\u202egnp.exe', 'U+202E'],
+    ['iso\u2066late', 'U+2066'],
+    ['mark\u200fx', 'U+200F'],
+    ['arabic\u061cmark', 'U+061C'],
+    ['zero\u200bwidth', 'U+200B'],
+    ['joiner\u200d', 'U+200D'],
+    ['word\u2060joiner', 'U+2060'],
+    ['\ufeffbom', 'U+FEFF'],
+    ['soft\u00adhyphen', 'U+00AD'],
+    ['sep\u2028x', 'U+2028'],
+    ['lone \ud800 surrogate', 'U+D800'],
   ]
   for (const [text, found] of rows) assert.equal(disguisingCharacter(text), found, JSON.stringify(text))
 })
 
 test('disguisingCharacter() accepts ordinary names in any script', () => {
-  for (const text of ['Claude Desktop', 'Chrome on my laptop · Büro', 'MacBook Air, Chrome 142', 'مساعد القراءة', '読み上げ', 'Ωmega 🚀', 'tab-free ok']) {
+  for (const text of [
+    'Claude Desktop',
+    'Chrome on my laptop · Büro',
+    'MacBook Air, Chrome 142',
+    'مساعد القراءة',
+    '読み上げ',
+    'Ωmega 🚀',
+    'tab-free ok',
+  ]) {
     assert.equal(disguisingCharacter(text), null, text)
   }
 })
@@ -22,5 +41,8 @@ test('displayTextProblem() refuses disguising characters first, then counts code
   assert.equal(displayTextProblem('MacBook Air', 200), null)
   assert.equal(displayTextProblem('🚀'.repeat(100), 100), null)
   assert.equal(displayTextProblem('🚀'.repeat(101), 100), 'must be at most 100 characters')
-  assert.equal(displayTextProblem('a\u202eb', 100), 'must not contain control, invisible or bidirectional characters (found U+202E)')
+  assert.equal(
+    displayTextProblem('a\u202eb', 100),
+    'must not contain control, invisible or bidirectional characters (found U+202E)',
+  )
 })

@@ -74,7 +74,11 @@ describe('step 4: tracking parameters', () => {
     ['https://example.com/a?utm_source=x&utm_medium=y&utm_campaign=z', 'https://example.com/a', 'example.com'],
     ['https://example.com/a?id=3&fbclid=abc', 'https://example.com/a?id=3', 'example.com'],
     ['https://example.com/?gclid=1&dclid=2&gbraid=3&wbraid=4&msclkid=5', 'https://example.com/', 'example.com'],
-    ['https://example.com/?mc_cid=1&mc_eid=2&igshid=3&yclid=4&_hsenc=5&_hsmi=6&mkt_tok=7&ref_src=8&q=x', 'https://example.com/?q=x', 'example.com'],
+    [
+      'https://example.com/?mc_cid=1&mc_eid=2&igshid=3&yclid=4&_hsenc=5&_hsmi=6&mkt_tok=7&ref_src=8&q=x',
+      'https://example.com/?q=x',
+      'example.com',
+    ],
     ['https://example.com/?UTM_Source=x&p=1', 'https://example.com/?p=1', 'example.com'],
     ['https://example.com/?%75tm_source=x&p=1', 'https://example.com/?p=1', 'example.com'],
     ['https://example.com/?utmsource=x&ref=hn', 'https://example.com/?ref=hn&utmsource=x', 'example.com'],
@@ -121,7 +125,10 @@ describe('rejections', () => {
     ['https://:secret@example.com/', /^Cannot save URL: it contains a user name or password$/],
     ['http://', /^Cannot save URL: "http:\/\/" is not an absolute URL$/],
     ['http://./', /^Cannot save URL: "http:\/\/.\/" has no host$/],
-    [`https://example.com/${'a'.repeat(MAX_URL_LENGTH - 19)}`, /^Cannot save URL: it is 8193 characters long, the limit is 8192$/],
+    [
+      `https://example.com/${'a'.repeat(MAX_URL_LENGTH - 19)}`,
+      /^Cannot save URL: it is 8193 characters long, the limit is 8192$/,
+    ],
   ]
   for (const [input, message] of rejected) {
     test(`normalizeUrl() rejects ${JSON.stringify(input.slice(0, 40))}`, () => {

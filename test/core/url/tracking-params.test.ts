@@ -4,7 +4,20 @@ import { isTrackingParam, TRACKING_PARAMS } from '../../../core/url/tracking-par
 
 test('TRACKING_PARAMS lists exactly the contract names', () => {
   assert.deepEqual([...TRACKING_PARAMS].sort(), [
-    '_hsenc', '_hsmi', 'dclid', 'fbclid', 'gbraid', 'gclid', 'igshid', 'mc_cid', 'mc_eid', 'mkt_tok', 'msclkid', 'ref_src', 'wbraid', 'yclid',
+    '_hsenc',
+    '_hsmi',
+    'dclid',
+    'fbclid',
+    'gbraid',
+    'gclid',
+    'igshid',
+    'mc_cid',
+    'mc_eid',
+    'mkt_tok',
+    'msclkid',
+    'ref_src',
+    'wbraid',
+    'yclid',
   ])
 })
 
@@ -13,7 +26,16 @@ test('isTrackingParam() matches every listed name', () => {
 })
 
 test('isTrackingParam() matches any utm_* name', () => {
-  for (const name of ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'utm_id', 'utm_', 'utm_whatever']) {
+  for (const name of [
+    'utm_source',
+    'utm_medium',
+    'utm_campaign',
+    'utm_term',
+    'utm_content',
+    'utm_id',
+    'utm_',
+    'utm_whatever',
+  ]) {
     assert.equal(isTrackingParam(name), true, name)
   }
 })

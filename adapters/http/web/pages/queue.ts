@@ -21,9 +21,11 @@ function itemRow(csrf: string, folder: string, item: SavedItem): SafeHtml {
   const label = item.title ?? item.originalUrl
   return html`<li class="${item.isRead ? 'read' : 'unread'}">
   <div class="item-main">
-    ${isWebUrl(item.originalUrl)
-      ? html`<a class="title" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">${label}</a>`
-      : html`<span class="title">${label}</span>`}
+    ${
+      isWebUrl(item.originalUrl)
+        ? html`<a class="title" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">${label}</a>`
+        : html`<span class="title">${label}</span>`
+    }
     <div class="muted">${item.host} · ${item.isRead ? 'Read' : 'Unread'}${item.folder ? html` · ${item.folder.name}` : null} · saved ${timeOf(item.lastSavedAt)}</div>
   </div>
   <form method="post" action="/queue/items/${item.id}/read-state">
@@ -59,8 +61,10 @@ ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
     <button type="submit" class="secondary">Show</button>
   </div>
 </form>
-${view.items.length === 0
-  ? html`<p class="muted">Nothing here yet. Save a URL above, or from any connected client.</p>`
-  : html`<ul class="items">${view.items.map((item) => itemRow(view.csrf, view.folder, item))}</ul>`}
+${
+  view.items.length === 0
+    ? html`<p class="muted">Nothing here yet. Save a URL above, or from any connected client.</p>`
+    : html`<ul class="items">${view.items.map((item) => itemRow(view.csrf, view.folder, item))}</ul>`
+}
 ${view.truncated ? html`<p class="muted">Showing the newest ${view.items.length} items.</p>` : null}`
 }

@@ -38,7 +38,8 @@ function keyTable(csrf: string, keys: ApiKeyRow[], issuedBy: ReadonlyMap<string,
   return html`<div class="table-wrap"><table class="rows">
 <thead><tr><th scope="col">Label</th><th scope="col">Scopes</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Client</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>
-${keys.map((key) => html`<tr>
+${keys.map(
+  (key) => html`<tr>
   <td data-label="Label">${key.label}</td>
   <td data-label="Scopes">${scopeList(key.scopes)}</td>
   <td data-label="Prefix"><code>${key.prefix}…</code></td>
@@ -46,23 +47,27 @@ ${keys.map((key) => html`<tr>
   <td data-label="Last used">${timeOf(key.lastUsedAt)}</td>
   <td data-label="Client">${clientOf(key, issuedBy)}</td>
   <td><form method="post" action="/settings/api-keys/${key.id}/revoke">${csrfField(csrf)}<button type="submit" class="danger">Revoke</button></form></td>
-</tr>`)}
+</tr>`,
+)}
 </tbody>
 </table></div>`
 }
 
 function agentTable(csrf: string, agents: ConnectedAgent[]): SafeHtml {
-  if (agents.length === 0) return html`<p class="muted">No agents are connected. An AI agent or MCP client that you allow appears here.</p>`
+  if (agents.length === 0)
+    return html`<p class="muted">No agents are connected. An AI agent or MCP client that you allow appears here.</p>`
   return html`<div class="table-wrap"><table class="rows">
 <thead><tr><th scope="col">Client</th><th scope="col">Scopes</th><th scope="col">Granted</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>
-${agents.map((agent) => html`<tr>
+${agents.map(
+  (agent) => html`<tr>
   <td data-label="Client">${agent.clientName}</td>
   <td data-label="Scopes">${scopeList(agent.scopes)}</td>
   <td data-label="Granted">${timeOf(agent.createdAt)}</td>
   <td data-label="Last used">${timeOf(agent.lastUsedAt)}</td>
   <td><form method="post" action="/settings/agents/${agent.grantId}/revoke">${csrfField(csrf)}<button type="submit" class="danger">Revoke</button></form></td>
-</tr>`)}
+</tr>`,
+)}
 </tbody>
 </table></div>`
 }
@@ -79,10 +84,14 @@ ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
 ${view.signupAttemptedAt ? html`<p class="notice" role="status">Someone tried to create an account with your email on ${timeOf(view.signupAttemptedAt)}. Nothing changed for your account; if it was not you, you need not do anything.</p>` : null}
 <section aria-labelledby="api-keys">
 <h2 id="api-keys">API keys</h2>
-${view.newKey ? html`<div class="card new-key" role="status">
+${
+  view.newKey
+    ? html`<div class="card new-key" role="status">
   <p><strong>New API key “${view.newKey.label}”.</strong> Copy it now: it is shown only this once.</p>
   <code id="new-api-key" class="secret">${view.newKey.key}</code>
-</div>` : null}
+</div>`
+    : null
+}
 <form method="post" action="/settings/api-keys" class="card">
   ${errorNotice(view.form?.error)}
   ${csrfField(view.csrf)}
