@@ -1,8 +1,9 @@
+import { logUnexpected } from '../app/unexpected.ts'
 import { Elysia } from 'elysia'
 import { isAppError, RouteNotFoundError, ValidationError } from '../../core/errors.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
-import { describeFailure, errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
+import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
 import { createRequestHandler } from './pipeline.ts'
 import type { RequestHandler } from '../runtime/connection.ts'
 import { createRouteContext } from './route-context.ts'
@@ -94,10 +95,7 @@ export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>
           if (wantsPage(request, path)) return notFoundPage()
           return errorResponse(new RouteNotFoundError(`No route for ${path}`))
         }
-        deps.log('error', {
-          msg: 'unhandled error',
-          error: error instanceof Error ? describeFailure(error) : String(code),
-        })
+        logUnexpected(deps.log, 'unhandled error', error instanceof Error ? error : new Error(String(code)))
         return jsonResponse(500, INTERNAL_ERROR_BODY)
       })
       .use(

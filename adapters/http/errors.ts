@@ -34,13 +34,3 @@ export const INTERNAL_ERROR_BODY = {
   _tag: 'InternalError',
   message: 'The service failed to handle this request; retry with backoff and the same Idempotency-Key',
 }
-
-/**
- * Error text for the log: drizzle appends bound parameters (user data) to its messages, so they are cut;
- * the driver's own error (its `cause`, e.g. "no such table") is kept, as it names no values.
- */
-export function describeFailure(failure: unknown): string {
-  if (!(failure instanceof Error)) return 'non-error thrown'
-  const text = (error: Error): string => `${error.name}: ${error.message.split('\nparams:')[0]!.slice(0, 500)}`
-  return failure.cause instanceof Error ? `${text(failure)} (cause: ${text(failure.cause)})` : text(failure)
-}

@@ -1,9 +1,9 @@
+import { logUnexpected } from '../app/unexpected.ts'
 import { isAppError } from '../../core/errors.ts'
 import { isOAuthError, OAuthError, toOAuthErrorBody, type OAuthErrorCode } from '../../core/oauth/oauth-error.ts'
 import { readBodyCapped } from './body.ts'
 import { jsonDepth, MAX_JSON_DEPTH } from '../../core/limits/json-depth.ts'
 import type { AppDeps } from '../app/deps.ts'
-import { describeFailure } from './errors.ts'
 
 // Shared by the machine-facing OAuth endpoints: JSON answers with RFC 6749 errors, never cached, and
 // readable from any origin (browser-based MCP clients discover, register and redeem codes via fetch).
@@ -59,7 +59,7 @@ export async function answerOAuth(deps: AppDeps, run: () => Promise<Response>): 
     return await run()
   } catch (error) {
     if (isOAuthError(error)) return oauthJson(STATUS_BY_OAUTH_ERROR[error.error], toOAuthErrorBody(error))
-    deps.log('error', { msg: 'oauth endpoint failed', error: describeFailure(error) })
+    logUnexpected(deps.log, 'oauth endpoint failed', error)
     return oauthJson(500, {
       error: 'server_error',
       error_description: 'The server failed to handle this request; retry later',

@@ -23,7 +23,8 @@ import {
   unauthorizedChallenge,
 } from './credentials.ts'
 import { IP_LIMIT_WINDOW_SECONDS, matchIpLimited, type RefusalStyle } from '../../core/limits/ip-limits.ts'
-import { describeFailure, errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
+import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
+import { describeFailure } from '../app/unexpected.ts'
 import { NO_REPLAY_HEADER, withIdempotency } from './idempotency.ts'
 import { socketAddressOf, type RequestHandler } from '../runtime/connection.ts'
 import { HTML_HEADERS, layout } from './web/layout.ts'

@@ -1,3 +1,4 @@
+import { logUnexpected } from '../../app/unexpected.ts'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
@@ -5,7 +6,7 @@ import { isAppError } from '../../../core/errors.ts'
 import { TOOLS, type ToolName } from '../../../core/mcp/tools.ts'
 import type { Principal } from '../../../core/types.ts'
 import type { AppDeps } from '../../app/deps.ts'
-import { describeFailure } from '../errors.ts'
+
 import { SERVICE_VERSION } from '../openapi-info.ts'
 import { Inputs, Outputs } from './schemas.ts'
 import { toolHandlers } from './handlers.ts'
@@ -55,7 +56,7 @@ export function createMcpServer(deps: AppDeps, principal: Principal): McpServer 
           if (isAppError(error))
             return { isError: true, content: [{ type: 'text', text: `${error._tag}: ${error.message}` }] }
           // Anything else stays in our log: a thrown message could carry SQL or stored values.
-          deps.log('error', { msg: 'mcp tool failed', tool: name, error: describeFailure(error) })
+          logUnexpected(deps.log, 'mcp tool failed', error, { tool: name })
           return {
             isError: true,
             content: [{ type: 'text', text: 'InternalError: the service failed to run this tool; retry later' }],

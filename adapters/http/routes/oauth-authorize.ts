@@ -1,3 +1,4 @@
+import { logUnexpected } from '../../app/unexpected.ts'
 import { Elysia } from 'elysia'
 import { generateSecret, hashSecret } from '../../../core/auth/secrets.ts'
 import { isAppError } from '../../../core/errors.ts'
@@ -18,7 +19,7 @@ import { messagePage } from '../web/pages/message.ts'
 import { csrfTokenFor, isValidCsrf, readWebSession, type WebSession } from '../web/session.ts'
 import { readForm } from '../web/forms.ts'
 import { STATUS_BY_TAG } from '../errors.ts'
-import { describeFailure } from '../errors.ts'
+
 import type { RouteContext } from '../route-context.ts'
 
 export const AUTHORIZATION_CODE_TTL_SECONDS = 300
@@ -78,7 +79,7 @@ export const oauthAuthorizeRoutes = ({ deps }: RouteContext) => {
         return await handler(request)
       } catch (error) {
         if (isAppError(error)) return problem(STATUS_BY_TAG[error._tag], 'Request refused', error.message)
-        deps.log('error', { msg: 'authorization page failed', error: describeFailure(error) })
+        logUnexpected(deps.log, 'authorization page failed', error)
         return problem(
           500,
           'Something went wrong',

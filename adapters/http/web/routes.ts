@@ -1,3 +1,4 @@
+import { logUnexpected } from '../../app/unexpected.ts'
 import { Elysia } from 'elysia'
 import { isScope } from '../../../core/auth/scopes.ts'
 import { isAppError } from '../../../core/errors.ts'
@@ -6,7 +7,7 @@ import { prepareCapture } from '../../../core/items/capture.ts'
 import { MAX_PAGE_SIZE } from '../../../core/items/list-order.ts'
 import { toTimestamp } from '../../../core/time.ts'
 import { hashPassword, passwordProblem, verifyPassword } from '../../app/passwords.ts'
-import { describeFailure, STATUS_BY_TAG } from '../errors.ts'
+import { STATUS_BY_TAG } from '../errors.ts'
 import type { RouteContext } from '../route-context.ts'
 import { listApiKeys, revokeApiKey } from '../../storage/api-keys.ts'
 import { issueApiKey, keyLabelProblem } from '../../app/api-keys.ts'
@@ -120,7 +121,7 @@ export const webRoutes = ({ deps }: RouteContext) => {
             href: '/',
             label: 'Back',
           })
-        deps.log('error', { msg: 'web page failed', path: visit.url.pathname, error: describeFailure(error) })
+        logUnexpected(deps.log, 'web page failed', error, { path: visit.url.pathname })
         return message(
           visit,
           500,
