@@ -25,8 +25,9 @@ const BUSY_TIMEOUT_MS = 5000
  * Opens (and migrates) the database. `file:` URLs are the embedded default; `libsql:`/`http(s):` reach a
  * libSQL server or Turso with an auth token.
  */
-export async function openDatabase(url: string, authToken?: string): Promise<Database> {
-  if (url.startsWith('file:') || url === ':memory:') return openEmbedded(url.replace(/^file:/, '') || ':memory:')
+export async function openDatabase(url: string, authToken?: string, options: OpenOptions = {}): Promise<Database> {
+  const embedded = url.startsWith('file:') || url === ':memory:'
+  if (embedded && options.driver !== 'client') return openEmbedded(url.replace(/^file:/, '') || ':memory:')
   let client
   try {
     client = createClient({ url, authToken })
@@ -42,6 +43,14 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
     throw new DatabaseOpenError(`cannot reach the database at ${originOf(url)}: ${firstLine(error)}`)
   }
   return db
+}
+
+export interface OpenOptions {
+  /**
+   * `client` opens a `file:` URL through @libsql/client, the driver of remote databases (Turso, a libSQL
+   * server): the tests run the remote code path on a file, all of it but the network.
+   */
+  driver?: 'embedded' | 'client'
 }
 
 /** The database could not be opened: a one-line reason, fit for an operator (docs/operations.md#configuration). */

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import type { Clock, RandomSource, Scope } from '../../core/types.ts'
@@ -11,6 +14,18 @@ import { insertUser } from '../../adapters/storage/users.ts'
 import { checkResponseAgainstOpenApi } from './openapi-contract.ts'
 
 export const BASE = 'http://localhost:3000'
+
+/**
+ * The driver the in-process tests use: the embedded one, or with `READLATER_TEST_DRIVER=client` the
+ * @libsql/client driver of remote databases, on a temporary file (`npm test` runs both).
+ */
+export const TEST_DRIVER: 'embedded' | 'client' = process.env.READLATER_TEST_DRIVER === 'client' ? 'client' : 'embedded'
+let databases = 0
+const tempDir = TEST_DRIVER === 'client' ? mkdtempSync(join(tmpdir(), 'readlater-client-')) : ''
+
+function defaultDatabaseUrl(): string {
+  return TEST_DRIVER === 'client' ? `file:${join(tempDir, `h-${++databases}.db`)}` : 'file::memory:'
+}
 
 /** A clock tests move by hand. */
 export class TestClock implements Clock {
@@ -74,7 +89,7 @@ export async function createHarness(
   } = {},
 ): Promise<Harness> {
   const config = readConfig({ BASE_URL: BASE, ...options.env })
-  const db = await openDatabase(options.dbUrl ?? 'file::memory:')
+  const db = await openDatabase(options.dbUrl ?? defaultDatabaseUrl(), undefined, { driver: TEST_DRIVER })
   const clock = options.clock ?? new TestClock()
   const logs: Record<string, unknown>[] = []
   const log: Log = (level, fields) => logs.push({ level, ...fields })
