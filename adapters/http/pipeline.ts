@@ -1,5 +1,6 @@
 import type { Elysia } from 'elysia'
-import { requireScope, matchEndpoint } from '../../core/auth/scopes.ts'
+import { requireScope } from '../../core/auth/scopes.ts'
+import { endpointRulesOf, matchEndpoint, type EndpointRule } from './endpoint-rules.ts'
 import {
   InsufficientScopeError,
   isAppError,
@@ -22,7 +23,7 @@ import {
   resourceMetadataUrl,
   unauthorizedChallenge,
 } from './credentials.ts'
-import { IP_LIMIT_WINDOW_SECONDS, matchIpLimited, type RefusalStyle } from '../../core/limits/ip-limits.ts'
+import { IP_LIMIT_WINDOW_SECONDS, matchIpLimited, type RefusalStyle } from './ip-limits.ts'
 import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
 import { describeFailure } from '../app/unexpected.ts'
 import { NO_REPLAY_HEADER, withIdempotency } from './idempotency.ts'
@@ -63,22 +64,23 @@ interface Outcome {
 }
 
 /**
- * The request pipeline in front of the Elysia routes: credential, rate limit and scope (from the core's
- * endpoint table, so they run before body validation and a stranger learns nothing about schemas), the
+ * The request pipeline in front of the Elysia routes: credential, rate limit and scope (from the table the
+ * routes declare, read off them once, so they run before body validation and a stranger learns nothing about schemas), the
  * body cap and content type, then Idempotency-Key. Routes read the principal from `principals`.
  */
 async function guard(
   deps: AppDeps,
   app: Elysia,
+  rules: readonly EndpointRule[],
   principals: WeakMap<Request, Principal>,
   request: Request,
   clientIp: string | null,
 ): Promise<Outcome> {
   const url = new URL(request.url)
-  const rule = matchEndpoint(request.method, url.pathname)
+  const rule = matchEndpoint(rules, request.method, url.pathname)
   // Elysia tolerates a trailing `/`, but the endpoint table does not: without this, `/v1/folders/` would
   // reach its route with no principal and answer 401 to a valid credential.
-  if (!rule && url.pathname.endsWith('/') && matchEndpoint(request.method, url.pathname.replace(/\/+$/, ''))) {
+  if (!rule && url.pathname.endsWith('/') && matchEndpoint(rules, request.method, url.pathname.replace(/\/+$/, ''))) {
     return { response: errorResponse(new RouteNotFoundError(`No route for ${url.pathname}`)), principal: null }
   }
 
@@ -262,6 +264,8 @@ export function createRequestHandler(
   app: Elysia,
   principals: WeakMap<Request, Principal>,
 ): RequestHandler {
+  // Read off the routes on first use, when every route is registered.
+  let rules: EndpointRule[] | undefined
   return async (request, connection) => {
     const started = performance.now()
     const requestId = uuidv7(Date.now(), deps.random)
@@ -269,7 +273,8 @@ export function createRequestHandler(
     let failure: unknown
     try {
       const clientIp = effectiveClientIp(request, socketAddressOf(request, connection), deps.config.trustProxy)
-      outcome = await guard(deps, app, principals, request, clientIp)
+      rules ??= endpointRulesOf((app as unknown as { routes: Parameters<typeof endpointRulesOf>[0] }).routes)
+      outcome = await guard(deps, app, rules, principals, request, clientIp)
     } catch (error) {
       failure = error
       outcome = { response: jsonResponse(500, INTERNAL_ERROR_BODY), principal: null }

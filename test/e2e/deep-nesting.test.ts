@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ENDPOINT_RULES } from '../../core/auth/scopes.ts'
+import { ENDPOINT_RULES } from '../http/endpoint-table.ts'
 import { runServerCommand, startServer, type ServerProcess } from './processes.ts'
 
 // Regression for an unauthenticated denial of service: 32 KB of `[` once blocked the server for 15 s and

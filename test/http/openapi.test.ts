@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import Ajv2020 from 'ajv/dist/2020.js'
-import { ENDPOINT_RULES } from '../../core/auth/scopes.ts'
+import { ENDPOINT_RULES } from './endpoint-table.ts'
 import { BASE, createHarness, type Harness } from '../helpers/harness.ts'
 
 // /openapi.json: valid OpenAPI 3.1 (checked by a real validator), and it says what the service does:

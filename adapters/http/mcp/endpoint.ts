@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { RouteContext } from '../route-context.ts'
+import { GUARD } from '../endpoint-rules.ts'
 import { createMcpServer } from './server.ts'
 
 /**
@@ -28,6 +29,9 @@ const jsonRpcError = (status: number, message: string, headers: Record<string, s
  */
 export const mcpRoutes = ({ deps, principalOf }: RouteContext) => {
   const hidden = { detail: { hide: true } }
+  // Any valid token for `{base}/mcp` gets in; each tools/call is then checked against its tool's scope
+  // (core/mcp/tools.ts), still before dispatch.
+  const guarded = (jsonBody: boolean) => ({ detail: { hide: true, [GUARD]: { access: 'any-credential', jsonBody } } })
   const notAllowed = () =>
     jsonRpcError(405, 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST', {
       allow: 'POST, OPTIONS',
@@ -49,10 +53,10 @@ export const mcpRoutes = ({ deps, principalOf }: RouteContext) => {
           await server.close()
         }
       },
-      { ...hidden, parse: 'none' },
+      { ...guarded(true), parse: 'none' },
     )
-    .get('/mcp', notAllowed, hidden)
-    .delete('/mcp', notAllowed, hidden)
+    .get('/mcp', notAllowed, guarded(false))
+    .delete('/mcp', notAllowed, guarded(false))
     .options(
       '/mcp',
       () =>

@@ -1,0 +1,47 @@
+import type { EndpointAccess, EndpointRule } from '../../adapters/http/endpoint-rules.ts'
+
+// The guarded endpoints as the docs state them (docs/security.md#scopes), written out independently of the
+// routes: the guard reads its table off the routes, and test/http/endpoint-rules.test.ts checks the two agree.
+// Rows: method, a sample path, the route pattern, access, whether it takes a JSON body.
+
+export const ENDPOINT_TABLE: readonly [
+  method: string,
+  path: string,
+  pattern: string,
+  access: EndpointAccess,
+  jsonBody: boolean,
+][] = [
+  ['GET', '/health', '/health', 'public', false],
+  ['GET', '/v1/health', '/v1/health', 'public', false],
+  ['POST', '/v1/captures', '/v1/captures', 'saved-items:capture', true],
+  ['GET', '/v1/saved-items', '/v1/saved-items', 'saved-items:read', false],
+  ['POST', '/v1/saved-items/abc/open', '/v1/saved-items/:id/open', 'saved-items:write', false],
+  ['POST', '/v1/saved-items/abc/read', '/v1/saved-items/:id/read', 'saved-items:write', false],
+  ['POST', '/v1/saved-items/abc/unread', '/v1/saved-items/:id/unread', 'saved-items:write', false],
+  ['POST', '/v1/saved-items/abc/read-state', '/v1/saved-items/:id/read-state', 'saved-items:write', true],
+  ['PUT', '/v1/saved-items/abc/folder', '/v1/saved-items/:id/folder', 'saved-items:write', true],
+  [
+    'DELETE',
+    '/v1/saved-items/017f22e2-79b0-7cc3-98c4-dc0c0c07398f',
+    '/v1/saved-items/:id',
+    'saved-items:delete',
+    false,
+  ],
+  ['GET', '/v1/folders', '/v1/folders', 'folders:read', false],
+  ['POST', '/v1/folders', '/v1/folders', 'folders:write', true],
+  ['PATCH', '/v1/folders/f1', '/v1/folders/:id', 'folders:write', true],
+  ['DELETE', '/v1/folders/f1', '/v1/folders/:id', 'folders:delete', false],
+  ['GET', '/v1/me', '/v1/me', 'account:read', false],
+  ['POST', '/connect/authorize', '/connect/authorize', 'any-credential', true],
+  ['POST', '/connect/exchange', '/connect/exchange', 'public', true],
+  ['POST', '/mcp', '/mcp', 'any-credential', true],
+  ['GET', '/mcp', '/mcp', 'any-credential', false],
+  ['DELETE', '/mcp', '/mcp', 'any-credential', false],
+]
+
+export const ENDPOINT_RULES: readonly EndpointRule[] = ENDPOINT_TABLE.map(([method, , pattern, access, jsonBody]) => ({
+  method,
+  pattern,
+  access,
+  jsonBody,
+}))
