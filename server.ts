@@ -72,6 +72,7 @@ log('info', {
   url: http.url,
   baseUrl: config.baseUrl,
   database: config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'remote',
+  engine: db.$engine,
 })
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

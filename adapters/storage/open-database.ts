@@ -10,13 +10,18 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as schema from './schema.ts'
-import { embeddedSqlClient, type SqlClient } from './sql-client.ts'
+import { bunSqlClient, embeddedSqlClient, type SqlClient } from './sql-client.ts'
 
 /**
  * The database the adapters use. Both drivers speak the same SQL over the same schema and migrations;
  * queries are written once against drizzle's async API (awaiting a synchronous driver's result is fine).
  */
-export type Database = LibSQLDatabase<typeof schema> & { $client: SqlClient; $embedded?: true }
+export type Database = LibSQLDatabase<typeof schema> & {
+  $client: SqlClient
+  $embedded?: true
+  /** Which engine reads the database: bun:sqlite (Bun, a file), libsql (Deno and Node, a file) or @libsql/client. */
+  $engine: 'bun:sqlite' | 'libsql' | 'client'
+}
 
 const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url))
 const BUSY_TIMEOUT_MS = 5000
@@ -27,14 +32,23 @@ const BUSY_TIMEOUT_MS = 5000
  */
 export async function openDatabase(url: string, authToken?: string, options: OpenOptions = {}): Promise<Database> {
   const embedded = url.startsWith('file:') || url === ':memory:'
-  if (embedded && options.driver !== 'client') return openEmbedded(url.replace(/^file:/, '') || ':memory:')
+  const path = url.replace(/^file:/, '') || ':memory:'
+  if (embedded && options.driver !== 'client') {
+    // On Bun the file is read through bun:sqlite (the same SQLite file format): its statements return rows
+    // several times faster than libsql's native binding, the largest cost of a list (docs/benchmarks.md).
+    // Deno and Node (and READLATER_SQLITE=libsql) keep libsql's engine.
+    return typeof Bun !== 'undefined' && options.driver !== 'libsql' && process.env.READLATER_SQLITE !== 'libsql'
+      ? openBunSqlite(path)
+      : openEmbedded(path)
+  }
   let client
   try {
     client = createClient({ url, authToken })
   } catch (error) {
     throw new DatabaseOpenError(`DATABASE_URL is not a database URL this build can use: ${firstLine(error)}`)
   }
-  const db = drizzleRemote(client, { schema }) as Database
+  const db = drizzleRemote(client, { schema }) as unknown as Database
+  db.$engine = 'client'
   try {
     await migrateRemote(db, { migrationsFolder: MIGRATIONS })
   } catch (error) {
@@ -50,7 +64,7 @@ export interface OpenOptions {
    * `client` opens a `file:` URL through @libsql/client, the driver of remote databases (Turso, a libSQL
    * server): the tests run the remote code path on a file, all of it but the network.
    */
-  driver?: 'embedded' | 'client'
+  driver?: 'embedded' | 'libsql' | 'client'
 }
 
 /** The database could not be opened: a one-line reason, fit for an operator (docs/operations.md#configuration). */
@@ -78,16 +92,18 @@ function originOf(url: string): string {
  * statement and reads column metadata on each call (≈ 300 µs for a 25-column row), it keeps drizzle's
  * prepared statements compiled: the same query costs ≈ 20 µs.
  */
-function openEmbedded(path: string): Database {
-  if (path !== ':memory:') {
-    try {
-      mkdirSync(dirname(path), { recursive: true })
-    } catch (error) {
-      throw new DatabaseOpenError(
-        `cannot create the data directory ${dirname(path)}: ${(error as { code?: string }).code ?? firstLine(error)}`,
-      )
-    }
+function makeDataDirectory(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+  } catch (error) {
+    throw new DatabaseOpenError(
+      `cannot create the data directory ${dirname(path)}: ${(error as { code?: string }).code ?? firstLine(error)}`,
+    )
   }
+}
+
+function openEmbedded(path: string): Database {
+  if (path !== ':memory:') makeDataDirectory(path)
   // `timeout` is SQLite's busy timeout: two processes on one file wait for each other's write lock
   // instead of failing with SQLITE_BUSY.
   let native: InstanceType<typeof NativeDatabase>
@@ -112,6 +128,31 @@ function openEmbedded(path: string): Database {
   migrateEmbedded(db as never, { migrationsFolder: MIGRATIONS })
   db.$client = embeddedSqlClient(native)
   db.$embedded = true
+  db.$engine = 'libsql'
+  return db
+}
+
+/** The embedded file through bun:sqlite and drizzle's bun-sqlite driver (Bun only, loaded on demand). */
+async function openBunSqlite(path: string): Promise<Database> {
+  if (path !== ':memory:') makeDataDirectory(path)
+  const { Database: BunDatabase } = await import('bun:sqlite')
+  const { drizzle } = await import('drizzle-orm/bun-sqlite')
+  const { migrate } = await import('drizzle-orm/bun-sqlite/migrator')
+  let native: InstanceType<typeof BunDatabase>
+  try {
+    native = new BunDatabase(path, { create: true })
+    native.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    if (path !== ':memory:') native.exec('PRAGMA journal_mode=WAL')
+  } catch (error) {
+    throw new DatabaseOpenError(`cannot open the database file ${path}: ${firstLine(error)}`)
+  }
+  if (path !== ':memory:') native.exec('PRAGMA synchronous=NORMAL')
+  native.exec('PRAGMA foreign_keys=ON')
+  const db = drizzle(native, { schema }) as unknown as Database
+  migrate(db as never, { migrationsFolder: MIGRATIONS })
+  db.$client = bunSqlClient(native)
+  db.$embedded = true
+  db.$engine = 'bun:sqlite'
   return db
 }
 

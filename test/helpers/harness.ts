@@ -16,10 +16,16 @@ import { checkResponseAgainstOpenApi } from './openapi-contract.ts'
 export const BASE = 'http://localhost:3000'
 
 /**
- * The driver the in-process tests use: the embedded one, or with `READLATER_TEST_DRIVER=client` the
- * @libsql/client driver of remote databases, on a temporary file (`npm test` runs both).
+ * The driver the in-process tests use: the embedded one of this runtime (bun:sqlite on Bun), or with
+ * `READLATER_TEST_DRIVER=libsql` libsql's native engine (what Deno and Node use), or with `client` the
+ * @libsql/client driver of remote databases on a temporary file. `npm test` runs all three.
  */
-export const TEST_DRIVER: 'embedded' | 'client' = process.env.READLATER_TEST_DRIVER === 'client' ? 'client' : 'embedded'
+export const TEST_DRIVER: 'embedded' | 'libsql' | 'client' =
+  process.env.READLATER_TEST_DRIVER === 'client'
+    ? 'client'
+    : process.env.READLATER_TEST_DRIVER === 'libsql'
+      ? 'libsql'
+      : 'embedded'
 let databases = 0
 const tempDir = TEST_DRIVER === 'client' ? mkdtempSync(join(tmpdir(), 'readlater-client-')) : ''
 
