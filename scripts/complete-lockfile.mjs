@@ -24,7 +24,9 @@ let added = 0
 for (const parent of PARENTS) {
   const entry = packages[`node_modules/${parent.name}`]
   if (!entry) continue
-  const manifest = JSON.parse(readFileSync(new URL(`../node_modules/${parent.name}/package.json`, import.meta.url), 'utf8'))
+  const manifest = JSON.parse(
+    readFileSync(new URL(`../node_modules/${parent.name}/package.json`, import.meta.url), 'utf8'),
+  )
   for (const name of Object.keys(manifest.optionalDependencies ?? {})) {
     const key = `node_modules/${name}`
     if (packages[key] || !name.startsWith(parent.prefix)) continue
