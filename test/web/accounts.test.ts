@@ -1,22 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import { hashSecret } from '../../core/auth/secrets.ts'
-import { hashPassword } from '../../adapters/app/passwords.ts'
-import { insertUser } from '../../adapters/storage/users.ts'
 import { countRows, createHarness, type Harness } from '../helpers/harness.ts'
+import { userWithPassword } from './fixtures.ts'
 import { textOf, WebClient } from './web-client.ts'
 
 const env = { IP_RATE_LIMIT_MAX: '1000' }
-
-async function userWithPassword(h: Harness, email: string, password: string): Promise<string> {
-  const id = crypto.randomUUID()
-  await insertUser(h.db, {
-    id,
-    email,
-    passwordHash: await hashPassword(password),
-    createdAt: h.clock.now().toISOString(),
-  })
-  return id
-}
 
 async function sessionRows(h: Harness): Promise<{ user_id: string; token_hash: string }[]> {
   return (await h.db.$client.execute('SELECT user_id, token_hash FROM web_sessions')).rows as never

@@ -1,6 +1,7 @@
 import { uuidv7 } from '../../core/ids.ts'
 import { oauthClients, oauthGrants } from '../../adapters/storage/schema.ts'
-import { findUserByEmail } from '../../adapters/storage/users.ts'
+import { findUserByEmail, insertUser } from '../../adapters/storage/users.ts'
+import { hashPassword } from '../../adapters/app/passwords.ts'
 import { random, type Harness } from '../helpers/harness.ts'
 
 /** A registered OAuth client and one person's grant to it, as the OAuth flow would leave them. */
@@ -40,4 +41,16 @@ export async function snapshot(h: Harness): Promise<string> {
   const dump: Record<string, unknown> = {}
   for (const table of tables) dump[table] = (await h.db.$client.execute(`SELECT * FROM ${table} ORDER BY rowid`)).rows
   return JSON.stringify(dump)
+}
+
+/** A person who can sign in with `password` (argon2id-hashed, as sign-up stores it); returns their id. */
+export async function userWithPassword(h: Harness, email: string, password: string): Promise<string> {
+  const id = crypto.randomUUID()
+  await insertUser(h.db, {
+    id,
+    email,
+    passwordHash: await hashPassword(password),
+    createdAt: h.clock.now().toISOString(),
+  })
+  return id
 }

@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { hashPassword } from '../../adapters/app/passwords.ts'
 import { runMaintenance } from '../../adapters/storage/maintenance.ts'
-import { insertUser } from '../../adapters/storage/users.ts'
 import { createHarness, type Harness } from '../helpers/harness.ts'
+import { userWithPassword } from './fixtures.ts'
 import { WebClient, textOf } from './web-client.ts'
 
 // Web sessions: idle timeout, CSRF rotation at sign-in and sign-out, "Sign out other sessions"
@@ -12,16 +11,8 @@ const env = { IP_RATE_LIMIT_MAX: '1000' }
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
-async function person(h: Harness, email = 'sessions@example.com'): Promise<string> {
-  const id = crypto.randomUUID()
-  await insertUser(h.db, {
-    id,
-    email,
-    passwordHash: await hashPassword('right password'),
-    createdAt: h.clock.now().toISOString(),
-  })
-  return id
-}
+const person = (h: Harness, email = 'sessions@example.com'): Promise<string> =>
+  userWithPassword(h, email, 'right password')
 
 async function signedIn(h: Harness, email = 'sessions@example.com'): Promise<WebClient> {
   const web = new WebClient(h)

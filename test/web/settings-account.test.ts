@@ -1,9 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { hashPassword } from '../../adapters/app/passwords.ts'
-import { insertUser } from '../../adapters/storage/users.ts'
 import { countRows, createHarness, type Harness } from '../helpers/harness.ts'
 import { codeFor, exchange, pkcePair } from '../connect/connect-fixtures.ts'
 import { authorizePath, registerClient, send, signedIn as browserless, tokensFor } from '../oauth/oauth-helpers.ts'
+import { userWithPassword } from './fixtures.ts'
 import { WebClient, textOf } from './web-client.ts'
 
 // Settings: where each key came from, "Delete account", and the pages' form-action policy
@@ -12,13 +11,7 @@ import { WebClient, textOf } from './web-client.ts'
 const env = { IP_RATE_LIMIT_MAX: '1000' }
 
 async function person(h: Harness, email: string): Promise<{ id: string; web: WebClient }> {
-  const id = crypto.randomUUID()
-  await insertUser(h.db, {
-    id,
-    email,
-    passwordHash: await hashPassword('right password'),
-    createdAt: h.clock.now().toISOString(),
-  })
+  const id = await userWithPassword(h, email, 'right password')
   const web = new WebClient(h)
   expect((await web.signIn(email, 'right password')).status).toBe(303)
   return { id, web }

@@ -1,19 +1,13 @@
 import { describe, expect, test } from 'bun:test'
-import { hashPassword } from '../../adapters/app/passwords.ts'
-import { insertUser } from '../../adapters/storage/users.ts'
 import { createHarness, type Harness } from '../helpers/harness.ts'
 import { form, registerClient, send, signedIn } from '../oauth/oauth-helpers.ts'
+import { userWithPassword } from './fixtures.ts'
 import { WebClient, textOf } from './web-client.ts'
 
 // Guessing limits beyond the per-IP one (docs/security.md#sign-up-and-sign-in, docs/api.md#rate-limits).
 
-async function person(h: Harness, email: string): Promise<void> {
-  await insertUser(h.db, {
-    id: crypto.randomUUID(),
-    email,
-    passwordHash: await hashPassword('right password'),
-    createdAt: h.clock.now().toISOString(),
-  })
+const person = async (h: Harness, email: string): Promise<void> => {
+  await userWithPassword(h, email, 'right password')
 }
 
 describe('per-account sign-in throttling', () => {

@@ -1,24 +1,13 @@
 import { describe, expect, test } from 'bun:test'
-import { hashPassword, verifyPassword } from '../../adapters/app/passwords.ts'
-import { insertUser } from '../../adapters/storage/users.ts'
-import { createHarness, type Harness } from '../helpers/harness.ts'
+import { verifyPassword } from '../../adapters/app/passwords.ts'
+import { createHarness } from '../helpers/harness.ts'
+import { userWithPassword } from './fixtures.ts'
 import { WebClient, textOf, type Page } from './web-client.ts'
 
 // Sign-up must not tell a visitor which emails have accounts: the same answer and the same work either
 // way; the owner learns of the attempt in settings (docs/security.md#sign-up-and-sign-in).
 
 const env = { IP_RATE_LIMIT_MAX: '1000' }
-
-async function owner(h: Harness, email: string, password: string): Promise<string> {
-  const id = crypto.randomUUID()
-  await insertUser(h.db, {
-    id,
-    email,
-    passwordHash: await hashPassword(password),
-    createdAt: h.clock.now().toISOString(),
-  })
-  return id
-}
 
 /** What a visitor can observe of an answer: status, location, header names, body; cookie values vary by design. */
 function observable(page: Page): unknown {
@@ -35,7 +24,7 @@ function observable(page: Page): unknown {
 describe('sign-up with a taken email', () => {
   test('answers exactly as for a new email, changes nothing of the owner, and is recorded for them', async () => {
     const h = await createHarness({ env })
-    const id = await owner(h, 'taken@example.com', 'the owner password')
+    const id = await userWithPassword(h, 'taken@example.com', 'the owner password')
     const fresh = await new WebClient(h).submitSignUp('new@example.com', 'a guessed password')
     const taken = await new WebClient(h).submitSignUp('Taken@Example.com', 'a guessed password')
     expect(observable(taken)).toEqual(observable(fresh))
@@ -66,7 +55,7 @@ describe('sign-up with a taken email', () => {
 
   test('takes comparable time: both hash the password', async () => {
     const h = await createHarness({ env })
-    await owner(h, 'timed@example.com', 'the owner password')
+    await userWithPassword(h, 'timed@example.com', 'the owner password')
     const median = async (email: (i: number) => string): Promise<number> => {
       const times: number[] = []
       for (let i = 0; i < 7; i++) {
