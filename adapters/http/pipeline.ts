@@ -32,6 +32,7 @@ import { HTML_HEADERS, layout } from './web/layout.ts'
 import { messagePage } from './web/pages/message.ts'
 import { oauthJson } from './oauth-http.ts'
 import { hitRateLimit } from '../storage/rate-limits.ts'
+import { SharedRateLimiter } from '../app/rate-limiter.ts'
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -73,6 +74,7 @@ async function guard(
   app: Elysia,
   rules: readonly EndpointRule[],
   principals: WeakMap<Request, Principal>,
+  limiter: SharedRateLimiter,
   request: Request,
   clientIp: string | null,
 ): Promise<Outcome> {
@@ -138,8 +140,7 @@ async function guard(
     }
   }
   const principal = credential.principal
-  const limit = await checkRateLimit(
-    deps,
+  const limit = await limiter.hit(
     `cred:${principal.credentialId}`,
     deps.config.rateLimitMax,
     deps.config.rateLimitWindowSeconds,
@@ -266,6 +267,7 @@ export function createRequestHandler(
 ): RequestHandler {
   // Read off the routes on first use, when every route is registered.
   let rules: EndpointRule[] | undefined
+  const limiter = new SharedRateLimiter(deps.db, deps.clock, deps.log)
   return async (request, connection) => {
     const started = performance.now()
     const requestId = uuidv7(Date.now(), deps.random)
@@ -274,7 +276,7 @@ export function createRequestHandler(
     try {
       const clientIp = effectiveClientIp(request, socketAddressOf(request, connection), deps.config.trustProxy)
       rules ??= endpointRulesOf((app as unknown as { routes: Parameters<typeof endpointRulesOf>[0] }).routes)
-      outcome = await guard(deps, app, rules, principals, request, clientIp)
+      outcome = await guard(deps, app, rules, principals, limiter, request, clientIp)
     } catch (error) {
       failure = error
       outcome = { response: jsonResponse(500, INTERNAL_ERROR_BODY), principal: null }

@@ -2,47 +2,11 @@ import { and, eq, sql, type SQL } from 'drizzle-orm'
 import { FolderNotFoundError, SavedItemNotFoundError } from '../../core/errors.ts'
 import type { PreparedCapture } from '../../core/items/capture.ts'
 import { SORT_KEYS, type CursorValues, type SortKey } from '../../core/items/list-order.ts'
-import type { CaptureChannel, EnrichmentStatus, ItemType, SavedItem, Sort, Tag } from '../../core/types.ts'
+import type { SavedItem, Sort } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
 import { folders, savedItems } from './schema.ts'
 import { preparedPer } from './prepared.ts'
-
-type Row = typeof savedItems.$inferSelect
-
-const itemColumns = {
-  item: savedItems,
-  folderName: folders.name,
-}
-
-function toSavedItem(row: Row, folderName: string | null): SavedItem {
-  return {
-    id: row.id,
-    userId: row.userId,
-    originalUrl: row.originalUrl,
-    normalizedUrl: row.normalizedUrl,
-    host: row.host,
-    title: row.title,
-    description: row.description,
-    siteName: row.siteName,
-    faviconUrl: row.faviconUrl,
-    faviconLightUrl: row.faviconLightUrl,
-    faviconDarkUrl: row.faviconDarkUrl,
-    imageUrl: row.imageUrl,
-    canonicalUrl: row.canonicalUrl,
-    previewSummary: row.previewSummary,
-    type: row.type as ItemType,
-    tags: row.tags as Tag[],
-    enrichmentStatus: row.enrichmentStatus as EnrichmentStatus,
-    sourceName: row.sourceName,
-    captureChannel: row.captureChannel as CaptureChannel | null,
-    folder: row.folderId && folderName !== null ? { id: row.folderId, name: folderName } : null,
-    isRead: row.isRead,
-    openedAt: row.openedAt,
-    lastSavedAt: row.lastSavedAt,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  }
-}
+import { AFTER_ITEM_FIELDS, ITEM_FIELDS, itemFromRow, type RawRow } from './saved-item-rows.ts'
 
 const isForeignKeyViolation = (error: unknown): boolean =>
   /FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))
@@ -140,7 +104,7 @@ export async function upsertCapture(
 
 const itemOfPerson = preparedPer((db) =>
   db
-    .select(itemColumns)
+    .select(ITEM_FIELDS)
     .from(savedItems)
     .leftJoin(folders, eq(folders.id, savedItems.folderId))
     .where(and(eq(savedItems.id, sql.placeholder('id')), eq(savedItems.userId, sql.placeholder('userId'))))
@@ -148,8 +112,8 @@ const itemOfPerson = preparedPer((db) =>
 )
 
 export async function findSavedItem(db: Database, userId: string, id: string): Promise<SavedItem | null> {
-  const [found] = await itemOfPerson(db).execute({ id, userId })
-  return found ? toSavedItem(found.item, found.folderName) : null
+  const [found] = (await itemOfPerson(db).values({ id, userId })) as RawRow[]
+  return found ? itemFromRow(found) : null
 }
 
 export type ItemChange =
@@ -260,7 +224,8 @@ function buildList(db: Database, sort: Sort, folder: FolderFilter, withCursor: b
   )
   return db
     .select({
-      ...itemColumns,
+      ...ITEM_FIELDS,
+      // The sort keys beyond the item's own fields, for the next cursor: AFTER_ITEM_FIELDS and the one after.
       titleMissing: sql<number>`(${savedItems.title} IS NULL)`,
       titleKey: sql<string>`coalesce(lower(${savedItems.title}), '')`,
     })
@@ -294,23 +259,24 @@ export async function listSavedItems(
   query.after?.forEach((value, i) => {
     params[`c${i}`] = value
   })
-  const rows = await listStatement(db, query.sort, folder, query.after !== null).all(params)
+  const rows = (await listStatement(db, query.sort, folder, query.after !== null).values(params)) as RawRow[]
   const hasMore = query.limit !== null && rows.length > query.limit
   const page = hasMore ? rows.slice(0, query.limit!) : rows
   const last = page[page.length - 1]
-  const nextCursorValues =
-    hasMore && last
-      ? keys.map((k) =>
-          k.field === 'titleMissing'
-            ? Number(last.titleMissing)
-            : k.field === 'titleKey'
-              ? last.titleKey
-              : k.field === 'isRead'
-                ? last.item.isRead
-                  ? 1
-                  : 0
-                : last.item[k.field],
-        )
-      : null
-  return { items: page.map((r) => toSavedItem(r.item, r.folderName)), nextCursorValues }
+  const nextCursorValues = hasMore && last ? keys.map((k) => cursorValue(last, k.field)) : null
+  return { items: page.map(itemFromRow), nextCursorValues }
+}
+
+const CURSOR_COLUMN: Record<SortKey['field'], number> = {
+  id: 0,
+  isRead: 20,
+  lastSavedAt: 22,
+  titleMissing: AFTER_ITEM_FIELDS,
+  titleKey: AFTER_ITEM_FIELDS + 1,
+}
+
+/** The row's value of one sort key, as the keyset condition compares it (booleans as 0/1). */
+function cursorValue(row: RawRow, field: SortKey['field']): string | number {
+  const value = row[CURSOR_COLUMN[field]]
+  return typeof value === 'string' ? value : Number(value)
 }

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { SYNC_INTERVAL_MS } from '../../adapters/app/rate-limiter.ts'
 import { request, runServerCommand, startServer, type HttpReply, type ServerProcess } from './processes.ts'
 
 // Two `bun server.ts` processes on different ports sharing ONE database file: every piece of state they
@@ -107,7 +108,7 @@ describe('two server processes on one database file', () => {
     expect(conflict.body).toEqual({ _tag: 'IdempotencyKeyReuseError', message: expect.any(String) })
   })
 
-  test('the rate limit counts requests to both: 3 to A and 2 to B pass, the next to either is 429', async () => {
+  test('the rate limit counts requests to both: 3 to A and 2 to B pass, the next to either is 429 (a sync interval apart)', async () => {
     let [key] = await newKeys(1, 'limit')
     const probe = await request(a!.url, 'GET', '/v1/folders', { token: (await newKeys(1, 'probe'))[0]! })
     // Guard against the window ending mid-test: wait for the next one if it is about to.
@@ -116,7 +117,12 @@ describe('two server processes on one database file', () => {
       ;[key] = await newKeys(1, 'limit-again')
     }
     const passed: HttpReply[] = []
-    for (const server of [a, b, a, b, a]) passed.push(await request(server!.url, 'GET', '/v1/folders', { token: key! }))
+    // Each process reads the global count again once its view is SYNC_INTERVAL_MS old (docs/api.md#rate-limits).
+    const spaced = async (server: ServerProcess) => {
+      await Bun.sleep(SYNC_INTERVAL_MS + 20)
+      return request(server.url, 'GET', '/v1/folders', { token: key! })
+    }
+    for (const server of [a, b, a, b, a]) passed.push(await spaced(server!))
     expect(passed.map((reply) => [reply.status, reply.headers.get('ratelimit-remaining')])).toEqual([
       [200, '4'],
       [200, '3'],
@@ -125,13 +131,41 @@ describe('two server processes on one database file', () => {
       [200, '0'],
     ])
     for (const server of [b, a]) {
-      const limited = await request(server!.url, 'GET', '/v1/folders', { token: key! })
+      const limited = await spaced(server!)
       expect(limited.status).toBe(429)
       expect(limited.body).toEqual({ _tag: 'RateLimitExceeded', message: expect.any(String) })
       expect(limited.headers.get('ratelimit-limit')).toBe('5')
       expect(limited.headers.get('ratelimit-remaining')).toBe('0')
       expect(limited.headers.get('retry-after')).toBe(limited.headers.get('ratelimit-reset'))
     }
+  }, 20_000)
+
+  test('a concurrent burst at both: each process alone admits at most RATE_LIMIT_MAX, both together at most twice that (the documented bound for two), and the database ends with every request counted', async () => {
+    const [key] = await newKeys(1, 'burst')
+    const burst = (server: ServerProcess) =>
+      Promise.all(Array.from({ length: 20 }, () => request(server.url, 'GET', '/v1/folders', { token: key! })))
+    const [fromA, fromB] = await Promise.all([burst(a!), burst(b!)])
+    const admitted = (replies: HttpReply[]) => replies.filter((reply) => reply.status === 200).length
+    for (const replies of [fromA, fromB]) {
+      expect(replies.every((reply) => reply.status === 200 || reply.status === 429)).toBe(true)
+      expect(admitted(replies)).toBeGreaterThanOrEqual(1)
+      expect(admitted(replies)).toBeLessThanOrEqual(5)
+    }
+    expect(admitted(fromA) + admitted(fromB)).toBeLessThanOrEqual(10)
+    await Bun.sleep(SYNC_INTERVAL_MS + 100)
+    const db = createClient({ url: env.DATABASE_URL })
+    const id = (
+      await db.execute({
+        sql: 'SELECT id FROM api_keys WHERE key_hash = ?',
+        args: [createHash('sha256').update(key!).digest('hex')],
+      })
+    ).rows[0]!.id
+    const counted = await db.execute({
+      sql: 'SELECT count FROM rate_limits WHERE bucket = ?',
+      args: [`cred:key:${id}`],
+    })
+    db.close()
+    expect(Number(counted.rows[0]!.count)).toBe(40)
   }, 20_000)
 
   test('a key revoked in the database fails on the very next request to either process', async () => {

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hashApiKey } from '../../core/auth/api-keys.ts'
-import { createHarness, type Harness, type Reply, type TestUser } from '../helpers/harness.ts'
+import { SYNC_INTERVAL_MS } from '../../adapters/app/rate-limiter.ts'
+import { createHarness, TestClock, type Harness, type Reply, type TestUser } from '../helpers/harness.ts'
 
 const env = { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_S: '60' }
 
@@ -126,14 +127,19 @@ describe('rate limit buckets', () => {
     expect(limitHeaders(next)).toEqual({ limit: '3', remaining: '2', reset: '60', retryAfter: null })
   })
 
-  test('the counter lives in the rate_limits table, keyed by the credential', async () => {
+  test('the counter lives in the rate_limits table, keyed by the credential: the first request writes it, the rest within SYNC_INTERVAL_MS are written back by the flush', async () => {
+    const counted = async () =>
+      (await h.db.$client.execute('SELECT bucket, window_start_ms, count FROM rate_limits')).rows.map(
+        (row) => ({ ...row }) as Record<string, unknown>,
+      )
+    const bucket = `cred:key:${await keyId(token)}`
     await h.call('GET', '/v1/folders', { token })
     await h.call('GET', '/v1/me', { token })
-    const result = await h.db.$client.execute('SELECT bucket, window_start_ms, count FROM rate_limits')
-    expect(result.rows.map((row) => ({ ...row }) as Record<string, unknown>)).toEqual([
-      { bucket: `cred:key:${await keyId(token)}`, window_start_ms: h.clock.current, count: 2 },
-    ])
-    expect(JSON.stringify(result.rows)).not.toContain(token)
+    expect(await counted()).toEqual([{ bucket, window_start_ms: h.clock.current, count: 1 }])
+    await Bun.sleep(SYNC_INTERVAL_MS + 100)
+    const rows = await counted()
+    expect(rows).toEqual([{ bucket, window_start_ms: h.clock.current, count: 2 }])
+    expect(JSON.stringify(rows)).not.toContain(token)
   })
 })
 
@@ -141,26 +147,61 @@ describe('rate limits shared through the database', () => {
   const dir = mkdtempSync(join(tmpdir(), 'readlater-rate-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  test('two servers on one database file enforce one limit: A, B, A pass, then B gets 429', async () => {
+  test('two servers on one database file enforce one limit: A, B, A pass, then B and A get 429, each a sync interval apart', async () => {
     const dbUrl = `file:${join(dir, 'shared.db')}`
-    const a = await createHarness({ env, dbUrl })
-    const b = await createHarness({ env, dbUrl })
+    // One clock for both: each call comes a sync interval later, so each reads the global count.
+    const clock = new TestClock()
+    const a = await createHarness({ env, dbUrl, clock })
+    const b = await createHarness({ env, dbUrl, clock })
     const key = await (await a.user()).key()
-    const replies = [
-      await a.call('GET', '/v1/folders', { token: key }),
-      await b.call('GET', '/v1/folders', { token: key }),
-      await a.call('GET', '/v1/folders', { token: key }),
-    ]
+    const replies: Reply[] = []
+    const call = async (server: Harness) => {
+      clock.advance(SYNC_INTERVAL_MS)
+      const reply = await server.call('GET', '/v1/folders', { token: key })
+      replies.push(reply)
+      return reply
+    }
+    for (const server of [a, b, a]) await call(server)
     expect(replies.map((reply) => [reply.status, reply.headers.get('ratelimit-remaining')])).toEqual([
       [200, '2'],
       [200, '1'],
       [200, '0'],
     ])
-    const limited = await b.call('GET', '/v1/folders', { token: key })
+    const limited = await call(b)
     expect(limited.status).toBe(429)
     expect(limited.body).toEqual({ _tag: 'RateLimitExceeded', message: expect.any(String) })
     expect(limited.headers.get('retry-after')).toBe(limited.headers.get('ratelimit-reset'))
-    expect((await a.call('GET', '/v1/folders', { token: key })).status).toBe(429)
+    expect((await call(a)).status).toBe(429)
+    a.db.$client.close()
+    b.db.$client.close()
+  })
+
+  test('within one sync interval, B admits at most what A counted since its last sync (the documented bound), and one process alone refuses request RATE_LIMIT_MAX + 1', async () => {
+    const dbUrl = `file:${join(dir, 'bound.db')}`
+    const clock = new TestClock()
+    const a = await createHarness({ env, dbUrl, clock })
+    const b = await createHarness({ env, dbUrl, clock })
+    const key = await (await a.user()).key()
+    const statuses = async (server: Harness, n: number) => {
+      const out: number[] = []
+      for (let i = 0; i < n; i++) out.push((await server.call('GET', '/v1/folders', { token: key })).status)
+      return out
+    }
+    // A alone is exact: its first request writes 1, the next two count in memory, the fourth is refused.
+    expect(await statuses(a, 4)).toEqual([200, 200, 200, 429])
+    // B reads the database on its first request: at least A's first request, at most all four if A's flush
+    // already ran. What B admits is bounded by what A counted since its last sync (3), and B itself is exact.
+    const fromB = await statuses(b, 4)
+    const admittedByB = fromB.filter((status) => status === 200).length
+    expect(admittedByB).toBeLessThanOrEqual(2)
+    expect(fromB.slice(admittedByB).every((status) => status === 429)).toBe(true)
+    // After both flushed and a sync interval passed, each reads the global count and refuses.
+    await Bun.sleep(SYNC_INTERVAL_MS + 100)
+    clock.advance(SYNC_INTERVAL_MS)
+    expect(await statuses(a, 1)).toEqual([429])
+    expect(await statuses(b, 1)).toEqual([429])
+    const [row] = (await a.db.$client.execute("SELECT count FROM rate_limits WHERE bucket LIKE 'cred:%'")).rows
+    expect(Number(row!.count)).toBe(10)
     a.db.$client.close()
     b.db.$client.close()
   })

@@ -1,0 +1,85 @@
+import { decideRateLimit, rateLimitWindowStart, type RateLimitDecision } from '../../core/limits/rate-limit.ts'
+import type { Clock } from '../../core/types.ts'
+import type { Log } from './deps.ts'
+import { logUnexpected } from './unexpected.ts'
+import type { Database } from '../storage/open-database.ts'
+import { addToRateLimit, hitRateLimit } from '../storage/rate-limits.ts'
+
+/** How stale a process's view of a shared counter may get, and how often it writes its own count back. */
+export const SYNC_INTERVAL_MS = 250
+
+interface Bucket {
+  windowStartMs: number
+  /** The global count as last read from the database, this process's requests up to then included. */
+  synced: number
+  syncedAtMs: number
+  /** Requests counted here since, not yet in the database. */
+  pending: number
+}
+
+/**
+ * Per-credential rate limits counted in memory and shared through the database (docs/api.md#rate-limits).
+ * A bucket's first request in a window, and any request after SYNC_INTERVAL_MS without a sync, adds to the
+ * database counter and reads the global count back in one upsert; the requests in between are counted here
+ * and written back within SYNC_INTERVAL_MS. One process is exact: its own requests are all in `synced +
+ * pending`. N processes may admit what the others counted since their last sync, at most (N − 1) × the
+ * requests one process admits in SYNC_INTERVAL_MS, and never more than N × the limit in one window.
+ */
+export class SharedRateLimiter {
+  readonly #buckets = new Map<string, Bucket>()
+  #flushTimer: ReturnType<typeof setTimeout> | null = null
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly log: Log,
+  ) {}
+
+  async hit(bucketName: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    const nowMs = this.clock.now().getTime()
+    const windowStartMs = rateLimitWindowStart(nowMs, windowSeconds)
+    let bucket = this.#buckets.get(bucketName)
+    if (!bucket || bucket.windowStartMs !== windowStartMs || nowMs - bucket.syncedAtMs >= SYNC_INTERVAL_MS) {
+      const sameWindow = bucket?.windowStartMs === windowStartMs
+      const carried = sameWindow ? bucket!.pending : 0
+      // Requests arriving while the upsert is in flight count on top of the last known global count.
+      bucket = { windowStartMs, synced: sameWindow ? bucket!.synced + carried + 1 : 1, syncedAtMs: nowMs, pending: 0 }
+      this.#buckets.set(bucketName, bucket)
+      bucket.synced = await hitRateLimit(this.db, bucketName, windowStartMs, carried + 1)
+    } else {
+      bucket.pending += 1
+      this.#scheduleFlush()
+    }
+    return decideRateLimit({ count: bucket.synced + bucket.pending, limit, windowStartMs, windowSeconds, nowMs })
+  }
+
+  /** Writes every pending count back and reads the global counts; drops buckets of ended windows. */
+  async flush(): Promise<void> {
+    this.#flushTimer = null
+    const nowMs = this.clock.now().getTime()
+    for (const [name, bucket] of this.#buckets) {
+      if (bucket.pending === 0) {
+        if (nowMs - bucket.syncedAtMs >= SYNC_INTERVAL_MS) this.#buckets.delete(name)
+        continue
+      }
+      const pending = bucket.pending
+      bucket.pending = 0
+      const global = await addToRateLimit(this.db, name, bucket.windowStartMs, pending)
+      if (global === null) this.#buckets.delete(name)
+      else {
+        bucket.synced = global
+        bucket.syncedAtMs = nowMs
+      }
+    }
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushTimer !== null) return
+    this.#flushTimer = setTimeout(
+      () => void this.flush().catch((error) => logUnexpected(this.log, 'rate-limit flush failed', error)),
+      SYNC_INTERVAL_MS,
+    )
+    // A pending flush must not keep a process (or a test run) alive.
+    ;(this.#flushTimer as { unref?: () => void }).unref?.()
+  }
+}
