@@ -9,6 +9,8 @@ export interface Config {
   rateLimitMax: number
   rateLimitWindowSeconds: number
   ipRateLimitMax: number
+  /** Bytes of list pages each process keeps (docs/benchmarks.md#list-page-cache); 0 turns the cache off. */
+  listCacheBytes: number
   signup: 'open' | 'closed'
   enrichment: boolean
   enrichAllowPrivate: boolean
@@ -94,6 +96,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600),
     rateLimitWindowSeconds: int(env, 'RATE_LIMIT_WINDOW_S', 60),
     ipRateLimitMax: int(env, 'IP_RATE_LIMIT_MAX', 20),
+    listCacheBytes: int(env, 'LIST_CACHE_MB', 16, 0) * 1024 * 1024,
     signup: oneOf(env, 'SIGNUP', ['open', 'closed'], 'open'),
     enrichment: oneOf(env, 'ENRICHMENT', ['on', 'off'], 'on') === 'on',
     enrichAllowPrivate: oneOf(env, 'ENRICH_ALLOW_PRIVATE', ['0', '1'], '0') === '1',

@@ -30,9 +30,23 @@ export interface Server {
   output: { text: string }
 }
 
+/**
+ * With `taskset` and two or more cores, servers run on CPU 0 and this process (the load generator) on
+ * CPU 1, so the generator never steals the server's core. Returns what was done, for the report.
+ */
+export function pinCores(): string {
+  const taskset = Bun.which('taskset')
+  if (!taskset || navigator.hardwareConcurrency < 2) return 'not pinned (needs taskset and 2 cores)'
+  const pinned = Bun.spawnSync([taskset, '-cp', '1', String(process.pid)], { stdout: 'ignore', stderr: 'pipe' })
+  if (pinned.exitCode !== 0) return `not pinned (taskset: ${pinned.stderr.toString().trim()})`
+  serverPrefix = [taskset, '-c', '0']
+  return 'pinned with taskset: servers on CPU 0, load generator on CPU 1'
+}
+let serverPrefix: string[] = []
+
 export async function startServer(name: string, args: string[], env: Record<string, string>): Promise<Server> {
   const port = freePort()
-  const child = Bun.spawn([process.execPath, ...args], {
+  const child = Bun.spawn([...serverPrefix, process.execPath, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdin: 'ignore',

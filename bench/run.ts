@@ -24,7 +24,7 @@ import { listSavedItems } from '../adapters/storage/saved-items.ts'
 import { atomically, openDatabase, type Database } from '../adapters/storage/open-database.ts'
 import { savedItems } from '../adapters/storage/schema.ts'
 import { percentile, runLoad, type LoadRequest, type LoadResult } from './load.ts'
-import { run, startServer, stopAll, type Server } from './processes.ts'
+import { pinCores, run, startServer, stopAll, type Server } from './processes.ts'
 
 const num = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback)
@@ -178,16 +178,35 @@ async function main(): Promise<number> {
       .join(' ')}`,
   )
   log(`database ${databaseUrl}`)
+  const pinning = pinCores()
+  log(pinning)
 
   // Accounts and keys through the CLI, exactly as an operator would; then 10,000 items by direct SQL.
   const capturer = await createUserWithKey('capture@bench.example', ['saved-items:capture'])
-  const reader = await createUserWithKey('reader@bench.example', ['saved-items:read'])
+  const reader = await createUserWithKey('reader@bench.example', [
+    'saved-items:read',
+    'saved-items:write',
+    'folders:read',
+    'folders:write',
+  ])
   const db = await openDatabase(databaseUrl)
   const seedStart = performance.now()
   await seedItems(db, reader.userId, LIST_ITEMS)
   log(`seeded ${LIST_ITEMS} items in ${((performance.now() - seedStart) / 1000).toFixed(2)} s`)
 
   const ours = await startServer('readlater', ['server.ts'], serverEnv)
+  // The same server without its list page cache: every list read goes to the database.
+  const uncached = await startServer('readlater, no list cache', ['server.ts'], { ...serverEnv, LIST_CACHE_MB: '0' })
+  const folderNames = ['Inbox zero', 'Long reads', 'Recipes', 'Work', 'Papers']
+  const readerJson = { authorization: `Bearer ${reader.key}`, 'content-type': 'application/json' }
+  for (const name of folderNames) {
+    const made = await fetch(`${ours.url}/v1/folders`, {
+      method: 'POST',
+      headers: readerJson,
+      body: JSON.stringify({ name }),
+    })
+    if (made.status !== 200) throw new Error(`creating folder ${name}: ${made.status} ${await made.text()}`)
+  }
 
   const runTag = Date.now().toString(36)
   const captureInit = (key: string, url: string): RequestInit => ({
@@ -235,6 +254,17 @@ async function main(): Promise<number> {
         : 'no Link rel="next" header',
   )
 
+  const pageIds = (JSON.parse(listSample.body) as { savedItems: { id: string }[] }).savedItems.map((item) => item.id)
+  const stateInit = (n: number): { path: string; init: RequestInit } => ({
+    path: `/v1/saved-items/${pageIds[n % pageIds.length]}/${Math.floor(n / pageIds.length) % 2 === 0 ? 'read' : 'unread'}`,
+    init: { method: 'POST', headers: { authorization: `Bearer ${reader.key}` } },
+  })
+  const stateSample = await probe({ url: `${ours.url}${stateInit(0).path}`, init: stateInit(0).init }, 200, (b) =>
+    b.isRead === true ? null : `isRead ${b.isRead}`,
+  )
+  const foldersSample = await probe({ url: `${ours.url}/v1/folders`, init: listInit }, 200, (b) =>
+    b.folders?.length === folderNames.length ? null : `${b.folders?.length} folders`,
+  )
   const mcpSaveSample = await probe(
     { url: `${ours.url}/mcp`, init: mcpInit(capturer.key, 'save_url', { url: newUrl(-2) }) },
     200,
@@ -259,6 +289,8 @@ async function main(): Promise<number> {
       '/capture': captureSample,
       '/recapture': recaptureSample,
       '/list': listSample,
+      '/state': stateSample,
+      '/folders': foldersSample,
       '/mcp-save': mcpSaveSample,
       '/mcp-list': mcpListSample,
     }),
@@ -291,6 +323,20 @@ async function main(): Promise<number> {
       raw: () => ({ url: `${raw.url}/list?limit=50`, init: listInit }),
     },
     {
+      name: 'list-nocache',
+      description: `the same list with LIST_CACHE_MB=0: every page read from the database`,
+      expect: [200],
+      ours: () => ({ url: `${uncached.url}/v1/saved-items?limit=50`, init: listInit }),
+      raw: () => ({ url: `${raw.url}/list?limit=50`, init: listInit }),
+    },
+    {
+      name: 'folders',
+      description: `GET /v1/folders, ${folderNames.length} folders`,
+      expect: [200],
+      ours: () => ({ url: `${ours.url}/v1/folders`, init: listInit }),
+      raw: () => ({ url: `${raw.url}/folders`, init: listInit }),
+    },
+    {
       name: 'mcp-save',
       description: 'POST /mcp tools/call save_url, a different URL each request (a new MCP server per request)',
       expect: [200],
@@ -312,6 +358,14 @@ async function main(): Promise<number> {
     },
   ]
 
+  // Last: it writes to the reader's items, so it would empty their list cache under the list scenarios.
+  scenarios.push({
+    name: 'read-state',
+    description: 'POST /v1/saved-items/:id/read and /unread in turn over the first page (an item state change)',
+    expect: [200],
+    ours: (n) => ({ url: `${ours.url}${stateInit(n).path}`, init: stateInit(n).init }),
+    raw: (n) => ({ url: `${raw.url}/state`, init: stateInit(n).init }),
+  })
   const results: ScenarioResult[] = []
   for (const scenario of scenarios) {
     const load = { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS, expect: scenario.expect }
@@ -338,6 +392,7 @@ async function main(): Promise<number> {
   console.log(
     `  ratio = our req/s ÷ raw Bun.serve req/s (same response bytes, same run); ${CONCURRENCY} in flight, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up`,
   )
+  console.log(`  cores: ${pinning}`)
   console.log(
     `  list query in-process, no HTTP (p50 of ${inProcess.iterations} serial calls): storage layer ${inProcess.storageLayerP50Ms.toFixed(3)} ms, raw SQL ${inProcess.rawSqlP50Ms.toFixed(3)} ms`,
   )
@@ -363,6 +418,7 @@ async function main(): Promise<number> {
         date: new Date().toISOString(),
         bun: Bun.version,
         cores: cpus().length,
+        pinning,
         loadavg: loadavg(),
         concurrency: CONCURRENCY,
         warmupSeconds: WARMUP_MS / 1000,

@@ -1,4 +1,5 @@
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
+import { apiKeyDisplayPrefix, generateApiKey } from '../../core/auth/api-keys.ts'
+import { hashSecret } from './secret-hash.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import { displayTextProblem } from '../../core/text/display-text.ts'
 import { toTimestamp } from '../../core/time.ts'
@@ -42,7 +43,7 @@ export async function issueApiKey(
   const inserted = await insertIssuedApiKey(deps.db, {
     id,
     userId: input.userId,
-    keyHash: hashApiKey(key),
+    keyHash: hashSecret(key),
     prefix: apiKeyDisplayPrefix(key),
     label: input.label.trim(),
     scopes: [...input.scopes],

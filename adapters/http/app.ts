@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import { isAppError, RouteNotFoundError, ValidationError } from '../../core/errors.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
-import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
+import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse, responseSchemaFailure } from './errors.ts'
 import { createRequestHandler } from './pipeline.ts'
 import type { RequestHandler } from '../runtime/connection.ts'
 import { createRouteContext } from './route-context.ts'
@@ -84,10 +84,8 @@ export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>
       .onError({ as: 'global' }, ({ code, error, path, request }) => {
         if (isAppError(error)) return errorResponse(error)
         // A response that fails its own schema is our bug (say, a corrupt row), not the caller's.
-        if (code === 'VALIDATION' && (error as { type?: string }).type === 'response') {
-          deps.log('error', { msg: 'response failed its schema', error: describeValidation(error) })
-          return jsonResponse(500, INTERNAL_ERROR_BODY)
-        }
+        if (code === 'VALIDATION' && (error as { type?: string }).type === 'response')
+          return responseSchemaFailure(deps.log, describeValidation(error))
         if (code === 'VALIDATION') return errorResponse(new ValidationError(describeValidation(error)))
         if (code === 'PARSE') return errorResponse(new ValidationError('body: not valid JSON'))
         if (code === 'NOT_FOUND') {

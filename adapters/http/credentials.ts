@@ -1,4 +1,5 @@
-import { hashApiKey, looksLikeApiKey } from '../../core/auth/api-keys.ts'
+import { looksLikeApiKey } from '../../core/auth/api-keys.ts'
+import { hashSecret } from '../app/secret-hash.ts'
 import { isScope } from '../../core/auth/scopes.ts'
 import { SCOPES, type ConnectClient, type Principal } from '../../core/types.ts'
 import type { Database } from '../storage/open-database.ts'
@@ -36,7 +37,7 @@ export async function resolveCredential(deps: AppDeps, request: Request, audienc
 }
 
 export async function resolveApiKey(db: Database, token: string, now: Date): Promise<CredentialResult> {
-  const key = await findActiveApiKey(db, hashApiKey(token))
+  const key = await findActiveApiKey(db, hashSecret(token))
   if (!key) return { kind: 'invalid' }
   await touchApiKey(db, key, now)
   return {

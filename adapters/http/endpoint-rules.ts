@@ -59,8 +59,16 @@ export function matchEndpoint(rules: readonly EndpointRule[], method: string, pa
   const wanted = method === 'HEAD' ? 'GET' : method
   const segments = path.split('/')
   return rules.find(
-    (candidate) => candidate.method === wanted && matchesPattern(candidate.pattern.split('/'), segments),
+    (candidate) => candidate.method === wanted && matchesPattern(patternSegments(candidate.pattern), segments),
   )
+}
+
+// Patterns are few and fixed: split once, not on every request.
+const splitPatterns = new Map<string, readonly string[]>()
+function patternSegments(pattern: string): readonly string[] {
+  let segments = splitPatterns.get(pattern)
+  if (!segments) splitPatterns.set(pattern, (segments = pattern.split('/')))
+  return segments
 }
 
 function matchesPattern(pattern: readonly string[], segments: readonly string[]): boolean {

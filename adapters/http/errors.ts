@@ -1,5 +1,6 @@
 import type { AppError } from '../../core/errors.ts'
 import { toErrorBody } from '../../core/errors.ts'
+import type { Log } from '../app/deps.ts'
 
 /** The one table from error type to HTTP status (docs/api.md#errors). `Record` keeps it exhaustive. */
 export const STATUS_BY_TAG: Record<AppError['_tag'], number> = {
@@ -33,4 +34,13 @@ export function errorResponse(error: AppError, headers: HeadersInit = {}): Respo
 export const INTERNAL_ERROR_BODY = {
   _tag: 'InternalError',
   message: 'The service failed to handle this request; retry with backoff and the same Idempotency-Key',
+}
+
+/**
+ * An answer that fails its own response schema is our bug (say, a corrupt row), not the caller's: logged
+ * with where it failed (never the values), answered with a generic 500.
+ */
+export function responseSchemaFailure(log: Log, where: string): Response {
+  log('error', { msg: 'response failed its schema', error: where })
+  return jsonResponse(500, INTERNAL_ERROR_BODY)
 }

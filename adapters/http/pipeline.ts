@@ -76,9 +76,9 @@ async function guard(
   principals: WeakMap<Request, Principal>,
   limiter: SharedRateLimiter,
   request: Request,
-  clientIp: string | null,
+  url: URL,
+  clientIp: () => string | null,
 ): Promise<Outcome> {
-  const url = new URL(request.url)
   const rule = matchEndpoint(rules, request.method, url.pathname)
   // Elysia tolerates a trailing `/`, but the endpoint table does not: without this, `/v1/folders/` would
   // reach its route with no principal and answer 401 to a valid credential.
@@ -91,7 +91,7 @@ async function guard(
   if (ipRule) {
     const limit = await checkRateLimit(
       deps,
-      `ip:${ipRule.path}:${clientIp ?? 'unknown'}`,
+      `ip:${ipRule.path}:${clientIp() ?? 'unknown'}`,
       deps.config.ipRateLimitMax,
       IP_LIMIT_WINDOW_SECONDS,
     )
@@ -222,6 +222,11 @@ function forward(
   principals: WeakMap<Request, Principal>,
   principal?: Principal,
 ): Promise<Response> {
+  // Nothing was read and nothing needs retyping: the request goes on as it came.
+  if (body === null && contentType === null) {
+    if (principal) principals.set(request, principal)
+    return app.handle(request)
+  }
   const headers = new Headers(request.headers)
   // Media types are case-insensitive and `+json` types are JSON; Elysia parses only a literal
   // `application/json`, so the type checked before is handed on in that form.
@@ -273,10 +278,14 @@ export function createRequestHandler(
     const requestId = uuidv7(Date.now(), deps.random)
     let outcome: Outcome
     let failure: unknown
+    let path = '?'
     try {
-      const clientIp = effectiveClientIp(request, socketAddressOf(request, connection), deps.config.trustProxy)
+      const url = new URL(request.url)
+      path = url.pathname
+      // Only per-IP limits need the address; asking the socket for it costs on every other request.
+      const clientIp = () => effectiveClientIp(request, socketAddressOf(request, connection), deps.config.trustProxy)
       rules ??= endpointRulesOf((app as unknown as { routes: Parameters<typeof endpointRulesOf>[0] }).routes)
-      outcome = await guard(deps, app, rules, principals, limiter, request, clientIp)
+      outcome = await guard(deps, app, rules, principals, limiter, request, url, clientIp)
     } catch (error) {
       failure = error
       outcome = { response: jsonResponse(500, INTERNAL_ERROR_BODY), principal: null }
@@ -287,13 +296,6 @@ export function createRequestHandler(
     // browser must never sniff a JSON body into something it runs (docs/security.md#response-headers).
     if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store')
     response.headers.set('x-content-type-options', 'nosniff')
-    const path = (() => {
-      try {
-        return new URL(request.url).pathname
-      } catch {
-        return '?'
-      }
-    })()
     deps.log(failure || response.status >= 500 ? 'error' : 'info', {
       msg: 'request',
       requestId,

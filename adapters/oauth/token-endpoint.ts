@@ -1,4 +1,5 @@
-import { generateSecret, hashSecret } from '../../core/auth/secrets.ts'
+import { generateSecret } from '../../core/auth/secrets.ts'
+import { hashSecret } from '../app/secret-hash.ts'
 import { parseScopeList } from '../../core/auth/scopes.ts'
 import { OAuthError } from '../../core/oauth/oauth-error.ts'
 import { isOAuthScope, OFFLINE_ACCESS, sortScopes } from '../../core/oauth/oauth-scopes.ts'

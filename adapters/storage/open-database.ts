@@ -115,8 +115,7 @@ function openEmbedded(path: string): Database {
   }
   if (path !== ':memory:') {
     // In WAL mode NORMAL never corrupts the file; it only lets the last commits roll back on power loss
-    // (not on a process crash), and it saves an fsync on every commit: every authenticated request writes
-    // its rate-limit counter.
+    // (not on a process crash), and it saves an fsync on every commit.
     native.exec('PRAGMA synchronous=NORMAL')
   }
   native.exec('PRAGMA foreign_keys=ON')

@@ -12,6 +12,11 @@ export const users = sqliteTable(
     createdAt: text('created_at').notNull(),
     /** The last time someone tried to sign up with this email: shown to the owner in settings (sign-up never tells the visitor). */
     signupAttemptedAt: text('signup_attempted_at'),
+    /**
+     * Bumped by triggers (migration 0004) on every change to the person's saved items or folders, by any
+     * process: a cached page of their list is valid while it is unchanged (docs/benchmarks.md#list-page-cache).
+     */
+    itemsVersion: integer('items_version').notNull().default(0),
   },
   (t) => [uniqueIndex('users_email_uq').on(t.email)],
 )

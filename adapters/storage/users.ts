@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
+import { preparedPer } from './prepared.ts'
 import type { Database } from './open-database.ts'
 import { users } from './schema.ts'
 
@@ -38,4 +39,18 @@ export async function markSignupAttempt(db: Database, email: string, now: string
     .where(eq(users.email, canonicalEmail(email)))
     .returning({ id: users.id })
   return row?.id ?? null
+}
+
+const itemsVersionStatement = preparedPer((db) =>
+  db
+    .select({ version: users.itemsVersion })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare(),
+)
+
+/** The person's item version: triggers bump it on every change to their items or folders (migration 0004). */
+export async function itemsVersionOf(db: Database, userId: string): Promise<number> {
+  const [row] = (await itemsVersionStatement(db).values({ userId })) as ArrayLike<unknown>[]
+  return row ? Number(row[0]) : -1
 }

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { isScope } from '../../../core/auth/scopes.ts'
-import { generateSecret, hashSecret } from '../../../core/auth/secrets.ts'
+import { generateSecret } from '../../../core/auth/secrets.ts'
+import { hashSecret } from '../../app/secret-hash.ts'
 import { checkExchange, checkExchangeClient } from '../../../core/connect/connect-exchange.ts'
 import { checkConnectAuthorize, connectCodeExpiry } from '../../../core/connect/connect-request.ts'
 import { toTimestamp } from '../../../core/time.ts'

@@ -1,6 +1,7 @@
 import { logUnexpected } from '../../app/unexpected.ts'
 import { Elysia } from 'elysia'
-import { generateSecret, hashSecret } from '../../../core/auth/secrets.ts'
+import { generateSecret } from '../../../core/auth/secrets.ts'
+import { hashSecret } from '../../app/secret-hash.ts'
 import { isAppError } from '../../../core/errors.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import {

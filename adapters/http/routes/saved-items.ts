@@ -13,9 +13,22 @@ import {
   SetFolderRequest,
 } from '../schemas.ts'
 import type { ItemChange } from '../../storage/saved-items.ts'
-import { changeItem, deleteItem, listItems } from '../../app/saved-items.ts'
+import { changeItem, deleteItem, listPage } from '../../app/saved-items.ts'
+import { responseSchemaFailure } from '../errors.ts'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
 
 const tags = ['Saved items']
+const itemCheck = TypeCompiler.Compile(SavedItem)
+
+/** Where the first item breaks the SavedItem schema (path and rule, never the value), or null. */
+function firstSchemaFailure(items: readonly unknown[]): string | null {
+  for (const [index, item] of items.entries()) {
+    if (itemCheck.Check(item)) continue
+    const error = itemCheck.Errors(item).First()
+    return `response.savedItems.${index}${error?.path.replace(/\//g, '.') ?? ''}: ${error?.message ?? 'does not match the schema'}`
+  }
+  return null
+}
 const notFound = { 404: Errors.SavedItemNotFoundError }
 
 export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
@@ -40,20 +53,27 @@ export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
   return new Elysia()
     .get(
       '/v1/saved-items',
-      async ({ query, request, set }) => {
+      async ({ query, request }) => {
         const sort = parseSort(query.sort)
         const limit = parseLimit(query.limit)
         const folder = query.folder ?? null
-        const page = await listItems(deps, principalOf(request), { sort, folder, limit, cursor: query.cursor ?? null })
-        if (page.nextCursor) {
+        const listed = await listPage(deps, principalOf(request), { sort, folder, limit, cursor: query.cursor ?? null })
+        // The page is sent as the JSON the cache holds, so Elysia's response check is done here, once per page.
+        if (!listed.verified) {
+          const failure = firstSchemaFailure(listed.page.savedItems)
+          if (failure !== null) return responseSchemaFailure(deps.log, failure)
+          listed.verified = true
+        }
+        const headers: Record<string, string> = { 'content-type': 'application/json' }
+        if (listed.page.nextCursor) {
           const next = new URL(`${deps.config.baseUrl}/v1/saved-items`)
           next.searchParams.set('sort', sort)
           if (folder !== null) next.searchParams.set('folder', folder)
           next.searchParams.set('limit', String(limit))
-          next.searchParams.set('cursor', page.nextCursor)
-          set.headers.link = `<${next.href}>; rel="next"`
+          next.searchParams.set('cursor', listed.page.nextCursor)
+          headers.link = `<${next.href}>; rel="next"`
         }
-        return { savedItems: page.savedItems }
+        return new Response(listed.json as Uint8Array<ArrayBuffer>, { headers })
       },
       {
         query: ListQuery,

@@ -1,5 +1,6 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm'
-import { generateSecret, hashSecret } from '../../../core/auth/secrets.ts'
+import { generateSecret } from '../../../core/auth/secrets.ts'
+import { hashSecret } from '../../app/secret-hash.ts'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import type { Clock, RandomSource } from '../../../core/types.ts'
 import type { Database } from '../../storage/open-database.ts'

@@ -1,4 +1,4 @@
-import { hashSecret } from '../../../core/auth/secrets.ts'
+import { hashSecret } from '../../app/secret-hash.ts'
 import { rateLimitWindowStart } from '../../../core/limits/rate-limit.ts'
 import type { Clock } from '../../../core/types.ts'
 import type { Database } from '../../storage/open-database.ts'
