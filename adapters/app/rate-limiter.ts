@@ -48,8 +48,10 @@ export class SharedRateLimiter {
       bucket.synced = await hitRateLimit(this.db, bucketName, windowStartMs, carried + 1)
     } else {
       bucket.pending += 1
-      this.#scheduleFlush()
     }
+    // Also after a sync with nothing pending: the flush forgets buckets idle for a sync interval, so a
+    // process that sees many credentials once each does not keep them all.
+    this.#scheduleFlush()
     return decideRateLimit({ count: bucket.synced + bucket.pending, limit, windowStartMs, windowSeconds, nowMs })
   }
 
@@ -71,6 +73,11 @@ export class SharedRateLimiter {
         bucket.syncedAtMs = nowMs
       }
     }
+  }
+
+  /** Buckets held in memory (for tests). */
+  get size(): number {
+    return this.#buckets.size
   }
 
   #scheduleFlush(): void {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hashApiKey } from '../../core/auth/api-keys.ts'
-import { SYNC_INTERVAL_MS } from '../../adapters/app/rate-limiter.ts'
+import { SharedRateLimiter, SYNC_INTERVAL_MS } from '../../adapters/app/rate-limiter.ts'
 import { createHarness, TestClock, type Harness, type Reply, type TestUser } from '../helpers/harness.ts'
 
 const env = { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_S: '60' }
@@ -204,5 +204,20 @@ describe('rate limits shared through the database', () => {
     expect(Number(row!.count)).toBe(10)
     a.db.$client.close()
     b.db.$client.close()
+  })
+})
+
+describe('SharedRateLimiter', () => {
+  test('forgets a bucket a sync interval after its last request, so credentials seen once are not kept', async () => {
+    const h = await createHarness({ env })
+    const clock = new TestClock()
+    const limiter = new SharedRateLimiter(h.db, clock, () => {})
+    for (let i = 0; i < 20; i++) await limiter.hit(`cred:once-${i}`, 3, 60)
+    expect(limiter.size).toBe(20)
+    clock.advance(SYNC_INTERVAL_MS)
+    await Bun.sleep(SYNC_INTERVAL_MS + 100)
+    expect(limiter.size).toBe(0)
+    // Forgetting loses nothing: the counts are in the database, and the next request reads them back.
+    expect((await limiter.hit('cred:once-0', 3, 60)).remaining).toBe(1)
   })
 })
