@@ -98,3 +98,85 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     firstError,
   }
 }
+
+export interface FixedRateOptions {
+  /** Requests started per second, on schedule whether or not earlier ones have finished (open loop). */
+  rate: number
+  warmupMs: number
+  durationMs: number
+  request(n: number): LoadRequest
+  expect: readonly number[]
+}
+
+/**
+ * An open-loop run: request n is due at start + n / rate and is sent then, however many are in flight.
+ * Latency counts from when it was due, not when it was sent, so a server that falls behind cannot hide
+ * its queue (no coordinated omission). For "p99 at half the closed-loop rate".
+ */
+export async function runFixedRate(options: FixedRateOptions): Promise<LoadResult> {
+  const expect = new Set(options.expect)
+  const latencies: number[] = []
+  const statuses: Record<string, number> = {}
+  let errors = 0
+  let warmupErrors = 0
+  let firstError: string | null = null
+  let completedInWindow = 0
+  const start = performance.now()
+  const measureFrom = start + options.warmupMs
+  const measureUntil = measureFrom + options.durationMs
+  const inFlight = new Set<Promise<void>>()
+
+  const send = async (n: number, due: number): Promise<void> => {
+    const { url, init } = options.request(n)
+    let detail = ''
+    let status: string
+    try {
+      const response = await fetch(url, init)
+      await response.arrayBuffer()
+      status = String(response.status)
+      if (!expect.has(response.status)) detail = `${init.method ?? 'GET'} ${url} → ${response.status}`
+    } catch (error) {
+      status = 'network'
+      detail = `${init.method ?? 'GET'} ${url} → ${String(error)}`
+    }
+    const done = performance.now()
+    if (due >= measureFrom) {
+      latencies.push(done - due)
+      statuses[status] = (statuses[status] ?? 0) + 1
+      if (detail) errors++
+      completedInWindow++
+    } else if (detail) warmupErrors++
+    if (detail) firstError ??= detail
+  }
+
+  let n = 0
+  for (;;) {
+    const now = performance.now()
+    // Everything due by now goes out at once; the timer's granularity is about a millisecond.
+    for (
+      let due = start + (n * 1000) / options.rate;
+      due <= now && due < measureUntil;
+      due = start + (n * 1000) / options.rate
+    ) {
+      const sent = send(n++, due)
+      inFlight.add(sent)
+      void sent.finally(() => inFlight.delete(sent))
+    }
+    if (start + (n * 1000) / options.rate >= measureUntil) break
+    await Bun.sleep(1)
+  }
+  await Promise.all(inFlight)
+  const sorted = Float64Array.from(latencies).sort()
+  const seconds = options.durationMs / 1000
+  return {
+    requests: completedInWindow,
+    seconds,
+    rps: completedInWindow / seconds,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    errors,
+    warmupErrors,
+    statuses,
+    firstError,
+  }
+}

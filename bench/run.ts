@@ -23,7 +23,7 @@ import { TAGS, type Tag } from '../core/types.ts'
 import { listSavedItems } from '../adapters/storage/saved-items.ts'
 import { atomically, openDatabase, type Database } from '../adapters/storage/open-database.ts'
 import { savedItems } from '../adapters/storage/schema.ts'
-import { percentile, runLoad, type LoadRequest, type LoadResult } from './load.ts'
+import { percentile, runFixedRate, runLoad, type LoadRequest, type LoadResult } from './load.ts'
 import { pinCores, run, startServer, stopAll, type Server } from './processes.ts'
 
 const num = (name: string, fallback: number): number => {
@@ -382,6 +382,17 @@ async function main(): Promise<number> {
     log(`${scenario.name}: ${ourResult.rps.toFixed(0)} req/s vs raw ${rawResult.rps.toFixed(0)} req/s`)
   }
 
+  // Capture latency at half the closed-loop rate, open loop (latency counted from when each was due).
+  const captureRate = Math.max(1, Math.round(results.find((r) => r.name === 'capture-new')!.ours.rps / 2))
+  const halfRate = await runFixedRate({
+    rate: captureRate,
+    warmupMs: WARMUP_MS,
+    durationMs: DURATION_MS,
+    expect: [201],
+    request: (n) => ({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, newUrl(2_000_000_000 + n)) }),
+  })
+  log(`capture at ${captureRate}/s (half the closed-loop rate): p99 ${halfRate.p99Ms.toFixed(2)} ms`)
+
   const inProcess = await inProcessListTimes(db, reader.userId)
   db.$client.close()
 
@@ -393,6 +404,9 @@ async function main(): Promise<number> {
     `  ratio = our req/s ÷ raw Bun.serve req/s (same response bytes, same run); ${CONCURRENCY} in flight, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up`,
   )
   console.log(`  cores: ${pinning}`)
+  console.log(
+    `  capture-new at half its rate, open loop (${captureRate} req/s for ${DURATION_MS / 1000} s, latency from when each was due): p50 ${halfRate.p50Ms.toFixed(2)} ms, p99 ${halfRate.p99Ms.toFixed(2)} ms, ${halfRate.errors} errors`,
+  )
   console.log(
     `  list query in-process, no HTTP (p50 of ${inProcess.iterations} serial calls): storage layer ${inProcess.storageLayerP50Ms.toFixed(3)} ms, raw SQL ${inProcess.rawSqlP50Ms.toFixed(3)} ms`,
   )
@@ -409,6 +423,8 @@ async function main(): Promise<number> {
         ]
       : []),
   ])
+  if (halfRate.errors + halfRate.warmupErrors > 0)
+    failures.push(`capture at half rate: ${halfRate.errors} measured failures; first: ${halfRate.firstError}`)
 
   const resultsFile = join(tmpdir(), `readlater-bench-results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
   writeFileSync(
@@ -426,6 +442,7 @@ async function main(): Promise<number> {
         listItems: LIST_ITEMS,
         scenarios: results,
         listQueryInProcess: inProcess,
+        captureAtHalfRate: { rate: captureRate, ...halfRate },
         failures,
         wallSeconds: (performance.now() - started) / 1000,
       },

@@ -1,4 +1,5 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { preparedPer } from './prepared.ts'
 import { FolderNameConflictError, FolderNotFoundError } from '../../core/errors.ts'
 import type { Folder } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
@@ -10,12 +11,19 @@ const isUniqueViolation = (error: unknown): boolean =>
 const conflict = (name: string): FolderNameConflictError =>
   new FolderNameConflictError(`A folder named "${name}" already exists`)
 
-export async function listFolders(db: Database, userId: string): Promise<Folder[]> {
-  return db
+// Prepared once: building the query cost more than running it (docs/benchmarks.md#profile).
+const foldersOfPerson = preparedPer((db) =>
+  db
     .select({ id: folders.id, name: folders.name })
     .from(folders)
-    .where(eq(folders.userId, userId))
+    .where(eq(folders.userId, sql.placeholder('userId')))
     .orderBy(asc(folders.nameKey), asc(folders.id))
+    .prepare(),
+)
+
+export async function listFolders(db: Database, userId: string): Promise<Folder[]> {
+  const rows = (await foldersOfPerson(db).values({ userId })) as ArrayLike<unknown>[]
+  return rows.map((row) => ({ id: row[0] as string, name: row[1] as string }))
 }
 
 export async function createFolder(

@@ -19,6 +19,8 @@ import { bunSqlClient, embeddedSqlClient, type SqlClient } from './sql-client.ts
 export type Database = LibSQLDatabase<typeof schema> & {
   $client: SqlClient
   $embedded?: true
+  /** Runs SQL synchronously on the embedded connection (transaction control for group commit); absent on @libsql/client. */
+  $exec?: (sql: string) => void
   /** Which engine reads the database: bun:sqlite (Bun, a file), libsql (Deno and Node, a file) or @libsql/client. */
   $engine: 'bun:sqlite' | 'libsql' | 'client'
 }
@@ -126,6 +128,7 @@ function openEmbedded(path: string): Database {
   const db = new BaseSQLiteDatabase('sync', dialect, session as never, relational) as unknown as Database
   migrateEmbedded(db as never, { migrationsFolder: MIGRATIONS })
   db.$client = embeddedSqlClient(native)
+  db.$exec = preparedRunner((statement) => native.prepare(statement))
   db.$embedded = true
   db.$engine = 'libsql'
   return db
@@ -150,9 +153,20 @@ async function openBunSqlite(path: string): Promise<Database> {
   const db = drizzle(native, { schema }) as unknown as Database
   migrate(db as never, { migrationsFolder: MIGRATIONS })
   db.$client = bunSqlClient(native)
+  db.$exec = preparedRunner((statement) => native.prepare(statement))
   db.$embedded = true
   db.$engine = 'bun:sqlite'
   return db
+}
+
+/** Runs fixed statements (transaction control), each prepared once: SQLite parses SQL text on every `exec`. */
+function preparedRunner(prepare: (sql: string) => { run(): unknown }): (sql: string) => void {
+  const statements = new Map<string, { run(): unknown }>()
+  return (sql) => {
+    let statement = statements.get(sql)
+    if (!statement) statements.set(sql, (statement = prepare(sql)))
+    statement.run()
+  }
 }
 
 type Runnable = { run(): unknown }

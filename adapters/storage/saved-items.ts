@@ -6,6 +6,7 @@ import type { SavedItem, Sort } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
 import { folders, savedItems } from './schema.ts'
 import { preparedPer } from './prepared.ts'
+import { groupCommitted } from './group-commit.ts'
 import { AFTER_ITEM_FIELDS, ITEM_FIELDS, itemFromRow, type RawRow } from './saved-item-rows.ts'
 
 const isForeignKeyViolation = (error: unknown): boolean =>
@@ -87,19 +88,34 @@ export async function upsertCapture(
 ): Promise<{ created: boolean; item: SavedItem }> {
   const { row, explicitChannel } = capture
   const statement = (explicitChannel === null ? upsertKeepingChannel : upsertReplacingChannel)(db)
-  let stored: { id: string } | undefined
+  const upsert = (stored: { id: string }[]) => stored[0]
   try {
-    ;[stored] = await statement.all({ ...row })
+    if (db.$exec) {
+      // Embedded: the upsert and its read-back join this turn's group commit (docs/benchmarks.md#group-commit).
+      return await groupCommitted(db, () => {
+        const stored = upsert(statement.all({ ...row }) as unknown as { id: string }[])
+        if (!stored) throw new Error('upsert returned no row')
+        return { created: stored.id === row.id, item: readItem(db, row.userId, stored.id) }
+      })
+    }
+    const stored = upsert(await statement.all({ ...row }))
+    if (!stored) throw new Error('upsert returned no row')
+    // Read after the atomic write: under concurrent recaptures this may already show a later save, never an older one.
+    const item = await findSavedItem(db, row.userId, stored.id)
+    if (!item) throw new SavedItemNotFoundError(stored.id) // deleted in between
+    return { created: stored.id === row.id, item }
   } catch (error) {
     // The folder was checked just before; this is the race where it was deleted in between.
     if (row.folderId && isForeignKeyViolation(error)) throw new FolderNotFoundError(row.folderId)
     throw error
   }
-  if (!stored) throw new Error('upsert returned no row')
-  // Read after the atomic write: under concurrent recaptures this may already show a later save, never an older one.
-  const item = await findSavedItem(db, row.userId, stored.id)
-  if (!item) throw new SavedItemNotFoundError(stored.id) // deleted in between
-  return { created: stored.id === row.id, item }
+}
+
+/** The item as its write left it, read synchronously inside a group commit (embedded drivers only). */
+function readItem(db: Database, userId: string, id: string): SavedItem {
+  const [found] = itemOfPerson(db).values({ id, userId }) as unknown as RawRow[]
+  if (!found) throw new SavedItemNotFoundError(id)
+  return itemFromRow(found)
 }
 
 const itemOfPerson = preparedPer((db) =>
@@ -121,6 +137,46 @@ export type ItemChange =
   | { kind: 'open' }
   | { kind: 'folder'; folderId: string | null }
 
+const ofPerson = and(eq(savedItems.id, sql.placeholder('id')), eq(savedItems.userId, sql.placeholder('userId')))
+
+/** One prepared UPDATE per kind of change; `updatedAt` moves only when the value does (docs/api.md#lists). */
+const changeStatements = {
+  open: preparedPer((db) =>
+    db
+      .update(savedItems)
+      .set({
+        isRead: true,
+        openedAt: sql`${sql.placeholder('now')}`,
+        updatedAt: sql`${sql.placeholder('now')}`,
+      })
+      .where(ofPerson)
+      .returning({ id: savedItems.id })
+      .prepare(),
+  ),
+  'read-state': preparedPer((db) =>
+    db
+      .update(savedItems)
+      .set({
+        isRead: sql`${sql.placeholder('isRead')}`,
+        updatedAt: sql`CASE WHEN ${savedItems.isRead} = ${sql.placeholder('isRead')} THEN ${savedItems.updatedAt} ELSE ${sql.placeholder('now')} END`,
+      })
+      .where(ofPerson)
+      .returning({ id: savedItems.id })
+      .prepare(),
+  ),
+  folder: preparedPer((db) =>
+    db
+      .update(savedItems)
+      .set({
+        folderId: sql`${sql.placeholder('folderId')}`,
+        updatedAt: sql`CASE WHEN ${savedItems.folderId} IS ${sql.placeholder('folderId')} THEN ${savedItems.updatedAt} ELSE ${sql.placeholder('now')} END`,
+      })
+      .where(ofPerson)
+      .returning({ id: savedItems.id })
+      .prepare(),
+  ),
+}
+
 /**
  * Applies one state change. `updatedAt` moves only when a value actually changes (docs/api.md#lists); opening
  * always records the time, so it always counts as a change.
@@ -136,31 +192,28 @@ export async function changeSavedItem(
     if (!(await findSavedItem(db, userId, id))) throw new SavedItemNotFoundError(id)
     if (!(await folderExists(db, userId, change.folderId))) throw new FolderNotFoundError(change.folderId)
   }
-  const set: Record<string, unknown> =
-    change.kind === 'open'
-      ? { isRead: true, openedAt: now, updatedAt: now }
-      : change.kind === 'read-state'
-        ? {
-            isRead: change.isRead,
-            updatedAt: sql`CASE WHEN ${savedItems.isRead} = ${change.isRead ? 1 : 0} THEN ${savedItems.updatedAt} ELSE ${now} END`,
-          }
-        : {
-            folderId: change.folderId,
-            updatedAt: sql`CASE WHEN ${savedItems.folderId} IS ${change.folderId} THEN ${savedItems.updatedAt} ELSE ${now} END`,
-          }
-  let updated: { id: string }[]
+  const params = {
+    id,
+    userId,
+    now,
+    ...(change.kind === 'read-state' ? { isRead: change.isRead ? 1 : 0 } : {}),
+    ...(change.kind === 'folder' ? { folderId: change.folderId } : {}),
+  }
+  const statement = changeStatements[change.kind](db)
   try {
-    updated = await db
-      .update(savedItems)
-      .set(set)
-      .where(and(eq(savedItems.id, id), eq(savedItems.userId, userId)))
-      .returning({ id: savedItems.id })
+    if (db.$exec) {
+      // Embedded: the update and its read-back join this turn's group commit (docs/benchmarks.md#group-commit).
+      return await groupCommitted(db, () => {
+        if ((statement.all(params) as unknown as unknown[]).length === 0) throw new SavedItemNotFoundError(id)
+        return readItem(db, userId, id)
+      })
+    }
+    if ((await statement.all(params)).length === 0) throw new SavedItemNotFoundError(id)
   } catch (error) {
     if (change.kind === 'folder' && change.folderId && isForeignKeyViolation(error))
       throw new FolderNotFoundError(change.folderId)
     throw error
   }
-  if (updated.length === 0) throw new SavedItemNotFoundError(id)
   const item = await findSavedItem(db, userId, id)
   if (!item) throw new SavedItemNotFoundError(id)
   return item
