@@ -5,6 +5,7 @@ import { createServer } from './adapters/http/app.ts'
 import { createLogger } from './adapters/runtime/logger.ts'
 import { DatabaseOpenError, openDatabase } from './adapters/storage/open-database.ts'
 import { startMaintenance } from './adapters/storage/maintenance.ts'
+import { startWalCheckpointer } from './adapters/storage/wal-checkpointer.ts'
 import { serve } from './adapters/runtime/serve.ts'
 import { loadSigningKeys, SigningKeyError } from './adapters/oauth/signing-keys.ts'
 import { startEnrichment } from './adapters/enrichment/start.ts'
@@ -65,6 +66,9 @@ const stopMaintenance = startMaintenance(db, systemClock, (error) =>
   log('warn', { msg: 'maintenance failed', error: error instanceof Error ? error.name : 'unknown' }),
 )
 const enrichment = startEnrichment({ db, config, clock: systemClock, log })
+const checkpointer = await startWalCheckpointer(db, (message) =>
+  log('warn', { msg: 'WAL checkpoint failed', error: message.slice(0, 200) }),
+)
 // The transport limit sits above the API's own 64 KiB cap, so oversized bodies get the typed 413.
 const http = serve(server.fetch, { port: config.port, hostname: config.host, maxBodyBytes: 1024 * 1024 })
 log('info', {
@@ -78,6 +82,7 @@ log('info', {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     stopMaintenance()
+    checkpointer?.stop()
     // In-flight jobs get a moment to finish; one cut off is taken over when its lease runs out.
     await Promise.race([enrichment?.stop(), new Promise((resolve) => setTimeout(resolve, 2000))])
     await http.stop()

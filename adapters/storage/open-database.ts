@@ -21,6 +21,8 @@ export type Database = LibSQLDatabase<typeof schema> & {
   $embedded?: true
   /** Runs SQL synchronously on the embedded connection (transaction control for group commit); absent on @libsql/client. */
   $exec?: (sql: string) => void
+  /** The database file's path, for an embedded file (not `:memory:`). */
+  $file?: string
   /** Which engine reads the database: bun:sqlite (Bun, a file), libsql (Deno and Node, a file) or @libsql/client. */
   $engine: 'bun:sqlite' | 'libsql' | 'client'
 }
@@ -154,6 +156,7 @@ async function openBunSqlite(path: string): Promise<Database> {
   migrate(db as never, { migrationsFolder: MIGRATIONS })
   db.$client = bunSqlClient(native)
   db.$exec = preparedRunner((statement) => native.prepare(statement))
+  if (path !== ':memory:') db.$file = path
   db.$embedded = true
   db.$engine = 'bun:sqlite'
   return db

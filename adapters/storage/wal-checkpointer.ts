@@ -1,0 +1,44 @@
+import type { Database } from './open-database.ts'
+
+/** How often the worker checkpoints; SQLite's own would fire every 1,000 pages, mid-request. */
+export const CHECKPOINT_INTERVAL_MS = 250
+
+/**
+ * Moves WAL checkpoints off the serving thread (docs/operations.md#wal-checkpoints). SQLite runs a
+ * checkpoint inside whichever commit pushes the WAL past 1,000 pages: it copies those pages into the
+ * database file and fsyncs, 10 to 20 ms during which this thread answers nothing. On Bun, with an
+ * embedded file, a worker thread with its own connection checkpoints every CHECKPOINT_INTERVAL_MS instead
+ * and the serving connection's automatic checkpoints are turned off; if the worker fails, they are turned
+ * back on. Elsewhere (Deno, Node, @libsql/client, `:memory:`) this does nothing.
+ */
+export async function startWalCheckpointer(
+  db: Database,
+  onError: (message: string) => void,
+): Promise<{ stop(): void } | null> {
+  const path = db.$file
+  if (db.$engine !== 'bun:sqlite' || !path || typeof Worker === 'undefined' || !db.$exec) return null
+  const exec = db.$exec
+  const worker = new Worker(new URL('./wal-checkpoint-worker.ts', import.meta.url).href)
+  const ready = new Promise<boolean>((resolve) => {
+    worker.onmessage = (event: MessageEvent) => {
+      const message = event.data as { ready?: true; error?: string }
+      if (message.ready) resolve(true)
+      if (message.error) onError(message.error)
+    }
+    worker.onerror = (event) => {
+      exec('PRAGMA wal_autocheckpoint=1000')
+      onError(event.message)
+      resolve(false)
+    }
+  })
+  worker.postMessage({ path, intervalMs: CHECKPOINT_INTERVAL_MS })
+  if (!(await ready)) return null
+  exec('PRAGMA wal_autocheckpoint=0')
+  ;(worker as { unref?: () => void }).unref?.()
+  return {
+    stop() {
+      exec('PRAGMA wal_autocheckpoint=1000')
+      worker.terminate()
+    },
+  }
+}

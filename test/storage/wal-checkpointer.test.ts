@@ -1,0 +1,46 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openDatabase } from '../../adapters/storage/open-database.ts'
+import { CHECKPOINT_INTERVAL_MS, startWalCheckpointer } from '../../adapters/storage/wal-checkpointer.ts'
+import { TEST_DRIVER } from '../helpers/harness.ts'
+
+// docs/operations.md#wal-checkpoints: on Bun with an embedded file, a worker thread checkpoints the WAL.
+const dir = mkdtempSync(join(tmpdir(), 'readlater-wal-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('WAL checkpointer', () => {
+  test.skipIf(TEST_DRIVER !== 'embedded')(
+    "turns the serving connection's automatic checkpoints off, and its worker moves the WAL into the database file",
+    async () => {
+      const path = join(dir, 'wal.db')
+      const db = await openDatabase(`file:${path}`)
+      const errors: string[] = []
+      const checkpointer = await startWalCheckpointer(db, (message) => errors.push(message))
+      expect(checkpointer).not.toBeNull()
+      const setting = await db.$client.execute('PRAGMA wal_autocheckpoint')
+      expect(Number(Object.values(setting.rows[0]!)[0])).toBe(0)
+      const before = statSync(path).size
+      await db.$client.execute('CREATE TABLE filler (text TEXT NOT NULL)')
+      for (let i = 0; i < 200; i++)
+        await db.$client.execute({ sql: 'INSERT INTO filler (text) VALUES (?)', args: ['x'.repeat(4000)] })
+      // This connection no longer checkpoints, so only the worker can have grown the database file.
+      await Bun.sleep(CHECKPOINT_INTERVAL_MS * 3)
+      expect(statSync(path).size).toBeGreaterThan(before + 200 * 4000)
+      checkpointer!.stop()
+      const restored = await db.$client.execute('PRAGMA wal_autocheckpoint')
+      expect(Number(Object.values(restored.rows[0]!)[0])).toBe(1000)
+      expect(errors).toEqual([])
+      db.$client.close()
+    },
+  )
+
+  test('does nothing on other engines or in memory', async () => {
+    const memory = await openDatabase('file::memory:', undefined, { driver: TEST_DRIVER })
+    expect(await startWalCheckpointer(memory, () => {})).toBeNull()
+    const file = await openDatabase(`file:${join(dir, 'other.db')}`, undefined, { driver: 'client' })
+    expect(await startWalCheckpointer(file, () => {})).toBeNull()
+    file.$client.close()
+  })
+})
