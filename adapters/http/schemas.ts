@@ -8,8 +8,8 @@ import { CODE_CHALLENGE_PATTERN } from '../../core/connect/connect-request.ts'
 // `anyOf [X, null]` (JSON Schema 2020-12 style), never OpenAPI 3.0's `nullable`.
 
 const closed = { additionalProperties: false } as const
-const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()])
-const literals = <const V extends readonly string[]>(values: V, description?: string) =>
+export const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()])
+export const literals = <const V extends readonly string[]>(values: V, description?: string) =>
   t.Union(
     values.map((v) => t.Literal(v)),
     description ? { description } : {},

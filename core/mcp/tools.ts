@@ -2,7 +2,7 @@ import type { Scope } from '../types.ts'
 
 /**
  * The MCP tools of docs/mcp.md#tools: each mirrors one REST operation and needs the same scope. The input and
- * output schemas live with the adapter (the MCP SDK wants zod); what a tool is, what it needs and how a
+ * output schemas live with the adapter (the REST API's TypeBox schemas); what a tool is, what it needs and how a
  * client may treat it (MCP tool annotations) is domain, and lives here.
  */
 export interface ToolSpec {

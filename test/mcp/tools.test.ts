@@ -437,3 +437,25 @@ describe('isolation between people', () => {
     expect(ok(await b.call('list_saved_items')).structured.savedItems).toEqual([own])
   })
 })
+
+describe('results are checked against their output schema', () => {
+  test('a stored row that breaks the SavedItem schema: list_saved_items and mark_read answer InternalError, logged, the value never sent', async () => {
+    const p = await person()
+    const item = await save(p, 'https://example.com/corrupt-mcp')
+    await live.harness.db.$client.execute({
+      sql: "UPDATE saved_items SET type = 'hologram' WHERE id = ?",
+      args: [item.id],
+    })
+    for (const [name, args] of [
+      ['list_saved_items', {}],
+      ['mark_read', { id: item.id }],
+    ] as const) {
+      const text = failed(await p.call(name, args))
+      expect(text).toBe('InternalError: the service failed to run this tool; retry later')
+      expect(text).not.toContain('hologram')
+    }
+    const logged = live.harness.logs.filter((line) => line.msg === 'mcp tool result failed its schema')
+    expect(logged.map((line) => line.tool)).toEqual(['list_saved_items', 'mark_read'])
+    expect(JSON.stringify(logged)).not.toContain('hologram')
+  })
+})

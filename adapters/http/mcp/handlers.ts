@@ -5,20 +5,25 @@ import type { AppDeps } from '../../app/deps.ts'
 import type { SavedItemDto } from '../../app/dto.ts'
 import { whoAmI } from '../../app/account.ts'
 import { folderCreate, folderDelete, folderList, folderRename } from '../../app/folders.ts'
-import { captureUrl, changeItem, deleteItem, listItems } from '../../app/saved-items.ts'
+import { captureUrl, changeItem, deleteItem, listPage, type ListedPage } from '../../app/saved-items.ts'
+import { pageSchemaFailure } from '../page-check.ts'
+import type { Static } from 'elysia'
 import type { Inputs, Outputs } from './schemas.ts'
-import type { z } from 'zod'
 
 /** Without a limit the REST list returns everything; a model's context is not that big. */
 export const MCP_DEFAULT_PAGE_SIZE = 50
 
-type Args<N extends ToolName> = {
-  [K in keyof (typeof Inputs)[N]]: (typeof Inputs)[N][K] extends z.ZodType ? z.infer<(typeof Inputs)[N][K]> : never
-}
+type Args<N extends ToolName> = Static<(typeof Inputs)[N]>
 /** Typed against the output schema, so a DTO that drifts from it fails to compile. */
-type Handler<N extends ToolName> = (
-  args: Args<N>,
-) => Promise<{ structured: z.infer<(typeof Outputs)[N]>; summary: string }>
+type Handler<N extends ToolName> = (args: Args<N>) => Promise<{
+  structured: Static<(typeof Outputs)[N]>
+  summary: string
+  /** Set when the result was already checked against its schema (a cached page): the server skips it. */
+  checked?: boolean
+}>
+
+/** The summary of a cached page, made once per page (it depends only on the page and its sort). */
+const pageSummaries = new WeakMap<ListedPage, string>()
 
 /** One line per item: what a model needs to refer back to it (its id) and to tell items apart. */
 function describeItem(item: SavedItemDto): string {
@@ -48,19 +53,25 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
     },
     list_saved_items: async (args) => {
       const sort: Sort = parseSort(args.sort)
-      const page = await listItems(deps, principal, {
+      const listed = await listPage(deps, principal, {
         sort,
         folder: args.folder ?? null,
         limit: args.limit ?? MCP_DEFAULT_PAGE_SIZE,
         cursor: args.cursor ?? null,
       })
-      const lines = page.savedItems.map((saved, index) => `${index + 1}. ${describeItem(saved)}`)
-      const head =
-        page.savedItems.length === 0
-          ? 'No saved items match.'
-          : `${page.savedItems.length} saved item${page.savedItems.length === 1 ? '' : 's'} (sort ${sort}):`
-      const more = page.nextCursor ? `\nMore items: call again with cursor "${page.nextCursor}".` : ''
-      return { structured: page, summary: [head, ...lines].join('\n') + more }
+      const page = listed.page
+      let summary = pageSummaries.get(listed)
+      if (summary === undefined) {
+        const lines = page.savedItems.map((saved, index) => `${index + 1}. ${describeItem(saved)}`)
+        const head =
+          page.savedItems.length === 0
+            ? 'No saved items match.'
+            : `${page.savedItems.length} saved item${page.savedItems.length === 1 ? '' : 's'} (sort ${sort}):`
+        const more = page.nextCursor ? `\nMore items: call again with cursor "${page.nextCursor}".` : ''
+        summary = [head, ...lines].join('\n') + more
+        pageSummaries.set(listed, summary)
+      }
+      return { structured: page, summary, checked: pageSchemaFailure(listed) === null }
     },
     mark_read: (args) =>
       item('Marked read')(changeItem(deps, principal, args.id, { kind: 'read-state', isRead: true })),

@@ -1,110 +1,117 @@
-import { z } from 'zod'
+import { Type } from '@sinclair/typebox'
+import { t, type TSchema } from 'elysia'
 import { MAX_PAGE_SIZE } from '../../../core/items/list-order.ts'
-import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, SORTS, TAGS } from '../../../core/types.ts'
+import { CAPTURE_CHANNELS, SORTS } from '../../../core/types.ts'
+import { Folder, literals, nullable, SavedItem, Tag } from '../schemas.ts'
 
-// The MCP SDK takes zod. Outputs mirror the REST DTOs of adapters/http/schemas.ts field for field (tests
-// compare each tool's structuredContent with the REST answer for the same data); inputs are the REST
-// request fields, with ids as arguments instead of path segments. Optional inputs are plain optional
-// (no null) and the only nullable one is move_to_folder's folderId: `anyOf` in tool inputs trips up some clients.
+// One schema source for REST and MCP (docs/mcp.md#tools): the tools' outputs ARE the REST response schemas
+// of adapters/http/schemas.ts (TypeBox, which is JSON Schema), and their inputs are the REST request
+// fields with ids as arguments instead of path segments. Optional inputs are plain optional (no null);
+// the only nullable one is move_to_folder's folderId: `anyOf` in tool inputs trips up some clients.
 
-const id = (what: string) => z.string().min(1).max(100).describe(`The ${what} id (as returned by the other tools)`)
-// Nullable outputs as `anyOf [T, null]`: zod's `type: [T, "null"]` form is what the Inspector's portability
-// check flags (some clients, Gemini-style schema readers among them, do not take type arrays). zod folds a
-// bare string branch into that form; a no-op `minLength: 0` keeps it a branch of its own.
-const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()])
-const text = orNull(z.string().min(0))
-
-export const FolderSchema = z.object({ id: z.string(), name: z.string() }).strict()
-
-export const SavedItemSchema = z
-  .object({
-    id: z.string(),
-    originalUrl: z.string(),
-    normalizedUrl: z.string(),
-    host: z.string(),
-    title: text,
-    description: text,
-    siteName: text,
-    faviconUrl: text,
-    faviconLightUrl: text,
-    faviconDarkUrl: text,
-    imageUrl: text,
-    canonicalUrl: text,
-    previewSummary: text,
-    type: z.enum(ITEM_TYPES),
-    tags: z.array(z.enum(TAGS)),
-    enrichmentStatus: z.enum(ENRICHMENT_STATUSES),
-    sourceName: text,
-    captureChannel: orNull(z.enum(CAPTURE_CHANNELS)),
-    folder: orNull(FolderSchema),
-    isRead: z.boolean(),
-    lastSavedAt: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .strict()
+const id = (what: string) =>
+  t.String({ minLength: 1, maxLength: 100, description: `The ${what} id (as returned by the other tools)` })
+const args = <P extends Record<string, TSchema>>(properties: P) => t.Object(properties)
 
 export const Inputs = {
-  save_url: {
-    url: z.string().min(1).max(8192).describe('The page to save: an absolute http or https URL'),
-    sourceName: z.string().max(200).optional().describe('Where the link was found, e.g. a newsletter name'),
-    tags: z.array(z.enum(TAGS)).max(50).optional().describe('Tags to add; kept alongside any the item already has'),
-    folderId: z.string().min(1).max(100).optional().describe('Put the item in this folder (id from list_folders)'),
-    captureChannel: z.enum(CAPTURE_CHANNELS).optional().describe('The channel to record; default "api"'),
-  },
-  list_saved_items: {
-    sort: z.enum(SORTS).optional().describe('newest (default), oldest, title, or unread (unread first)'),
-    folder: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('Only items in this folder id, or "none" for items in no folder'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_PAGE_SIZE)
-      .optional()
-      .describe(`Page size, 1 to ${MAX_PAGE_SIZE}; default 50`),
-    cursor: z.string().min(1).max(2000).optional().describe('nextCursor from the previous page, with the same sort'),
-  },
-  mark_read: { id: id('saved item') },
-  mark_unread: { id: id('saved item') },
-  open_saved_item: { id: id('saved item') },
-  move_to_folder: {
+  save_url: args({
+    url: t.String({ minLength: 1, maxLength: 8192, description: 'The page to save: an absolute http or https URL' }),
+    sourceName: t.Optional(
+      t.String({ maxLength: 200, description: 'Where the link was found, e.g. a newsletter name' }),
+    ),
+    tags: t.Optional(
+      t.Array(Tag, { maxItems: 50, description: 'Tags to add; kept alongside any the item already has' }),
+    ),
+    folderId: t.Optional(
+      t.String({ minLength: 1, maxLength: 100, description: 'Put the item in this folder (id from list_folders)' }),
+    ),
+    captureChannel: t.Optional(literals(CAPTURE_CHANNELS, 'The channel to record; default "api"')),
+  }),
+  list_saved_items: args({
+    sort: t.Optional(literals(SORTS, 'newest (default), oldest, title, or unread (unread first)')),
+    folder: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Only items in this folder id, or "none" for items in no folder',
+      }),
+    ),
+    limit: t.Optional(
+      // TypeBox's own integer: Elysia's `t.Integer` also takes numeric strings, as query strings need.
+      Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}; default 50` }),
+    ),
+    cursor: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 2000,
+        description: 'nextCursor from the previous page, with the same sort',
+      }),
+    ),
+  }),
+  mark_read: args({ id: id('saved item') }),
+  mark_unread: args({ id: id('saved item') }),
+  open_saved_item: args({ id: id('saved item') }),
+  move_to_folder: args({
     id: id('saved item'),
-    folderId: orNull(z.string().min(1).max(100)).describe('The folder id, or null to take the item out of its folder'),
-  },
-  delete_saved_item: { id: id('saved item') },
-  list_folders: {},
-  create_folder: { name: z.string().max(1000).describe('The folder name: 1 to 100 characters after trimming') },
-  rename_folder: {
+    folderId: t.Union([t.String({ minLength: 1, maxLength: 100 }), t.Null()], {
+      description: 'The folder id, or null to take the item out of its folder',
+    }),
+  }),
+  delete_saved_item: args({ id: id('saved item') }),
+  list_folders: args({}),
+  create_folder: args({
+    name: t.String({ maxLength: 1000, description: 'The folder name: 1 to 100 characters after trimming' }),
+  }),
+  rename_folder: args({
     id: id('folder'),
-    name: z.string().max(1000).describe('The new name: 1 to 100 characters after trimming'),
-  },
-  delete_folder: { id: id('folder') },
-  whoami: {},
+    name: t.String({ maxLength: 1000, description: 'The new name: 1 to 100 characters after trimming' }),
+  }),
+  delete_folder: args({ id: id('folder') }),
+  whoami: args({}),
 } as const
 
-const deleted = z.object({ deleted: z.literal(true), id: z.string() }).strict()
+const closed = { additionalProperties: false } as const
+const Deleted = t.Object({ deleted: t.Literal(true), id: t.String() }, closed)
 
 export const Outputs = {
-  save_url: z.object({ savedItem: SavedItemSchema, captureResult: z.enum(['created', 'updated']) }).strict(),
-  list_saved_items: z
-    .object({
-      savedItems: z.array(SavedItemSchema),
-      nextCursor: orNull(z.string().min(1)).describe('Pass as cursor for the next page; null on the last page'),
-    })
-    .strict(),
-  mark_read: SavedItemSchema,
-  mark_unread: SavedItemSchema,
-  open_saved_item: SavedItemSchema,
-  move_to_folder: SavedItemSchema,
-  delete_saved_item: deleted,
-  list_folders: z.object({ folders: z.array(FolderSchema) }).strict(),
-  create_folder: FolderSchema,
-  rename_folder: FolderSchema,
-  delete_folder: deleted,
-  whoami: z.object({ id: z.string(), email: z.string() }).strict(),
+  save_url: t.Object({ savedItem: SavedItem, captureResult: literals(['created', 'updated'] as const) }, closed),
+  list_saved_items: t.Object(
+    {
+      savedItems: t.Array(SavedItem),
+      nextCursor: nullable(
+        t.String({ minLength: 1, description: 'Pass as cursor for the next page; null on the last page' }),
+      ),
+    },
+    closed,
+  ),
+  mark_read: SavedItem,
+  mark_unread: SavedItem,
+  open_saved_item: SavedItem,
+  move_to_folder: SavedItem,
+  delete_saved_item: Deleted,
+  list_folders: t.Object({ folders: t.Array(Folder) }, closed),
+  create_folder: Folder,
+  rename_folder: Folder,
+  delete_folder: Deleted,
+  whoami: t.Object({ id: t.String(), email: t.String() }, closed),
 } as const
+
+/**
+ * A schema as tools/list advertises it: plain JSON (TypeBox's symbols dropped), and a union of string
+ * constants written as `{ type: 'string', enum }`, the form every MCP client reads.
+ */
+export function advertised(schema: TSchema): Record<string, unknown> {
+  return simplify(JSON.parse(JSON.stringify(schema))) as Record<string, unknown>
+}
+
+function simplify(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(simplify)
+  if (node === null || typeof node !== 'object') return node
+  const object = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, simplify(value)]))
+  const branches = object.anyOf as { const?: unknown; type?: string }[] | undefined
+  if (branches?.length && branches.every((branch) => typeof branch.const === 'string')) {
+    const { anyOf: _, ...rest } = object
+    return { ...rest, type: 'string', enum: branches.map((branch) => branch.const) }
+  }
+  return object
+}

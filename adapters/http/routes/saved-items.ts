@@ -15,20 +15,9 @@ import {
 import type { ItemChange } from '../../storage/saved-items.ts'
 import { changeItem, deleteItem, listPage } from '../../app/saved-items.ts'
 import { responseSchemaFailure } from '../errors.ts'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { pageSchemaFailure } from '../page-check.ts'
 
 const tags = ['Saved items']
-const itemCheck = TypeCompiler.Compile(SavedItem)
-
-/** Where the first item breaks the SavedItem schema (path and rule, never the value), or null. */
-function firstSchemaFailure(items: readonly unknown[]): string | null {
-  for (const [index, item] of items.entries()) {
-    if (itemCheck.Check(item)) continue
-    const error = itemCheck.Errors(item).First()
-    return `response.savedItems.${index}${error?.path.replace(/\//g, '.') ?? ''}: ${error?.message ?? 'does not match the schema'}`
-  }
-  return null
-}
 const notFound = { 404: Errors.SavedItemNotFoundError }
 
 export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
@@ -59,11 +48,8 @@ export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
         const folder = query.folder ?? null
         const listed = await listPage(deps, principalOf(request), { sort, folder, limit, cursor: query.cursor ?? null })
         // The page is sent as the JSON the cache holds, so Elysia's response check is done here, once per page.
-        if (!listed.verified) {
-          const failure = firstSchemaFailure(listed.page.savedItems)
-          if (failure !== null) return responseSchemaFailure(deps.log, failure)
-          listed.verified = true
-        }
+        const failure = pageSchemaFailure(listed)
+        if (failure !== null) return responseSchemaFailure(deps.log, failure)
         const headers: Record<string, string> = { 'content-type': 'application/json' }
         if (listed.page.nextCursor) {
           const next = new URL(`${deps.config.baseUrl}/v1/saved-items`)
