@@ -2,17 +2,23 @@
  * `npm run bench`: throughput and latency of the hot paths on loopback, each beside a bare Bun.serve
  * baseline measured in the same run (the ratio is what to compare across machines; raw numbers are noisy).
  *
- *   capture-new  POST /v1/captures, a different URL each request (insert)
- *   recapture    POST /v1/captures of the same 8 URLs again (upsert of an existing row)
- *   list         GET /v1/saved-items?limit=50 for a person with 10,000 items
- *   mcp-save     POST /mcp tools/call save_url, a different URL each request (the MCP twin of capture-new)
- *   mcp-list     POST /mcp tools/call list_saved_items limit 50 for the same person (the twin of list)
+ *   capture-new   POST /v1/captures, a different URL each request (insert), into the reader's account
+ *   recapture     POST /v1/captures of the same 8 URLs again (upsert of an existing row)
+ *   list          GET /v1/saved-items?limit=50 for the reader (10,000 items by default)
+ *   list-nocache  the same against a second server with LIST_CACHE_MB=0
+ *   folders       GET /v1/folders
+ *   mcp-save      POST /mcp tools/call save_url, a different URL each request (the MCP twin of capture-new)
+ *   mcp-list      POST /mcp tools/call list_saved_items limit 50 for the same person (the twin of list)
+ *   read-state    POST /v1/saved-items/:id/read and /unread in turn
+ * then capture-new again, open loop, at half its measured rate (p50/p99 from when each was due).
  *
- * Our server (`bun server.ts`) and the baseline (bench/raw-server.ts) run as separate processes; this
- * process is the load generator. Knobs: BENCH_CONCURRENCY (32), BENCH_DURATION_S (5), BENCH_WARMUP_S (1),
- * BENCH_LIST_ITEMS (10000). Exits 1 if any measured request failed.
+ * Our servers (`bun server.ts`) and the baseline (bench/raw-server.ts) run as separate processes; this
+ * process is the load generator (on its own core when taskset is there). Knobs: BENCH_CONCURRENCY (32),
+ * BENCH_DURATION_S (5), BENCH_WARMUP_S (1), BENCH_LIST_ITEMS (10000: items in the database), BENCH_PEOPLE
+ * (1: how many people share them; the reader holds one share). Reports the server's peak RSS. Exits 1 if
+ * any measured request failed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { count, eq } from 'drizzle-orm'
@@ -23,6 +29,7 @@ import { TAGS, type Tag } from '../core/types.ts'
 import { listSavedItems } from '../adapters/storage/saved-items.ts'
 import { atomically, openDatabase, type Database } from '../adapters/storage/open-database.ts'
 import { savedItems } from '../adapters/storage/schema.ts'
+import { insertUser } from '../adapters/storage/users.ts'
 import { percentile, runFixedRate, runLoad, type LoadRequest, type LoadResult } from './load.ts'
 import { pinCores, run, startServer, stopAll, type Server } from './processes.ts'
 
@@ -35,6 +42,13 @@ const CONCURRENCY = Math.round(num('BENCH_CONCURRENCY', 32))
 const DURATION_MS = num('BENCH_DURATION_S', 5) * 1000
 const WARMUP_MS = num('BENCH_WARMUP_S', 1) * 1000
 const LIST_ITEMS = Math.round(num('BENCH_LIST_ITEMS', 10_000))
+// 1: one person holds every item. More: the items are spread evenly, the reader holding their share.
+const PEOPLE = Math.round(num('BENCH_PEOPLE', 1))
+const READER_ITEMS = Math.floor(LIST_ITEMS / PEOPLE)
+const SHAPE =
+  PEOPLE === 1
+    ? `${LIST_ITEMS} items`
+    : `${READER_ITEMS} items, ${PEOPLE * READER_ITEMS} in the database over ${PEOPLE} people`
 const RECAPTURE_URLS = 8
 
 const workDir = mkdtempSync(join(tmpdir(), 'readlater-bench-'))
@@ -49,6 +63,22 @@ const serverEnv: Record<string, string> = {
 }
 
 const log = (line: string) => console.error(line)
+
+async function createKey(email: string, scopes: string[]): Promise<string> {
+  const key = (
+    await run(
+      ['server.ts', 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'],
+      serverEnv,
+    )
+  )
+    .trim()
+    .split('\n')
+    .at(-1)!
+    .trim()
+  if (!/^rlk_[A-Za-z0-9_-]{43}$/.test(key))
+    throw new Error(`key create printed "${key}" as its last line, not an API key`)
+  return key
+}
 
 async function createUserWithKey(email: string, scopes: string[]): Promise<{ userId: string; key: string }> {
   const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1)!.trim()
@@ -69,21 +99,50 @@ async function createUserWithKey(email: string, scopes: string[]): Promise<{ use
 /** Inserts `total` items for one person straight through the storage layer, 500 rows a statement, one batch. */
 async function seedItems(db: Database, userId: string, total: number): Promise<void> {
   const start = Date.now() - total * 60_000
-  const rows = Array.from({ length: total }, (_, i) => {
-    const now = new Date(start + i * 60_000)
-    const tags: Tag[] = i % 3 === 0 ? [TAGS[i % TAGS.length]!] : []
-    const url = `https://site${i % 97}.example.com/posts/${i}-some-article-slug?page=${i % 5}`
-    return prepareCapture(
-      { url, tags, sourceName: 'bench' },
-      { id: uuidv7(now.getTime(), webRandom), userId, now, connectClient: null },
-    ).row
-  })
-  const statements = []
-  for (let i = 0; i < rows.length; i += 500) statements.push(db.insert(savedItems).values(rows.slice(i, i + 500)))
-  const [first, ...rest] = statements
-  if (first) await atomically(db, [first, ...rest])
+  // In chunks of 10,000 rows, so a million never sit in memory at once.
+  for (let from = 0; from < total; from += 10_000) {
+    const rows = Array.from({ length: Math.min(10_000, total - from) }, (_, j) => {
+      const i = from + j
+      const now = new Date(start + i * 60_000)
+      const tags: Tag[] = i % 3 === 0 ? [TAGS[i % TAGS.length]!] : []
+      const url = `https://site${i % 97}.example.com/posts/${i}-some-article-slug?page=${i % 5}`
+      return prepareCapture(
+        { url, tags, sourceName: 'bench' },
+        { id: uuidv7(now.getTime(), webRandom), userId, now, connectClient: null },
+      ).row
+    })
+    const statements = []
+    for (let i = 0; i < rows.length; i += 500) statements.push(db.insert(savedItems).values(rows.slice(i, i + 500)))
+    const [first, ...rest] = statements
+    if (first) await atomically(db, [first, ...rest])
+  }
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(savedItems).where(eq(savedItems.userId, userId))
   if (n !== total) throw new Error(`seeded ${n} items, expected ${total}`)
+}
+
+/** People besides the reader, each with `each` items: the "many people" shape of BENCH_PEOPLE. */
+async function seedOtherPeople(db: Database, people: number, each: number): Promise<void> {
+  for (let p = 0; p < people; p++) {
+    const id = uuidv7(Date.now(), webRandom)
+    await insertUser(db, {
+      id,
+      email: `person-${p}@bench.example`,
+      passwordHash: 'not-a-password',
+      createdAt: new Date().toISOString(),
+    })
+    await seedItems(db, id, each)
+  }
+}
+
+/** The resident set of a process, from /proc (Linux); null elsewhere. */
+function rssBytes(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]
+    return kb ? Number(kb) * 1024 : null
+  } catch {
+    return null
+  }
 }
 
 /** One request before measuring, to prove the scenario does what it claims (and to copy its reply for the baseline). */
@@ -118,6 +177,8 @@ interface ScenarioResult {
   raw: LoadResult
   /** ours req/s ÷ raw req/s */
   ratio: number
+  /** The serving process's peak resident set during the scenario (Linux). */
+  rssPeakMiB: number | null
 }
 
 async function inProcessListTimes(
@@ -150,7 +211,18 @@ async function inProcessListTimes(
 const fmt = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '-')
 
 function printTable(results: ScenarioResult[]): void {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'raw req/s', 'raw p50', 'raw p99', 'ratio', 'errors']
+  const header = [
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'raw req/s',
+    'raw p50',
+    'raw p99',
+    'ratio',
+    'rss MiB',
+    'errors',
+  ]
   const rows = results.map((r) => [
     r.name,
     fmt(r.ours.rps, 0),
@@ -160,6 +232,7 @@ function printTable(results: ScenarioResult[]): void {
     fmt(r.raw.p50Ms, 2),
     fmt(r.raw.p99Ms, 2),
     fmt(r.ratio, 3),
+    r.rssPeakMiB === null ? '-' : String(r.rssPeakMiB),
     r.ours.errors + r.raw.errors > 0 ? `${r.ours.errors + r.raw.errors} FAILED` : '0',
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
@@ -182,17 +255,21 @@ async function main(): Promise<number> {
   log(pinning)
 
   // Accounts and keys through the CLI, exactly as an operator would; then 10,000 items by direct SQL.
-  const capturer = await createUserWithKey('capture@bench.example', ['saved-items:capture'])
   const reader = await createUserWithKey('reader@bench.example', [
     'saved-items:read',
     'saved-items:write',
     'folders:read',
     'folders:write',
   ])
+  // Captures go to the reader's own account (a capture-only key), so they land among that person's items.
+  const capturer = { userId: reader.userId, key: await createKey('reader@bench.example', ['saved-items:capture']) }
   const db = await openDatabase(databaseUrl)
   const seedStart = performance.now()
-  await seedItems(db, reader.userId, LIST_ITEMS)
-  log(`seeded ${LIST_ITEMS} items in ${((performance.now() - seedStart) / 1000).toFixed(2)} s`)
+  await seedItems(db, reader.userId, READER_ITEMS)
+  await seedOtherPeople(db, PEOPLE - 1, READER_ITEMS)
+  log(
+    `seeded ${READER_ITEMS * PEOPLE} items (${PEOPLE} ${PEOPLE === 1 ? 'person' : 'people'} of ${READER_ITEMS}) in ${((performance.now() - seedStart) / 1000).toFixed(2)} s`,
+  )
 
   const ours = await startServer('readlater', ['server.ts'], serverEnv)
   // The same server without its list page cache: every list read goes to the database.
@@ -317,7 +394,7 @@ async function main(): Promise<number> {
     },
     {
       name: 'list',
-      description: `GET /v1/saved-items?limit=50, person with ${LIST_ITEMS} items`,
+      description: `GET /v1/saved-items?limit=50, person with ${SHAPE}`,
       expect: [200],
       ours: () => ({ url: `${ours.url}/v1/saved-items?limit=50`, init: listInit }),
       raw: () => ({ url: `${raw.url}/list?limit=50`, init: listInit }),
@@ -351,7 +428,7 @@ async function main(): Promise<number> {
     },
     {
       name: 'mcp-list',
-      description: `POST /mcp tools/call list_saved_items limit 50, person with ${LIST_ITEMS} items`,
+      description: `POST /mcp tools/call list_saved_items limit 50, person with ${SHAPE}`,
       expect: [200],
       ours: () => ({ url: `${ours.url}/mcp`, init: mcpInit(reader.key, 'list_saved_items', { limit: 50 }) }),
       raw: () => ({ url: `${raw.url}/mcp-list`, init: mcpInit(reader.key, 'list_saved_items', { limit: 50 }) }),
@@ -366,11 +443,22 @@ async function main(): Promise<number> {
     ours: (n) => ({ url: `${ours.url}${stateInit(n).path}`, init: stateInit(n).init }),
     raw: (n) => ({ url: `${raw.url}/state`, init: stateInit(n).init }),
   })
+  // The server's resident set, sampled through every scenario.
+  let peakRss = 0
+  let scenarioRss = 0
+  let sampledPid = ours.process.pid
+  const rssTimer = setInterval(() => {
+    const rss = rssBytes(sampledPid) ?? 0
+    peakRss = Math.max(peakRss, rss)
+    scenarioRss = Math.max(scenarioRss, rss)
+  }, 100)
   const results: ScenarioResult[] = []
   for (const scenario of scenarios) {
     const load = { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS, expect: scenario.expect }
     // Baseline first, then ours, back to back, so both see the same background load.
     const rawResult = await runLoad({ ...load, request: scenario.raw })
+    sampledPid = scenario.name === 'list-nocache' ? uncached.process.pid : ours.process.pid
+    scenarioRss = 0
     const ourResult = await runLoad({ ...load, request: scenario.ours })
     results.push({
       name: scenario.name,
@@ -378,6 +466,7 @@ async function main(): Promise<number> {
       ours: ourResult,
       raw: rawResult,
       ratio: ourResult.rps / rawResult.rps,
+      rssPeakMiB: scenarioRss ? Math.round(scenarioRss / 1024 / 1024) : null,
     })
     log(`${scenario.name}: ${ourResult.rps.toFixed(0)} req/s vs raw ${rawResult.rps.toFixed(0)} req/s`)
   }
@@ -393,6 +482,7 @@ async function main(): Promise<number> {
   })
   log(`capture at ${captureRate}/s (half the closed-loop rate): p99 ${halfRate.p99Ms.toFixed(2)} ms`)
 
+  clearInterval(rssTimer)
   const inProcess = await inProcessListTimes(db, reader.userId)
   db.$client.close()
 
@@ -404,6 +494,9 @@ async function main(): Promise<number> {
     `  ratio = our req/s ÷ raw Bun.serve req/s (same response bytes, same run); ${CONCURRENCY} in flight, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up`,
   )
   console.log(`  cores: ${pinning}`)
+  console.log(
+    `  data: ${SHAPE}; server RSS peak ${peakRss ? `${(peakRss / 1024 / 1024).toFixed(0)} MiB (per scenario in the rss column)` : 'not measured (no /proc)'}`,
+  )
   console.log(
     `  capture-new at half its rate, open loop (${captureRate} req/s for ${DURATION_MS / 1000} s, latency from when each was due): p50 ${halfRate.p50Ms.toFixed(2)} ms, p99 ${halfRate.p99Ms.toFixed(2)} ms, ${halfRate.errors} errors`,
   )
@@ -440,6 +533,9 @@ async function main(): Promise<number> {
         warmupSeconds: WARMUP_MS / 1000,
         durationSeconds: DURATION_MS / 1000,
         listItems: LIST_ITEMS,
+        people: PEOPLE,
+        readerItems: READER_ITEMS,
+        serverRssPeakBytes: peakRss || null,
         scenarios: results,
         listQueryInProcess: inProcess,
         captureAtHalfRate: { rate: captureRate, ...halfRate },
