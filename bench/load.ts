@@ -41,12 +41,7 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const expect = new Set(options.expect)
-  const latencies: number[] = []
-  const statuses: Record<string, number> = {}
-  let errors = 0
-  let warmupErrors = 0
-  let firstError: string | null = null
-  let completedInWindow = 0
+  const tally = newTally()
   let n = 0
 
   const start = performance.now()
@@ -72,30 +67,47 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       const done = performance.now()
       const ok = detail === ''
       if (sent >= measureFrom) {
-        latencies.push(done - sent)
-        statuses[status] = (statuses[status] ?? 0) + 1
-        if (!ok) errors++
+        tally.latencies.push(done - sent)
+        tally.statuses[status] = (tally.statuses[status] ?? 0) + 1
+        if (!ok) tally.errors++
       } else if (!ok) {
-        warmupErrors++
+        tally.warmupErrors++
       }
-      if (!ok) firstError ??= detail
-      if (done >= measureFrom && done <= measureUntil) completedInWindow++
+      if (!ok) tally.firstError ??= detail
+      if (done >= measureFrom && done <= measureUntil) tally.completedInWindow++
     }
   }
 
   await Promise.all(Array.from({ length: options.concurrency }, worker))
-  const sorted = Float64Array.from(latencies).sort()
-  const seconds = options.durationMs / 1000
+  return summarize(tally, options.durationMs)
+}
+
+/** What one run counts as it goes. */
+function newTally() {
   return {
-    requests: completedInWindow,
+    latencies: [] as number[],
+    completedInWindow: 0,
+    errors: 0,
+    warmupErrors: 0,
+    statuses: {} as Record<string, number>,
+    firstError: null as string | null,
+  }
+}
+
+/** Percentiles and rate of one run, from what it counted. */
+function summarize(run: ReturnType<typeof newTally>, durationMs: number): LoadResult {
+  const sorted = Float64Array.from(run.latencies).sort()
+  const seconds = durationMs / 1000
+  return {
+    requests: run.completedInWindow,
     seconds,
-    rps: completedInWindow / seconds,
+    rps: run.completedInWindow / seconds,
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
-    errors,
-    warmupErrors,
-    statuses,
-    firstError,
+    errors: run.errors,
+    warmupErrors: run.warmupErrors,
+    statuses: run.statuses,
+    firstError: run.firstError,
   }
 }
 
@@ -115,12 +127,7 @@ export interface FixedRateOptions {
  */
 export async function runFixedRate(options: FixedRateOptions): Promise<LoadResult> {
   const expect = new Set(options.expect)
-  const latencies: number[] = []
-  const statuses: Record<string, number> = {}
-  let errors = 0
-  let warmupErrors = 0
-  let firstError: string | null = null
-  let completedInWindow = 0
+  const tally = newTally()
   const start = performance.now()
   const measureFrom = start + options.warmupMs
   const measureUntil = measureFrom + options.durationMs
@@ -141,12 +148,12 @@ export async function runFixedRate(options: FixedRateOptions): Promise<LoadResul
     }
     const done = performance.now()
     if (due >= measureFrom) {
-      latencies.push(done - due)
-      statuses[status] = (statuses[status] ?? 0) + 1
-      if (detail) errors++
-      completedInWindow++
-    } else if (detail) warmupErrors++
-    if (detail) firstError ??= detail
+      tally.latencies.push(done - due)
+      tally.statuses[status] = (tally.statuses[status] ?? 0) + 1
+      if (detail) tally.errors++
+      tally.completedInWindow++
+    } else if (detail) tally.warmupErrors++
+    if (detail) tally.firstError ??= detail
   }
 
   let n = 0
@@ -166,17 +173,5 @@ export async function runFixedRate(options: FixedRateOptions): Promise<LoadResul
     await Bun.sleep(1)
   }
   await Promise.all(inFlight)
-  const sorted = Float64Array.from(latencies).sort()
-  const seconds = options.durationMs / 1000
-  return {
-    requests: completedInWindow,
-    seconds,
-    rps: completedInWindow / seconds,
-    p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99),
-    errors,
-    warmupErrors,
-    statuses,
-    firstError,
-  }
+  return summarize(tally, options.durationMs)
 }
