@@ -4,53 +4,45 @@
  * change to the person's items or folders, by any process, so a cached page is never served after a
  * change: each request reads the version first, then either the cache or the database.
  */
-export interface CachedPage<T> {
+interface Entry<T> {
   version: number
   value: T
-  /** The page as UTF-8 JSON, what the REST answer sends. */
-  json: Uint8Array
+  bytes: number
 }
 
-/** Least recently used first out, bounded by the bytes of the JSON it holds. */
+/** Least recently used first out, bounded by the bytes its values take (as the caller measures them). */
 export class PageCache<T> {
-  readonly #entries = new Map<string, CachedPage<T>>()
+  readonly #entries = new Map<string, Entry<T>>()
   #bytes = 0
 
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string, version: number): CachedPage<T> | undefined {
+  /** The value cached under `key`, if it was cached at `version`; a stale one is dropped. */
+  get(key: string, version: number): T | undefined {
     const entry = this.#entries.get(key)
     if (entry === undefined) return undefined
     this.#entries.delete(key)
     if (entry.version !== version) {
-      this.#bytes -= entry.json.byteLength
+      this.#bytes -= entry.bytes
       return undefined
     }
     this.#entries.set(key, entry)
-    return entry
+    return entry.value
   }
 
-  set(key: string, entry: CachedPage<T>): void {
+  set(key: string, version: number, value: T, bytes: number): void {
     const previous = this.#entries.get(key)
     if (previous) {
       this.#entries.delete(key)
-      this.#bytes -= previous.json.byteLength
+      this.#bytes -= previous.bytes
     }
-    if (entry.json.byteLength > this.maxBytes) return
-    this.#entries.set(key, entry)
-    this.#bytes += entry.json.byteLength
+    if (bytes > this.maxBytes) return
+    this.#entries.set(key, { version, value, bytes })
+    this.#bytes += bytes
     for (const [oldest, old] of this.#entries) {
       if (this.#bytes <= this.maxBytes) break
       this.#entries.delete(oldest)
-      this.#bytes -= old.json.byteLength
+      this.#bytes -= old.bytes
     }
-  }
-
-  get bytes(): number {
-    return this.#bytes
-  }
-
-  get size(): number {
-    return this.#entries.size
   }
 }

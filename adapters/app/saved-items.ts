@@ -59,16 +59,12 @@ export interface ListPage {
 export interface ListedPage {
   page: ListPage
   json: Uint8Array
-  /** Set by the REST route once it has checked the page against its response schema. */
+  /** Set once the page has been checked against its response schema, by whichever transport served it first. */
   verified: boolean
 }
 
 const listCaches = new WeakMap<object, PageCache<ListedPage>>()
 const encoder = new TextEncoder()
-
-export async function listItems(deps: AppDeps, principal: Principal, input: ListInput): Promise<ListPage> {
-  return (await listPage(deps, principal, input)).page
-}
 
 /**
  * A page of the person's list, from this process's page cache while their item version is unchanged
@@ -82,9 +78,9 @@ export async function listPage(deps: AppDeps, principal: Principal, input: ListI
   const key = `${principal.userId} ${input.sort} ${input.folder ?? ''} ${input.limit ?? ''} ${input.cursor ?? ''}`
   const version = await itemsVersionOf(deps.db, principal.userId)
   const cached = cache.get(key, version)
-  if (cached) return cached.value
+  if (cached) return cached
   const listed = encodePage(await readPage(deps, principal, input))
-  cache.set(key, { version, value: listed, json: listed.json })
+  cache.set(key, version, listed, listed.json.byteLength)
   return listed
 }
 

@@ -35,6 +35,12 @@ export const ITEM_FIELDS = {
   folderName: folders.name,
 }
 
+/** Each field's position in a row, read off ITEM_FIELDS so the order is written once. */
+export const COLUMN = Object.fromEntries(Object.keys(ITEM_FIELDS).map((name, i) => [name, i])) as Record<
+  keyof typeof ITEM_FIELDS,
+  number
+>
+
 /** Index of the first column after ITEM_FIELDS: list queries append their sort keys there. */
 export const AFTER_ITEM_FIELDS = Object.keys(ITEM_FIELDS).length
 
@@ -46,33 +52,33 @@ export type RawRow = ArrayLike<unknown>
  * text; `Number()` also takes a bigint, in case a driver is set to return them.
  */
 export function itemFromRow(row: RawRow): SavedItem {
-  const folderId = row[19] as string | null
-  const folderName = row[25] as string | null
+  const folderId = row[COLUMN.folderId] as string | null
+  const folderName = row[COLUMN.folderName] as string | null
   return {
-    id: row[0] as string,
-    userId: row[1] as string,
-    originalUrl: row[2] as string,
-    normalizedUrl: row[3] as string,
-    host: row[4] as string,
-    title: row[5] as string | null,
-    description: row[6] as string | null,
-    siteName: row[7] as string | null,
-    faviconUrl: row[8] as string | null,
-    faviconLightUrl: row[9] as string | null,
-    faviconDarkUrl: row[10] as string | null,
-    imageUrl: row[11] as string | null,
-    canonicalUrl: row[12] as string | null,
-    previewSummary: row[13] as string | null,
-    type: row[14] as ItemType,
-    tags: JSON.parse(row[15] as string) as Tag[],
-    enrichmentStatus: row[16] as EnrichmentStatus,
-    sourceName: row[17] as string | null,
-    captureChannel: row[18] as CaptureChannel | null,
+    id: row[COLUMN.id] as string,
+    userId: row[COLUMN.userId] as string,
+    originalUrl: row[COLUMN.originalUrl] as string,
+    normalizedUrl: row[COLUMN.normalizedUrl] as string,
+    host: row[COLUMN.host] as string,
+    title: row[COLUMN.title] as string | null,
+    description: row[COLUMN.description] as string | null,
+    siteName: row[COLUMN.siteName] as string | null,
+    faviconUrl: row[COLUMN.faviconUrl] as string | null,
+    faviconLightUrl: row[COLUMN.faviconLightUrl] as string | null,
+    faviconDarkUrl: row[COLUMN.faviconDarkUrl] as string | null,
+    imageUrl: row[COLUMN.imageUrl] as string | null,
+    canonicalUrl: row[COLUMN.canonicalUrl] as string | null,
+    previewSummary: row[COLUMN.previewSummary] as string | null,
+    type: row[COLUMN.type] as ItemType,
+    tags: JSON.parse(row[COLUMN.tags] as string) as Tag[],
+    enrichmentStatus: row[COLUMN.enrichmentStatus] as EnrichmentStatus,
+    sourceName: row[COLUMN.sourceName] as string | null,
+    captureChannel: row[COLUMN.captureChannel] as CaptureChannel | null,
     folder: folderId !== null && folderName !== null ? { id: folderId, name: folderName } : null,
-    isRead: Number(row[20]) === 1,
-    openedAt: row[21] as string | null,
-    lastSavedAt: row[22] as string,
-    createdAt: row[23] as string,
-    updatedAt: row[24] as string,
+    isRead: Number(row[COLUMN.isRead]) === 1,
+    openedAt: row[COLUMN.openedAt] as string | null,
+    lastSavedAt: row[COLUMN.lastSavedAt] as string,
+    createdAt: row[COLUMN.createdAt] as string,
+    updatedAt: row[COLUMN.updatedAt] as string,
   }
 }

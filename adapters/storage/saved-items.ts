@@ -7,7 +7,7 @@ import type { Database } from './open-database.ts'
 import { folders, savedItems } from './schema.ts'
 import { preparedPer } from './prepared.ts'
 import { groupCommitted } from './group-commit.ts'
-import { AFTER_ITEM_FIELDS, ITEM_FIELDS, itemFromRow, type RawRow } from './saved-item-rows.ts'
+import { AFTER_ITEM_FIELDS, COLUMN, ITEM_FIELDS, itemFromRow, type RawRow } from './saved-item-rows.ts'
 
 const isForeignKeyViolation = (error: unknown): boolean =>
   /FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))
@@ -88,17 +88,16 @@ export async function upsertCapture(
 ): Promise<{ created: boolean; item: SavedItem }> {
   const { row, explicitChannel } = capture
   const statement = (explicitChannel === null ? upsertKeepingChannel : upsertReplacingChannel)(db)
-  const upsert = (stored: { id: string }[]) => stored[0]
   try {
     if (db.$exec) {
       // Embedded: the upsert and its read-back join this turn's group commit (docs/benchmarks.md#group-commit).
       return await groupCommitted(db, () => {
-        const stored = upsert(statement.all({ ...row }) as unknown as { id: string }[])
+        const [stored] = statement.all({ ...row }) as unknown as { id: string }[]
         if (!stored) throw new Error('upsert returned no row')
         return { created: stored.id === row.id, item: readItem(db, row.userId, stored.id) }
       })
     }
-    const stored = upsert(await statement.all({ ...row }))
+    const [stored] = await statement.all({ ...row })
     if (!stored) throw new Error('upsert returned no row')
     // Read after the atomic write: under concurrent recaptures this may already show a later save, never an older one.
     const item = await findSavedItem(db, row.userId, stored.id)
@@ -321,9 +320,9 @@ export async function listSavedItems(
 }
 
 const CURSOR_COLUMN: Record<SortKey['field'], number> = {
-  id: 0,
-  isRead: 20,
-  lastSavedAt: 22,
+  id: COLUMN.id,
+  isRead: COLUMN.isRead,
+  lastSavedAt: COLUMN.lastSavedAt,
   titleMissing: AFTER_ITEM_FIELDS,
   titleKey: AFTER_ITEM_FIELDS + 1,
 }
