@@ -1,12 +1,13 @@
 import { logUnexpected } from '../app/unexpected.ts'
 import { Elysia } from 'elysia'
 import { isAppError, RouteNotFoundError, ValidationError } from '../../core/errors.ts'
-import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse, responseSchemaFailure } from './errors.ts'
-import { createRequestHandler } from './pipeline.ts'
+import { createRequestHandler } from './request-handler.ts'
+import { guard } from './guard.ts'
+import { IpLimits } from './ip-limits.ts'
 import type { RequestHandler } from '../runtime/connection.ts'
-import { createRouteContext } from './route-context.ts'
+import type { RouteContext } from './route-context.ts'
 import { accountRoutes } from './routes/account.ts'
 import { captureRoutes } from './routes/captures.ts'
 import { folderRoutes } from './routes/folders.ts'
@@ -73,16 +74,19 @@ function describeValidation(error: unknown): string {
 }
 
 /** Builds the Elysia app (routes, validation, OpenAPI). Serve it through `createServer`, which adds the guard. */
-export function createApp(deps: AppDeps, principals: WeakMap<Request, Principal>) {
-  const context = createRouteContext(deps, principals)
-  // normalize: false makes `additionalProperties: false` reject extra fields (400) instead of silently dropping them.
-  const app = new Elysia({ normalize: false })
+export function createApp(deps: AppDeps, ipLimits: IpLimits) {
+  const context: RouteContext = { deps, guard: guard(deps), ipLimits }
+  // normalize: false makes `additionalProperties: false` reject extra fields (400) instead of silently
+  // dropping them; strictPath: a trailing `/` is another path (404), as the docs promise.
+  const app = new Elysia({ normalize: false, strictPath: true })
   let document: unknown
   return (
     app
       // Registered before every route: Elysia applies error hooks only to routes added after them.
       .onError({ as: 'global' }, ({ code, error, path, request }) => {
         if (isAppError(error)) return errorResponse(error)
+        // The guard checks credentials and bodies in Elysia's parse step, which wraps what it throws.
+        if (code === 'PARSE' && isAppError(error.cause)) return errorResponse(error.cause)
         // A response that fails its own schema is our bug (say, a corrupt row), not the caller's.
         if (code === 'VALIDATION' && (error as { type?: string }).type === 'response')
           return responseSchemaFailure(deps.log, describeValidation(error))
@@ -124,7 +128,7 @@ export interface Server {
 }
 
 export function createServer(deps: AppDeps): Server {
-  const principals = new WeakMap<Request, Principal>()
-  const app = createApp(deps, principals)
-  return { app, fetch: createRequestHandler(deps, app as unknown as Elysia, principals) }
+  const ipLimits = new IpLimits()
+  const app = createApp(deps, ipLimits)
+  return { app, fetch: createRequestHandler(deps, app as unknown as Elysia, ipLimits) }
 }

@@ -23,24 +23,33 @@ const REPLAYED_HEADERS = ['content-type', 'link', 'location', 'cache-control']
  */
 export const NO_REPLAY_HEADER = 'x-readlater-no-replay'
 
+export interface IdempotentRequest {
+  credentialId: string
+  userId: string
+  rawKey: string
+  method: string
+  pathWithQuery: string
+  body: Uint8Array
+  nowMs: number
+}
+
+/** A key this request holds until `settleIdempotency` stores its answer or frees the key. */
+export interface IdempotencyClaim {
+  credentialId: string
+  key: string
+}
+
 /**
- * Runs `run` at most once per (credential, Idempotency-Key) (docs/api.md#idempotency). A replay returns
- * the first status, body and headers with `Idempotent-Replayed: true`; the record lives in the database,
- * so it holds across restarts and across processes. Another credential of the same person never sees it.
+ * The first half of running a request at most once per (credential, Idempotency-Key)
+ * (docs/api.md#idempotency): claims the key, or answers with the stored response of the first request
+ * (`Idempotent-Replayed: true`), or refuses a reuse (422) or a key still in flight (409). The record lives
+ * in the database, so it holds across restarts and across processes. Another credential of the same
+ * person never sees it.
  */
-export async function withIdempotency(
+export async function claimIdempotency(
   db: Database,
-  input: {
-    credentialId: string
-    userId: string
-    rawKey: string
-    method: string
-    pathWithQuery: string
-    body: Uint8Array
-    nowMs: number
-  },
-  run: () => Promise<Response>,
-): Promise<Response> {
+  input: IdempotentRequest,
+): Promise<{ replay: Response } | { claim: IdempotencyClaim }> {
   const key = validateIdempotencyKey(input.rawKey)
   const fingerprint = await fingerprintRequest(input.method, input.pathWithQuery, input.body)
   const expiresAtMs = input.nowMs + IDEMPOTENCY_TTL_SECONDS * 1000
@@ -63,7 +72,7 @@ export async function withIdempotency(
     if (decision === 'replay' && existing.response) {
       const headers = new Headers(existing.response.headers)
       headers.set('idempotent-replayed', 'true')
-      return new Response(existing.response.body || null, { status: existing.response.status, headers })
+      return { replay: new Response(existing.response.body || null, { status: existing.response.status, headers }) }
     }
     if (decision === 'reuse-conflict')
       throw new IdempotencyKeyReuseError('This Idempotency-Key was already used for a different request')
@@ -73,36 +82,35 @@ export async function withIdempotency(
       )
     claimed = await takeOverIdempotencyKey(db, { ...claim, observedLockedAtMs: existing.lockedAtMs })
   }
-  let response: Response
-  try {
-    response = await run()
-  } catch (error) {
-    await releaseIdempotencyKey(db, input.credentialId, key)
-    throw error
-  }
-  // A server error is not an answer worth keeping: the client is told to retry with the same key.
-  if (response.status >= 500) {
-    await releaseIdempotencyKey(db, input.credentialId, key)
-    return response
-  }
-  if (response.headers.has(NO_REPLAY_HEADER)) {
-    // The request ran; a retry with this key runs again and gets a new secret rather than a stored one.
-    await releaseIdempotencyKey(db, input.credentialId, key)
-    response.headers.delete(NO_REPLAY_HEADER)
+  return { claim: { credentialId: input.credentialId, key } }
+}
+
+/**
+ * The second half: keeps the answer for replay and returns it to send, or frees the key when the answer
+ * is not worth keeping: a server error (the client is told to retry with the same key), an answer that
+ * carries a secret (`keep` false: a retry runs again and gets a new secret), or a body that failed schema
+ * validation (it never reached the operation, so the key stays free for the corrected request, as Stripe does).
+ */
+export async function settleIdempotency(
+  db: Database,
+  claim: IdempotencyClaim,
+  response: Response,
+  keep: boolean,
+): Promise<Response> {
+  if (response.status >= 500 || !keep) {
+    await releaseIdempotencyKey(db, claim.credentialId, claim.key)
     return response
   }
   const body = await response.text()
-  // A body that failed schema validation never reached the operation: keep nothing, so the key stays
-  // free for the corrected request (as Stripe does).
   if (response.status === 400 && isValidationErrorBody(body)) {
-    await releaseIdempotencyKey(db, input.credentialId, key)
+    await releaseIdempotencyKey(db, claim.credentialId, claim.key)
     return new Response(body, { status: response.status, headers: response.headers })
   }
   const headers: [string, string][] = REPLAYED_HEADERS.flatMap((name) => {
     const value = response.headers.get(name)
     return value === null ? [] : [[name, value] as [string, string]]
   })
-  await completeIdempotencyKey(db, input.credentialId, key, { status: response.status, headers, body })
+  await completeIdempotencyKey(db, claim.credentialId, claim.key, { status: response.status, headers, body })
   return new Response(body || null, { status: response.status, headers: response.headers })
 }
 

@@ -6,7 +6,7 @@ import * as schemas from './schemas.ts'
 
 // /openapi.json: the routes' own TypeBox schemas, as @elysiajs/openapi renders them, then finished here:
 // shared schemas become named components, request bodies are JSON only, and what the guard in
-// pipeline.ts adds to every operation (Idempotency-Key, RateLimit-*, WWW-Authenticate) is documented.
+// guard.ts adds to every operation (Idempotency-Key, RateLimit-*, WWW-Authenticate) is documented.
 
 type Json = any
 
@@ -129,6 +129,12 @@ function collectRefs(node: Json, into: Set<string>): void {
 function finishOperation(method: string, operation: Json): void {
   const authenticated = !(Array.isArray(operation.security) && operation.security.length === 0)
   const mutating = MUTATING.has(method)
+  const scopes: string[] | undefined = operation['x-required-scopes']
+  // The guard's `auth` option writes the scopes; the sentence saying so is written here, once for all routes.
+  if (scopes) {
+    const needs = scopes.length === 0 ? 'Needs any valid credential.' : `Needs scope \`${scopes.join(' ')}\`.`
+    operation.description = [operation.description, needs].filter(Boolean).join('\n\n')
+  }
 
   for (const parameter of operation.parameters ?? []) {
     // A query string has no null: `?sort=` is the empty string.

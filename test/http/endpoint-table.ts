@@ -1,8 +1,21 @@
-import type { EndpointAccess, EndpointRule } from '../../adapters/http/endpoint-rules.ts'
+import type { Scope } from '../../core/types.ts'
 
 // The guarded endpoints as the docs state them (docs/security.md#scopes), written out independently of the
-// routes: the guard reads its table off the routes, and test/http/endpoint-rules.test.ts checks the two agree.
+// routes: each route states its access once, in its `auth`, `mcp` or `public` option (adapters/http/guard.ts),
+// and test/http/route-access.test.ts checks the routes agree with this table.
 // Rows: method, a sample path, the route pattern, access, whether it takes a JSON body.
+
+/** Who may call an endpoint: holders of one scope, any valid credential, or anyone. */
+export type EndpointAccess = Scope | 'any-credential' | 'public'
+
+export interface EndpointRule {
+  method: string
+  /** Path with `:id` standing for exactly one non-empty segment. */
+  pattern: string
+  access: EndpointAccess
+  /** Whether the endpoint takes a JSON body (415 for another content type). */
+  jsonBody: boolean
+}
 
 export const ENDPOINT_TABLE: readonly [
   method: string,

@@ -1,5 +1,4 @@
-import type { EndpointRule } from '../../adapters/http/endpoint-rules.ts'
-import { ENDPOINT_RULES } from './endpoint-table.ts'
+import { ENDPOINT_RULES, type EndpointRule } from './endpoint-table.ts'
 import type { Scope } from '../../core/types.ts'
 import type { Harness } from '../helpers/harness.ts'
 

@@ -10,11 +10,11 @@ import {
 } from '../schemas.ts'
 import { captureUrl } from '../../app/saved-items.ts'
 
-export const captureRoutes = ({ deps, principalOf, docs }: RouteContext) =>
-  new Elysia().post(
+export const captureRoutes = ({ deps, guard }: RouteContext) =>
+  new Elysia().use(guard).post(
     '/v1/captures',
-    async ({ body, request, set }) => {
-      const { created, savedItem } = await captureUrl(deps, principalOf(request), body)
+    async ({ body, principal, set }) => {
+      const { created, savedItem } = await captureUrl(deps, principal, body)
       set.status = created ? 201 : 200
       return { savedItem, captureResult: created ? ('created' as const) : ('updated' as const) }
     },
@@ -28,11 +28,12 @@ export const captureRoutes = ({ deps, principalOf, docs }: RouteContext) =>
         400: t.Union([Errors.ValidationError, Errors.InvalidUrlError]),
         404: Errors.FolderNotFoundError,
       },
-      detail: docs('saved-items:capture', {
+      auth: 'saved-items:capture',
+      detail: {
         summary: 'Save a URL',
         description:
           'Saves a URL to the queue. A URL already saved (same normalized URL) is updated instead: 200 with captureResult "updated". Send an Idempotency-Key so a retry never saves twice.',
         tags: ['Capture'],
-      }),
+      },
     },
   )

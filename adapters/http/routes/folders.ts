@@ -17,37 +17,37 @@ const nameErrors = {
   409: t.Union([Errors.FolderNameConflictError, Errors.IdempotencyKeyInFlightError]),
 }
 
-export const folderRoutes = ({ deps, principalOf, docs }: RouteContext) =>
+export const folderRoutes = ({ deps, guard }: RouteContext) =>
   new Elysia()
-    .get('/v1/folders', async ({ request }) => ({ folders: await folderList(deps, principalOf(request)) }), {
+    .use(guard)
+    .get('/v1/folders', async ({ principal }) => ({ folders: await folderList(deps, principal) }), {
       response: { 200: FolderList, ...commonAuthedErrors },
-      detail: docs('folders:read', { summary: 'List folders, sorted by name (case-insensitive)', tags }),
+      auth: 'folders:read',
+      detail: { summary: 'List folders, sorted by name (case-insensitive)', tags },
     })
-    .post('/v1/folders', ({ body, request }) => folderCreate(deps, principalOf(request), body.name), {
+    .post('/v1/folders', ({ body, principal }) => folderCreate(deps, principal, body.name), {
       body: FolderNameRequest,
       response: { 200: Folder, ...commonAuthedErrors, ...commonWriteErrors, ...nameErrors },
-      detail: docs('folders:write', { summary: 'Create a folder (names are unique per person, ignoring case)', tags }),
+      auth: 'folders:write',
+      detail: { summary: 'Create a folder (names are unique per person, ignoring case)', tags },
     })
-    .patch(
-      '/v1/folders/:id',
-      ({ params, body, request }) => folderRename(deps, principalOf(request), params.id, body.name),
-      {
-        params: IdParams,
-        body: FolderNameRequest,
-        response: {
-          200: Folder,
-          ...commonAuthedErrors,
-          ...commonWriteErrors,
-          ...nameErrors,
-          404: Errors.FolderNotFoundError,
-        },
-        detail: docs('folders:write', { summary: 'Rename a folder', tags }),
+    .patch('/v1/folders/:id', ({ params, body, principal }) => folderRename(deps, principal, params.id, body.name), {
+      params: IdParams,
+      body: FolderNameRequest,
+      response: {
+        200: Folder,
+        ...commonAuthedErrors,
+        ...commonWriteErrors,
+        ...nameErrors,
+        404: Errors.FolderNotFoundError,
       },
-    )
+      auth: 'folders:write',
+      detail: { summary: 'Rename a folder', tags },
+    })
     .delete(
       '/v1/folders/:id',
-      async ({ params, request, set }) => {
-        await folderDelete(deps, principalOf(request), params.id)
+      async ({ params, principal, set }) => {
+        await folderDelete(deps, principal, params.id)
         set.status = 204
       },
       {
@@ -58,9 +58,10 @@ export const folderRoutes = ({ deps, principalOf, docs }: RouteContext) =>
           ...commonWriteErrors,
           404: Errors.FolderNotFoundError,
         },
-        detail: docs('folders:delete', {
+        auth: 'folders:delete',
+        detail: {
           summary: 'Delete a folder, keeping its items (their folder becomes null)',
           tags,
-        }),
+        },
       },
     )

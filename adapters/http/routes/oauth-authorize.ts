@@ -16,7 +16,7 @@ import { isClientIdMetadataUrl } from '../../../core/oauth/client-id-metadata.ts
 import type { SafeHtml } from '../web/html.ts'
 import { HTML_HEADERS, layout, pageCsp } from '../web/layout.ts'
 import { consentPage } from '../web/pages/consent.ts'
-import { messagePage } from '../web/pages/message.ts'
+import { messagePage, tooManyAttemptsPage } from '../web/pages/message.ts'
 import { csrfTokenFor, isValidCsrf, readWebSession, type WebSession } from '../web/session.ts'
 import { readForm } from '../web/forms.ts'
 import { STATUS_BY_TAG } from '../errors.ts'
@@ -52,7 +52,11 @@ function redirect(location: string): Response {
  * cannot be trusted to go back to the client is shown here instead (RFC 6749 §4.1.2.1).
  * @see docs/oauth.md#authorize-and-consent
  */
-export const oauthAuthorizeRoutes = ({ deps }: RouteContext) => {
+export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
+  // The authorization page and the consent form do real work per request (a client lookup or metadata
+  // document fetch, a grant) for anyone who asks.
+  ipLimits.limit('GET', '/api/auth/oauth2/authorize', tooManyAttemptsPage)
+  ipLimits.limit('POST', '/api/auth/oauth2/consent', tooManyAttemptsPage)
   const { db, config } = deps
   const secure = config.appUrl.startsWith('https:')
 

@@ -10,7 +10,11 @@ import type { RouteContext } from '../route-context.ts'
 // The machine-facing endpoints of the authorization server at {base}/api/auth (docs/oauth.md#authorization-server).
 // Not REST operations, so hidden from /openapi.json; the metadata documents describe them instead.
 
-export const oauthRoutes = ({ deps }: RouteContext) => {
+export const oauthRoutes = ({ deps, ipLimits }: RouteContext) => {
+  // Public endpoints that guessable input (codes, refresh tokens) or costly work reaches without a credential.
+  const refuse = (message: string) => oauthJson(429, { error: 'rate_limit_exceeded', error_description: message })
+  for (const path of ['/api/auth/oauth2/token', '/api/auth/oauth2/register', '/api/auth/oauth2/revoke'])
+    ipLimits.limit('POST', path, refuse)
   const hidden = { detail: { hide: true } }
   const raw = { ...hidden, parse: 'none' as const }
 

@@ -12,6 +12,7 @@ import {
   SavedItemList,
   SetFolderRequest,
 } from '../schemas.ts'
+import type { Principal } from '../../../core/types.ts'
 import type { ItemChange } from '../../storage/saved-items.ts'
 import { changeItem, deleteItem, listPage } from '../../app/saved-items.ts'
 import { responseSchemaFailure } from '../errors.ts'
@@ -20,17 +21,16 @@ import { pageSchemaFailure } from '../page-check.ts'
 const tags = ['Saved items']
 const notFound = { 404: Errors.SavedItemNotFoundError }
 
-export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
-  const change = (request: Request, id: string, itemChange: ItemChange) =>
-    changeItem(deps, principalOf(request), id, itemChange)
+export const savedItemRoutes = ({ deps, guard }: RouteContext) => {
   const stateChange = (path: string, summary: string, itemChange: ItemChange) => ({
     path,
-    handler: ({ params, request }: { params: { id: string }; request: Request }) =>
-      change(request, params.id, itemChange),
+    handler: ({ params, principal }: { params: { id: string }; principal: Principal }) =>
+      changeItem(deps, principal, params.id, itemChange),
     options: {
       params: IdParams,
       response: { 200: SavedItem, ...commonAuthedErrors, ...commonWriteErrors, ...notFound },
-      detail: docs('saved-items:write', { summary, tags }),
+      auth: 'saved-items:write' as const,
+      detail: { summary, tags },
     },
   })
   const open = stateChange('/v1/saved-items/:id/open', 'Open an item: marks it read and records when it was opened', {
@@ -40,13 +40,14 @@ export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
   const unread = stateChange('/v1/saved-items/:id/unread', 'Mark an item unread', { kind: 'read-state', isRead: false })
 
   return new Elysia()
+    .use(guard)
     .get(
       '/v1/saved-items',
-      async ({ query, request }) => {
+      async ({ query, principal }) => {
         const sort = parseSort(query.sort)
         const limit = parseLimit(query.limit)
         const folder = query.folder ?? null
-        const listed = await listPage(deps, principalOf(request), { sort, folder, limit, cursor: query.cursor ?? null })
+        const listed = await listPage(deps, principal, { sort, folder, limit, cursor: query.cursor ?? null })
         // The page is sent as the JSON the cache holds, so Elysia's response check is done here, once per page.
         const failure = pageSchemaFailure(listed)
         if (failure !== null) return responseSchemaFailure(deps.log, failure)
@@ -69,12 +70,13 @@ export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
           400: Errors.ValidationError,
           404: Errors.FolderNotFoundError,
         },
-        detail: docs('saved-items:read', {
+        auth: 'saved-items:read',
+        detail: {
           summary: 'List saved items',
           description:
             'Sorted by `sort` (newest by default; ties by id, newest first). `folder` filters by a folder id, or `none` for items in no folder. With `limit`, a `Link: <…>; rel="next"` header names the next page.',
           tags,
-        }),
+        },
       },
     )
     .post(open.path, open.handler, open.options)
@@ -82,17 +84,20 @@ export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
     .post(unread.path, unread.handler, unread.options)
     .post(
       '/v1/saved-items/:id/read-state',
-      ({ params, body, request }) => change(request, params.id, { kind: 'read-state', isRead: body.isRead }),
+      ({ params, body, principal }) =>
+        changeItem(deps, principal, params.id, { kind: 'read-state', isRead: body.isRead }),
       {
         params: IdParams,
         body: ReadStateRequest,
         response: { 200: SavedItem, ...commonAuthedErrors, ...commonWriteErrors, ...notFound },
-        detail: docs('saved-items:write', { summary: 'Set the read state of an item', tags }),
+        auth: 'saved-items:write',
+        detail: { summary: 'Set the read state of an item', tags },
       },
     )
     .put(
       '/v1/saved-items/:id/folder',
-      ({ params, body, request }) => change(request, params.id, { kind: 'folder', folderId: body.folderId }),
+      ({ params, body, principal }) =>
+        changeItem(deps, principal, params.id, { kind: 'folder', folderId: body.folderId }),
       {
         params: IdParams,
         body: SetFolderRequest,
@@ -102,16 +107,17 @@ export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
           ...commonWriteErrors,
           404: t.Union([Errors.SavedItemNotFoundError, Errors.FolderNotFoundError]),
         },
-        detail: docs('saved-items:write', {
+        auth: 'saved-items:write',
+        detail: {
           summary: 'Put an item in a folder, or take it out with folderId null',
           tags,
-        }),
+        },
       },
     )
     .delete(
       '/v1/saved-items/:id',
-      async ({ params, request, set }) => {
-        await deleteItem(deps, principalOf(request), params.id)
+      async ({ params, principal, set }) => {
+        await deleteItem(deps, principal, params.id)
         set.status = 204
       },
       {
@@ -121,10 +127,11 @@ export const savedItemRoutes = ({ deps, principalOf, docs }: RouteContext) => {
           ...commonAuthedErrors,
           ...commonWriteErrors,
         },
-        detail: docs('saved-items:delete', {
+        auth: 'saved-items:delete',
+        detail: {
           summary: 'Delete an item (idempotent: 204 whether or not it existed)',
           tags,
-        }),
+        },
       },
     )
 }

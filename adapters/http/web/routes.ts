@@ -9,6 +9,7 @@ import { toTimestamp } from '../../../core/time.ts'
 import { hashPassword, passwordProblem, verifyPassword } from '../../app/passwords.ts'
 import { STATUS_BY_TAG } from '../errors.ts'
 import type { RouteContext } from '../route-context.ts'
+import { tooManyAttemptsPage } from './pages/message.ts'
 import { listApiKeys, revokeApiKey } from '../../storage/api-keys.ts'
 import { issueApiKey, keyLabelProblem } from '../../app/api-keys.ts'
 import { createAccount } from '../../app/accounts.ts'
@@ -64,7 +65,10 @@ const SIGNED_UP = 'If this email had no account, it has one now: sign in with th
  * The server-rendered web app (docs/web.md#pages). Pages are outside the API guard: they read the session
  * cookie themselves and check the CSRF field on every POST before anything is written.
  */
-export const webRoutes = ({ deps }: RouteContext) => {
+export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
+  // Account creation is as abusable as sign-in.
+  ipLimits.limit('POST', '/sign-in', tooManyAttemptsPage)
+  ipLimits.limit('POST', '/sign-up', tooManyAttemptsPage)
   const { db, config } = deps
   const secure = config.appUrl.startsWith('https:')
   const signupOpen = config.signup === 'open'

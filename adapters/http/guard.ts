@@ -1,0 +1,256 @@
+import { type DocumentDecoration, Elysia } from 'elysia'
+import { requireScope } from '../../core/auth/scopes.ts'
+import {
+  InsufficientScopeError,
+  RateLimitExceededError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../core/errors.ts'
+import { requireShallowJson } from '../../core/limits/json-depth.ts'
+import { validateIdempotencyKey } from '../../core/limits/idempotency.ts'
+import { MCP_DEFAULT_SCOPE, scopesNeededFor, stepUpScope } from '../../core/mcp/tools.ts'
+import type { Principal, Scope } from '../../core/types.ts'
+import type { AppDeps } from '../app/deps.ts'
+import { SharedRateLimiter } from '../app/rate-limiter.ts'
+import { readBodyCapped, requireJsonContentType } from './body.ts'
+import { insufficientScopeChallenge, resolveCredential, unauthorizedChallenge } from './credentials.ts'
+import { claimIdempotency, type IdempotencyClaim, NO_REPLAY_HEADER, settleIdempotency } from './idempotency.ts'
+import { MCP_CORS_HEADERS } from './mcp/cors.ts'
+import { rateLimitHeaders } from './rate-limit-headers.ts'
+import { CALLER_HEADER } from './request-handler.ts'
+
+/** Who may call a route that takes a credential: holders of one scope, or any valid credential. */
+export type Access = Scope | 'any-credential'
+
+/** A body that is not JSON, handed to the MCP route so it can answer with JSON-RPC's own parse error. */
+export const NOT_JSON: unique symbol = Symbol('not JSON')
+
+/**
+ * Elysia's built-in JSON parser by name, listed after the guard's own body step: it never runs (that step
+ * always answers first), but it is how @elysiajs/openapi learns the body is `application/json`. Elysia
+ * accepts parser names in a `parse` list; its types list only functions.
+ */
+const JSON_MEDIA_TYPE = 'json' as unknown as (context: unknown) => Promise<unknown>
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+// What admission learned about a request, kept on Elysia's per-request context between its hooks.
+const ADMITTED = Symbol('admitted')
+interface Admission {
+  principal: Principal
+  /** The body as received, for the Idempotency-Key fingerprint; null until read. */
+  raw: Uint8Array | null
+  claim: IdempotencyClaim | null
+}
+interface GuardContext {
+  request: Request
+  path: string
+  set: { headers: Record<string, string | number> }
+  [ADMITTED]?: Admission
+}
+
+/** Where a route's credential is for: the REST API, or the MCP endpoint (its own audience and resource). */
+type Resource = 'rest' | 'mcp'
+
+/**
+ * The request guard, as Elysia macros a route states in its options (docs/security.md#scopes):
+ * - `auth: scope | 'any-credential'` gives the handler a typed `principal` (a route without it has none,
+ *   so forgetting the check does not compile), and writes the route's `security` into OpenAPI;
+ * - `mcp: true` does the same for `/mcp`, with its own audience, CORS and per-tool scopes;
+ * - `public: true` is a route anyone may call; with a body schema its body gets the same JSON rules.
+ * Credential, rate limit and scope are checked before the body is read (in `parse` for requests with a
+ * body, in `transform` for the rest), so a stranger learns nothing about schemas; then the body cap,
+ * content type and nesting limit; then, after validation, Idempotency-Key.
+ */
+export function guard(deps: AppDeps) {
+  const limiter = new SharedRateLimiter(deps.db, deps.clock, deps.log)
+  const baseUrl = deps.config.baseUrl
+
+  async function admit(c: GuardContext, access: Access, resource: Resource): Promise<Admission> {
+    const known = c[ADMITTED]
+    if (known) return known
+    const mcp = resource === 'mcp'
+    if (mcp) Object.assign(c.set.headers, MCP_CORS_HEADERS)
+    const metadataUrl = `${baseUrl}/.well-known/oauth-protected-resource${mcp ? '/mcp' : ''}`
+    const credential = await resolveCredential(deps, c.request, mcp ? `${baseUrl}/mcp` : baseUrl)
+    if (credential.kind !== 'ok') {
+      const sent = credential.kind === 'invalid'
+      // On /mcp the challenge also hints which scopes to ask for: MCP clients use it for their first authorization.
+      c.set.headers['www-authenticate'] = unauthorizedChallenge(metadataUrl, sent, mcp ? MCP_DEFAULT_SCOPE : null)
+      throw new UnauthorizedError(
+        sent
+          ? 'The credential is invalid, expired or revoked'
+          : 'This call needs a credential: Authorization: Bearer <token>',
+        sent,
+      )
+    }
+    const principal = credential.principal
+    const window = deps.config.rateLimitWindowSeconds
+    const limit = await limiter.hit(`cred:${principal.credentialId}`, deps.config.rateLimitMax, window)
+    Object.assign(c.set.headers, rateLimitHeaders(limit))
+    c.set.headers[CALLER_HEADER] = `${principal.userId} ${principal.kind}`
+    if (!limit.allowed)
+      throw new RateLimitExceededError(
+        `Rate limit of ${limit.limit} requests per ${window} s exceeded; retry in ${limit.resetSeconds} s`,
+      )
+    if (access !== 'any-credential') refuseOutOfScope(c, metadataUrl, () => requireScope(principal.scopes, access))
+    // A malformed key is refused before the body is read, like every other header problem.
+    const key = c.request.headers.get('idempotency-key')
+    if (key !== null && !mcp && MUTATING.has(c.request.method)) validateIdempotencyKey(key)
+    const admission: Admission = { principal, raw: null, claim: null }
+    c[ADMITTED] = admission
+    return admission
+  }
+
+  function refuseOutOfScope(c: GuardContext, metadataUrl: string, check: () => void): void {
+    try {
+      check()
+    } catch (error) {
+      if (error instanceof InsufficientScopeError)
+        c.set.headers['www-authenticate'] = insufficientScopeChallenge(metadataUrl, error.challengeScope)
+      throw error
+    }
+  }
+
+  /** The hooks of a route that takes a credential; `json` is learnt from the route's own body schema. */
+  function credentialHooks(access: Access, resource: Resource) {
+    const route = { json: false }
+    return {
+      introspect(hook: Record<string, unknown>) {
+        route.json = hook.body !== undefined
+      },
+      parse: [
+        async (context: unknown) => {
+          const c = context as unknown as GuardContext
+          const admission = await admit(c, access, resource)
+          const raw = await readBodyCapped(c.request)
+          admission.raw = raw
+          if (!route.json) return raw
+          requireJsonContentType(c.request)
+          requireShallowJson(raw)
+          const body = parseJson(raw)
+          if (resource === 'mcp' && body !== NOT_JSON) {
+            const principal = admission.principal
+            const metadataUrl = `${baseUrl}/.well-known/oauth-protected-resource/mcp`
+            refuseOutOfScope(c, metadataUrl, () => requireToolScopes(principal, body))
+          }
+          if (body === NOT_JSON && resource !== 'mcp') throw notJson()
+          return body
+        },
+        JSON_MEDIA_TYPE,
+      ],
+      async transform(context: unknown) {
+        await admit(context as unknown as GuardContext, access, resource)
+      },
+      resolve: (context: unknown) => ({ principal: (context as unknown as GuardContext)[ADMITTED]!.principal }),
+      // After validation: a body that fails its schema never claims a key.
+      async beforeHandle(context: unknown) {
+        const c = context as unknown as GuardContext
+        const admission = c[ADMITTED]!
+        const key = c.request.headers.get('idempotency-key')
+        if (key === null || resource === 'mcp' || !MUTATING.has(c.request.method)) return
+        const url = c.request.url
+        const outcome = await claimIdempotency(deps.db, {
+          credentialId: admission.principal.credentialId,
+          userId: admission.principal.userId,
+          rawKey: key,
+          method: c.request.method,
+          pathWithQuery: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+          body: admission.raw ?? new Uint8Array(),
+          nowMs: deps.clock.now().getTime(),
+        })
+        if ('replay' in outcome) return outcome.replay
+        admission.claim = outcome.claim
+      },
+      // Runs for every outcome, errors included (as the Response the error handler made of them).
+      async mapResponse(context: unknown) {
+        const c = context as unknown as GuardContext & { responseValue: unknown; set: { status?: number | string } }
+        const keep = !(NO_REPLAY_HEADER in c.set.headers)
+        delete c.set.headers[NO_REPLAY_HEADER]
+        const claim = c[ADMITTED]?.claim
+        if (!claim) return
+        c[ADMITTED]!.claim = null
+        return settleIdempotency(deps.db, claim, asResponse(c.responseValue, c.set), keep)
+      },
+      detail: securityDetail(access),
+    }
+  }
+
+  return new Elysia().macro({
+    auth: (access: Access) => credentialHooks(access, 'rest'),
+    mcp: (_: true) => credentialHooks('any-credential', 'mcp'),
+    public: (_: true) => {
+      const route = { json: false }
+      return {
+        introspect(hook: Record<string, unknown>) {
+          route.json = hook.body !== undefined
+        },
+        parse: [
+          async (context: unknown) => {
+            const c = context as unknown as GuardContext
+            if (!route.json) return
+            const raw = await readBodyCapped(c.request)
+            requireJsonContentType(c.request)
+            requireShallowJson(raw)
+            const body = parseJson(raw)
+            if (body === NOT_JSON) throw notJson()
+            return body
+          },
+          JSON_MEDIA_TYPE,
+        ],
+        detail: { security: [] },
+      }
+    },
+  })
+}
+
+/** OpenAPI's `security` for a route, and the scopes it needs; the document builder words the sentence. */
+function securityDetail(access: Access): DocumentDecoration {
+  const scopes = access === 'any-credential' ? [] : [access]
+  // Either scheme: an API key or OAuth access token as a bearer, or an OAuth client asking for the scope.
+  const detail: DocumentDecoration = { security: [{ bearer: scopes }, { oauth2: scopes }] }
+  // OpenAPI allows `x-` extensions on an operation; Elysia's type for `detail` does not list them.
+  return Object.assign(detail, { 'x-required-scopes': scopes })
+}
+
+const decoder = new TextDecoder()
+function parseJson(raw: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(raw))
+  } catch {
+    return NOT_JSON
+  }
+}
+
+const notJson = () => new ValidationError('body: not valid JSON')
+
+/**
+ * Refuses an MCP message whose tools/call needs a scope the token lacks, before the MCP server sees it:
+ * a 403 whose challenge names the granted scopes plus the missing ones, so the client can step up
+ * without losing what it had.
+ */
+function requireToolScopes(principal: Principal, message: unknown): void {
+  const missing = scopesNeededFor(message).filter((scope) => !principal.scopes.includes(scope))
+  // offline_access is no resource scope, but a client re-authorizing without it would lose its refresh token.
+  const held = principal.offlineAccess ? [...principal.scopes, 'offline_access'] : principal.scopes
+  if (missing.length > 0) throw new InsufficientScopeError(missing.join(' '), stepUpScope(held, missing))
+}
+
+/**
+ * The answer a handler gave, as the Response Elysia would send, so it can be stored for replay. Headers
+ * a route set through `set` (a Location, a Link) are part of the answer.
+ */
+function asResponse(value: unknown, set: { status?: number | string; headers: Record<string, string | number> }) {
+  const response =
+    value instanceof Response
+      ? value
+      : value === undefined || value === null
+        ? new Response(null, { status: typeof set.status === 'number' ? set.status : 200 })
+        : new Response(JSON.stringify(value), {
+            status: typeof set.status === 'number' ? set.status : 200,
+            headers: { 'content-type': 'application/json' },
+          })
+  for (const [name, value] of Object.entries(set.headers))
+    if (!response.headers.has(name)) response.headers.set(name, String(value))
+  return response
+}
