@@ -1,4 +1,5 @@
 import { and, eq, gte, isNull, lt } from 'drizzle-orm'
+import type { ConnectCodeStore } from '../../core/connect/connect-exchange.ts'
 import type { Database } from './open-database.ts'
 import { connectCodes } from './schema.ts'
 
@@ -27,4 +28,9 @@ export async function spendConnectCode(db: Database, codeHash: string, now: stri
 /** Drops codes that expired before `before`, used or not: they can never be exchanged again. */
 export async function pruneConnectCodes(db: Database, before: string): Promise<void> {
   await db.delete(connectCodes).where(lt(connectCodes.expiresAt, before))
+}
+
+/** The connect exchange's storage port (core/connect/connect-exchange.ts) on a database, whatever its driver. */
+export function connectCodeStore(db: Database): ConnectCodeStore<ConnectCodeRow> {
+  return { spendConnectCode: (codeHash, at) => spendConnectCode(db, codeHash, at) }
 }

@@ -26,7 +26,7 @@ export async function folderExists(db: Database, userId: string, folderId: strin
 
 /**
  * Saves a URL for a person in ONE statement: insert, or on (person, normalizedUrl) conflict merge into the
- * stored row by RECAPTURE_RULES. SQLite serializes writers, so concurrent captures of one URL make one row.
+ * stored row by the rule of mergeRecapture (core/items/capture.ts). SQLite serializes writers, so concurrent captures of one URL make one row.
  */
 // Two statements, since whether a recapture replaces the stored channel depends on the request.
 const buildUpsert = (replaceChannel: boolean) =>
@@ -80,7 +80,7 @@ const upsertReplacingChannel = buildUpsert(true)
 
 /**
  * Saves a URL for a person in ONE statement: insert, or on (person, normalizedUrl) conflict merge into the
- * stored row by RECAPTURE_RULES. SQLite serializes writers, so concurrent captures of one URL make one row.
+ * stored row by the rule of mergeRecapture (core/items/capture.ts). SQLite serializes writers, so concurrent captures of one URL make one row.
  */
 export async function upsertCapture(
   db: Database,

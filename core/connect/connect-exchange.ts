@@ -1,4 +1,5 @@
 import type { ConnectClient } from '../types.ts'
+import { toTimestamp } from '../time.ts'
 import { isConnectClient } from './connect-clients.ts'
 import { connectError } from './connect-errors.ts'
 import { verifyPkceS256 } from '../oauth/pkce.ts'
@@ -45,4 +46,25 @@ export function checkExchange<Code extends SpentConnectCode>(
       'codeVerifier does not match the codeChallenge given at authorize; the code is now spent',
     )
   }
+}
+
+/** What the exchange needs from storage: spending a live code atomically (test/storage/protocol-ports.test.ts). */
+export interface ConnectCodeStore<Code extends SpentConnectCode> {
+  /** Marks a live (unused, unexpired at `at`) code used and returns it; exactly one of racing callers gets it. */
+  spendConnectCode(codeHash: string, at: string): Promise<Code | null>
+}
+
+/**
+ * The exchange's rules in order (docs/oauth.md#connect-flow): an unknown client is refused before the code
+ * is touched; otherwise the code is spent first, then checked, so every later failure leaves it spent.
+ */
+export async function exchangeConnectCode<Code extends SpentConnectCode>(
+  store: ConnectCodeStore<Code>,
+  request: { client: string; codeHash: string; codeVerifier: string },
+  now: Date,
+): Promise<{ spent: Code; client: ConnectClient }> {
+  const client = checkExchangeClient(request.client)
+  const spent = await store.spendConnectCode(request.codeHash, toTimestamp(now))
+  checkExchange(spent, client, request.codeVerifier)
+  return { spent, client }
 }

@@ -69,3 +69,36 @@ export function prepareCapture(
     },
   }
 }
+
+/** What a recapture may change on the stored item. */
+export interface RecaptureFields {
+  sourceName: string | null
+  captureChannel: CaptureChannel | null
+  tags: Tag[]
+  folderId: string | null
+  isRead: boolean
+  enrichmentStatus: string
+  lastSavedAt: string
+  updatedAt: string
+}
+
+/**
+ * The recapture merge (docs/api.md#captures): a capture of a URL the person already saved puts the item
+ * back in the unread queue as saved now; it keeps the stored source, channel and folder unless the
+ * capture names new ones, appends the tags not yet there (stored order first), and gives a failed
+ * enrichment another try. Storage applies this rule in its one-statement upsert
+ * (adapters/storage/saved-items.ts); test/storage/protocol-ports.test.ts holds every driver to it.
+ */
+export function mergeRecapture(stored: RecaptureFields, capture: PreparedCapture): RecaptureFields {
+  const { row, explicitChannel } = capture
+  return {
+    sourceName: row.sourceName ?? stored.sourceName,
+    captureChannel: explicitChannel ?? stored.captureChannel,
+    tags: [...stored.tags, ...row.tags.filter((tag) => !stored.tags.includes(tag))],
+    folderId: row.folderId ?? stored.folderId,
+    isRead: false,
+    enrichmentStatus: stored.enrichmentStatus === 'failed' ? 'pending' : stored.enrichmentStatus,
+    lastSavedAt: row.lastSavedAt,
+    updatedAt: row.updatedAt,
+  }
+}

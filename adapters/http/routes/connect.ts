@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import { isScope } from '../../../core/auth/scopes.ts'
 import { generateSecret } from '../../../core/auth/secrets.ts'
 import { hashSecret } from '../../app/secret-hash.ts'
-import { checkExchange, checkExchangeClient } from '../../../core/connect/connect-exchange.ts'
+import { exchangeConnectCode } from '../../../core/connect/connect-exchange.ts'
 import { checkConnectAuthorize, connectCodeExpiry } from '../../../core/connect/connect-request.ts'
 import { toTimestamp } from '../../../core/time.ts'
 import type { RouteContext } from '../route-context.ts'
@@ -19,7 +19,7 @@ import { connectError } from '../../../core/connect/connect-errors.ts'
 import type { Principal } from '../../../core/types.ts'
 import { NO_REPLAY_HEADER } from '../idempotency.ts'
 import { apiIpRefusal } from '../request-handler.ts'
-import { insertConnectCode, spendConnectCode } from '../../storage/connect-codes.ts'
+import { connectCodeStore, insertConnectCode } from '../../storage/connect-codes.ts'
 
 const tags = ['Connect']
 
@@ -95,10 +95,11 @@ export const connectRoutes = ({ deps, guard, ipLimits }: RouteContext) => {
     .post(
       '/connect/exchange',
       async ({ body, set }) => {
-        const client = checkExchangeClient(body.client)
-        const now = deps.clock.now()
-        const spent = await spendConnectCode(deps.db, hashSecret(body.code), toTimestamp(now))
-        checkExchange(spent, client, body.codeVerifier)
+        const { spent, client } = await exchangeConnectCode(
+          connectCodeStore(deps.db),
+          { client: body.client, codeHash: hashSecret(body.code), codeVerifier: body.codeVerifier },
+          deps.clock.now(),
+        )
         const scopes = spent.scopes.filter(isScope)
         const issuedBy = spent.issuedByKeyId
           ? { keyId: spent.issuedByKeyId }

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { prepareCapture } from '../../../core/items/capture.ts'
+import { mergeRecapture, prepareCapture } from '../../../core/items/capture.ts'
 import { InvalidUrlError } from '../../../core/errors.ts'
 
 const context = {
@@ -111,5 +111,49 @@ test('prepareCapture() throws InvalidUrlError for URLs that are not absolute htt
       },
       url,
     )
+  }
+})
+
+// The recapture merge (docs/api.md#captures); test/storage/protocol-ports.test.ts holds each driver's upsert to it.
+const stored = {
+  sourceName: 'Stored',
+  captureChannel: 'raycast' as const,
+  tags: ['ai' as const, 'tools' as const],
+  folderId: 'folder-a',
+  isRead: true,
+  enrichmentStatus: 'done',
+  lastSavedAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-02T00:00:00.000Z',
+}
+const recapture = (input: Omit<Parameters<typeof prepareCapture>[0], 'url'>) =>
+  prepareCapture({ url: 'https://example.com/a', ...input }, context)
+
+test('mergeRecapture: a bare recapture keeps what is stored, puts the item back unread, saved now', () => {
+  assert.deepEqual(mergeRecapture(stored, recapture({})), {
+    ...stored,
+    isRead: false,
+    lastSavedAt: '2026-11-22T10:04:05.123Z',
+    updatedAt: '2026-11-22T10:04:05.123Z',
+  })
+})
+
+test('mergeRecapture: named source, channel and folder replace; tags append after the stored ones', () => {
+  const merged = mergeRecapture(
+    stored,
+    recapture({ sourceName: 'New', captureChannel: 'ios-app', folderId: 'folder-b', tags: ['design', 'ai'] }),
+  )
+  assert.equal(merged.sourceName, 'New')
+  assert.equal(merged.captureChannel, 'ios-app')
+  assert.equal(merged.folderId, 'folder-b')
+  assert.deepEqual(merged.tags, ['ai', 'tools', 'design'])
+})
+
+test('mergeRecapture: a failed enrichment goes back to pending; others stay', () => {
+  for (const [before, after] of [
+    ['failed', 'pending'],
+    ['pending', 'pending'],
+    ['done', 'done'],
+  ]) {
+    assert.equal(mergeRecapture({ ...stored, enrichmentStatus: before! }, recapture({})).enrichmentStatus, after)
   }
 })

@@ -1,0 +1,286 @@
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { connectCodeStore, insertConnectCode } from '../../adapters/storage/connect-codes.ts'
+import { createFolder } from '../../adapters/storage/folders.ts'
+import { insertClient, insertGrantWithCode, insertRefreshToken } from '../../adapters/storage/oauth.ts'
+import { findSavedItem, upsertCapture } from '../../adapters/storage/saved-items.ts'
+import { tokenStore } from '../../adapters/storage/token-store.ts'
+import { exchangeConnectCode } from '../../core/connect/connect-exchange.ts'
+import { uuidv7 } from '../../core/ids.ts'
+import { mergeRecapture, prepareCapture, type CaptureInput, type RecaptureFields } from '../../core/items/capture.ts'
+import { OAuthError } from '../../core/oauth/oauth-error.ts'
+import { calculatePkceS256Challenge } from '../../core/oauth/pkce.ts'
+import { redeemAuthorizationCode, rotateRefreshToken, type TokenStore } from '../../core/oauth/token-grants.ts'
+import type { CaptureChannel, SavedItem, Tag } from '../../core/types.ts'
+import { createHarness, random, TEST_DRIVER, type Harness } from '../helpers/harness.ts'
+
+// The storage ports the protocol rules in core/ stand on (core/oauth/token-grants.ts, core/connect/
+// connect-exchange.ts, core/items/capture.ts), held to their contract on the driver this run uses:
+// `npm test` runs this file on the embedded driver, on libsql and on @libsql/client (the remote path).
+
+const VERIFIER = 'v'.repeat(43)
+const CHALLENGE = calculatePkceS256Challenge(VERIFIER)
+const REDIRECT = 'http://127.0.0.1/cb'
+const RESOURCE = 'http://localhost:3000/mcp'
+
+let h: Harness
+let store: TokenStore
+let userId: string
+let clientId: string
+let counter = 0
+const id = () => uuidv7(h.clock.now().getTime(), random)
+const at = () => h.clock.now().toISOString()
+
+beforeAll(async () => {
+  h = await createHarness()
+  store = tokenStore(h.db)
+  userId = (await h.user()).id
+  clientId = id()
+  await insertClient(h.db, {
+    id: clientId,
+    name: 'contract client',
+    redirectUris: [REDIRECT],
+    grantTypes: ['authorization_code', 'refresh_token'],
+    scope: null,
+    metadata: {},
+    createdAt: at(),
+  })
+})
+
+/** A grant with one live authorization code (hash `code-N`) and one refresh token (hash `refresh-N`). */
+async function grantWithSecrets(scopes = ['saved-items:read', 'offline_access']) {
+  const n = ++counter
+  const grantId = id()
+  const codeHash = `code-${n}`
+  const tokenHash = `refresh-${n}`
+  await insertGrantWithCode(
+    h.db,
+    { id: grantId, userId, clientId, scopes, resource: RESOURCE, createdAt: at() },
+    {
+      codeHash,
+      grantId,
+      clientId,
+      redirectUri: REDIRECT,
+      codeChallenge: CHALLENGE,
+      expiresAt: new Date(h.clock.now().getTime() + 300_000).toISOString(),
+    },
+  )
+  await insertRefreshToken(h.db, { tokenHash, grantId, createdAt: at() })
+  return { grantId, codeHash, tokenHash }
+}
+
+const redeem = (codeHash: string) =>
+  redeemAuthorizationCode(
+    store,
+    { codeHash, redirectUri: REDIRECT, clientId, verifier: VERIFIER, resource: null },
+    h.clock.now(),
+  )
+
+describe(`TokenStore on ${TEST_DRIVER}`, () => {
+  test('finds each record with the fields the rules read, and null for what is not there', async () => {
+    const { grantId, codeHash, tokenHash } = await grantWithSecrets()
+    expect(await store.findClient(clientId)).toMatchObject({
+      id: clientId,
+      grantTypes: ['authorization_code', 'refresh_token'],
+    })
+    expect(await store.findGrant(grantId)).toMatchObject({
+      id: grantId,
+      userId,
+      clientId,
+      scopes: ['saved-items:read', 'offline_access'],
+      resource: RESOURCE,
+      revokedAt: null,
+    })
+    expect(await store.findCode(codeHash)).toMatchObject({
+      codeHash,
+      grantId,
+      clientId,
+      redirectUri: REDIRECT,
+      usedAt: null,
+    })
+    expect(await store.findRefreshToken(tokenHash)).toMatchObject({ tokenHash, grantId, usedAt: null })
+    expect(await store.findClient('nobody')).toBeNull()
+    expect(await store.findGrant('nothing')).toBeNull()
+    expect(await store.findCode('nothing')).toBeNull()
+    expect(await store.findRefreshToken('nothing')).toBeNull()
+  })
+
+  test('of eight racing spends of one code, exactly one wins, and the code then shows when', async () => {
+    const { codeHash } = await grantWithSecrets()
+    const wins = await Promise.all(Array.from({ length: 8 }, () => store.spendCode(codeHash, at())))
+    expect(wins.filter(Boolean)).toHaveLength(1)
+    expect(await store.spendCode(codeHash, at())).toBe(false)
+    expect((await store.findCode(codeHash))?.usedAt).toBe(at())
+  })
+
+  test('of eight racing spends of one refresh token, exactly one wins', async () => {
+    const { tokenHash } = await grantWithSecrets()
+    const wins = await Promise.all(Array.from({ length: 8 }, () => store.spendRefreshToken(tokenHash, at())))
+    expect(wins.filter(Boolean)).toHaveLength(1)
+    expect((await store.findRefreshToken(tokenHash))?.usedAt).toBe(at())
+  })
+
+  test('revoking a grant shows on the grant', async () => {
+    const { grantId } = await grantWithSecrets()
+    await store.revokeGrant(grantId, at())
+    expect((await store.findGrant(grantId))?.revokedAt).toBe(at())
+  })
+
+  test('the rules on this store: a code redeems once; its replay revokes the grant', async () => {
+    const { grantId, codeHash } = await grantWithSecrets()
+    const issued = await redeem(codeHash)
+    expect(issued).toMatchObject({ grant: { id: grantId }, withRefresh: true })
+    const replay = await redeem(codeHash).catch((error: unknown) => error)
+    expect(replay).toBeInstanceOf(OAuthError)
+    expect((replay as OAuthError).error).toBe('invalid_grant')
+    expect((await store.findGrant(grantId))?.revokedAt).not.toBeNull()
+  })
+
+  test('the rules on this store: racing redemptions of one code issue tokens once', async () => {
+    const { codeHash } = await grantWithSecrets()
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => redeem(codeHash)))
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1)
+  })
+
+  test('the rules on this store: a refresh token rotates once; its replay revokes the grant', async () => {
+    const { grantId, tokenHash } = await grantWithSecrets()
+    const rotate = () =>
+      rotateRefreshToken(store, { tokenHash, clientId, scope: 'saved-items:read', resource: null }, h.clock.now())
+    expect(await rotate()).toMatchObject({ grant: { id: grantId }, scopes: ['saved-items:read'], withRefresh: true })
+    await expect(rotate()).rejects.toBeInstanceOf(OAuthError)
+    expect((await store.findGrant(grantId))?.revokedAt).not.toBeNull()
+  })
+})
+
+describe(`ConnectCodeStore on ${TEST_DRIVER}`, () => {
+  async function connectCode(expiresAt: string): Promise<string> {
+    const codeHash = `connect-${++counter}`
+    await insertConnectCode(h.db, {
+      codeHash,
+      userId,
+      client: 'raycast',
+      redirectUri: 'raycast://extensions/readlater',
+      codeChallenge: CHALLENGE,
+      scopes: ['saved-items:capture'],
+      label: 'Raycast',
+      expiresAt,
+    })
+    return codeHash
+  }
+
+  test('of eight racing spends of one code, exactly one gets it', async () => {
+    const codeHash = await connectCode(new Date(h.clock.now().getTime() + 60_000).toISOString())
+    const spent = await Promise.all(
+      Array.from({ length: 8 }, () => connectCodeStore(h.db).spendConnectCode(codeHash, at())),
+    )
+    expect(spent.filter((row) => row !== null)).toHaveLength(1)
+    expect(spent.find((row) => row !== null)).toMatchObject({ codeHash, client: 'raycast', codeChallenge: CHALLENGE })
+  })
+
+  test('a code is live until its expiry inclusive, then spends to nothing', async () => {
+    const expiry = new Date(h.clock.now().getTime() + 60_000).toISOString()
+    const onTime = await connectCode(expiry)
+    expect(await connectCodeStore(h.db).spendConnectCode(onTime, expiry)).not.toBeNull()
+    const late = await connectCode(expiry)
+    expect(
+      await connectCodeStore(h.db).spendConnectCode(late, new Date(Date.parse(expiry) + 1).toISOString()),
+    ).toBeNull()
+  })
+
+  test('the rules on this store: a wrong verifier still spends the code', async () => {
+    const codeHash = await connectCode(new Date(h.clock.now().getTime() + 60_000).toISOString())
+    const request = { client: 'raycast', codeHash, codeVerifier: 'w'.repeat(43) }
+    await expect(exchangeConnectCode(connectCodeStore(h.db), request, h.clock.now())).rejects.toMatchObject({
+      code: 'invalid_verifier',
+    })
+    await expect(
+      exchangeConnectCode(connectCodeStore(h.db), { ...request, codeVerifier: VERIFIER }, h.clock.now()),
+    ).rejects.toMatchObject({ code: 'invalid_code' })
+  })
+})
+
+describe(`the recapture upsert on ${TEST_DRIVER}`, () => {
+  // Every state a stored item can be in, each recaptured twice, the 16 kinds of capture in rotation (each
+  // kind meets 12 stored states): 192 cases, quick enough on the remote driver too.
+  const storedStates = (folder: string) =>
+    [null, 'Stored source'].flatMap((sourceName) =>
+      (['api', 'raycast'] as CaptureChannel[]).flatMap((captureChannel) =>
+        ([[], ['ai', 'tools']] as Tag[][]).flatMap((tags) =>
+          [null, folder].flatMap((folderId) =>
+            [true, false].flatMap((isRead) =>
+              ['pending', 'done', 'failed'].map((enrichmentStatus) => ({
+                sourceName,
+                captureChannel,
+                tags,
+                folderId,
+                isRead,
+                enrichmentStatus,
+              })),
+            ),
+          ),
+        ),
+      ),
+    )
+  const captures = (folder: string): Omit<CaptureInput, 'url'>[] =>
+    [null, 'New source'].flatMap((sourceName) =>
+      ([null, 'ios-app'] as (CaptureChannel | null)[]).flatMap((captureChannel) =>
+        ([[], ['tools', 'design']] as Tag[][]).flatMap((tags) =>
+          [null, folder].map((folderId) => ({ sourceName, captureChannel, tags, folderId })),
+        ),
+      ),
+    )
+
+  test('applies mergeRecapture exactly, for every stored state and every kind of capture', async () => {
+    const folderA = (await createFolder(h.db, { id: id(), userId, name: 'A', nameKey: 'a', now: at() })).id
+    const folderB = (await createFolder(h.db, { id: id(), userId, name: 'B', nameKey: 'b', now: at() })).id
+    const mismatches: string[] = []
+    let n = 0
+    const kinds = captures(folderB)
+    for (const [i, stored] of storedStates(folderA).entries()) {
+      for (const capture of [kinds[i % 16]!, kinds[(i * 7 + 3) % 16]!]) {
+        const url = `https://example.com/recapture/${++n}`
+        const first = prepareCapture(
+          {
+            url,
+            sourceName: stored.sourceName,
+            captureChannel: stored.captureChannel,
+            tags: stored.tags,
+            folderId: stored.folderId,
+          },
+          { id: id(), userId, now: h.clock.now(), connectClient: null },
+        )
+        const { item } = await upsertCapture(h.db, first)
+        await h.db.$client.execute({
+          sql: 'UPDATE saved_items SET is_read = ?, enrichment_status = ? WHERE id = ?',
+          args: [stored.isRead ? 1 : 0, stored.enrichmentStatus, item.id],
+        })
+        const before = fieldsOf((await findSavedItem(h.db, userId, item.id))!)
+        h.clock.advance(1000)
+        const again = prepareCapture({ url, ...capture }, { id: id(), userId, now: h.clock.now(), connectClient: null })
+        const result = await upsertCapture(h.db, again)
+        expect(result.created).toBe(false)
+        const after = fieldsOf((await findSavedItem(h.db, userId, item.id))!)
+        const expected = mergeRecapture(before, again)
+        if (JSON.stringify(after) !== JSON.stringify(expected))
+          mismatches.push(
+            `${JSON.stringify({ stored, capture })}: ${JSON.stringify(after)} ≠ ${JSON.stringify(expected)}`,
+          )
+      }
+    }
+    expect(n).toBe(96 * 2)
+    expect(mismatches).toEqual([])
+  })
+})
+
+function fieldsOf(item: SavedItem): RecaptureFields {
+  const { sourceName, captureChannel, tags, folder, isRead, enrichmentStatus, lastSavedAt, updatedAt } = item
+  return {
+    sourceName,
+    captureChannel,
+    tags,
+    folderId: folder?.id ?? null,
+    isRead,
+    enrichmentStatus,
+    lastSavedAt,
+    updatedAt,
+  }
+}
