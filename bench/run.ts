@@ -481,6 +481,19 @@ async function main(): Promise<number> {
     request: (n) => ({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, newUrl(2_000_000_000 + n)) }),
   })
   log(`capture at ${captureRate}/s (half the closed-loop rate): p99 ${halfRate.p99Ms.toFixed(2)} ms`)
+  // The same open loop against the floor for a durable write: raw Bun.serve inserting each body into SQLite.
+  const writing = await startServer('raw Bun.serve + SQLite insert', ['bench/raw-server.ts'], {
+    BODIES_FILE: bodiesFile,
+    WRITE_DB: `${bodiesFile}.db`,
+  })
+  const halfRateFloor = await runFixedRate({
+    rate: captureRate,
+    warmupMs: WARMUP_MS,
+    durationMs: DURATION_MS,
+    expect: [201],
+    request: (n) => ({ url: `${writing.url}/capture`, init: captureInit(capturer.key, newUrl(3_000_000_000 + n)) }),
+  })
+  log(`raw Bun.serve + SQLite insert at ${captureRate}/s: p99 ${halfRateFloor.p99Ms.toFixed(2)} ms`)
 
   clearInterval(rssTimer)
   const inProcess = await inProcessListTimes(db, reader.userId)
@@ -499,6 +512,9 @@ async function main(): Promise<number> {
   )
   console.log(
     `  capture-new at half its rate, open loop (${captureRate} req/s for ${DURATION_MS / 1000} s, latency from when each was due): p50 ${halfRate.p50Ms.toFixed(2)} ms, p99 ${halfRate.p99Ms.toFixed(2)} ms, ${halfRate.errors} errors`,
+  )
+  console.log(
+    `  the same open loop against raw Bun.serve inserting each body into SQLite (WAL, synchronous=NORMAL, SQLite's own checkpoints): p50 ${halfRateFloor.p50Ms.toFixed(2)} ms, p99 ${halfRateFloor.p99Ms.toFixed(2)} ms, ${halfRateFloor.errors} errors`,
   )
   console.log(
     `  list query in-process, no HTTP (p50 of ${inProcess.iterations} serial calls): storage layer ${inProcess.storageLayerP50Ms.toFixed(3)} ms, raw SQL ${inProcess.rawSqlP50Ms.toFixed(3)} ms`,
@@ -539,6 +555,7 @@ async function main(): Promise<number> {
         scenarios: results,
         listQueryInProcess: inProcess,
         captureAtHalfRate: { rate: captureRate, ...halfRate },
+        durableWriteFloorAtHalfRate: { rate: captureRate, ...halfRateFloor },
         failures,
         wallSeconds: (performance.now() - started) / 1000,
       },

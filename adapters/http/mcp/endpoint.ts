@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { RouteContext } from '../route-context.ts'
 import { NOT_JSON } from '../guard.ts'
 import { createMcpServer } from './server.ts'
+import { answerDirectly } from './direct.ts'
 import { MCP_CORS_HEADERS } from './cors.ts'
 
 const jsonRpcError = (status: number, message: string, headers: Record<string, string> = {}, code = -32000) =>
@@ -32,6 +33,8 @@ export const mcpRoutes = ({ deps, guard }: RouteContext) => {
       '/mcp',
       async ({ body, principal, request }) => {
         if (body === NOT_JSON) return jsonRpcError(400, 'Parse error: Invalid JSON', {}, -32700)
+        const direct = await answerDirectly(deps, principal, request, body)
+        if (direct) return direct
         const server = createMcpServer(deps, principal)
         const transport = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: undefined,

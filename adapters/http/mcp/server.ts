@@ -32,7 +32,7 @@ const INSTRUCTIONS = [
 const schemaValidator = new AjvJsonSchemaValidator()
 
 /** tools/list's answer, the same for everyone: built once per process from the catalog and the schemas. */
-const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
+export const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: `${tool.description} Needs scope ${tool.scope}.`,
@@ -57,10 +57,70 @@ function firstFailure(check: Check, value: unknown): string {
 
 const toolError = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] })
 
+/** A tool's answer, and the page it shows when it is a cached list page (its serialized form is cached too). */
+interface ToolRun {
+  result: CallToolResult
+  page?: object
+}
+
+type ToolHandler = (
+  args: unknown,
+) => Promise<{ structured: Record<string, unknown>; summary: string; checked?: boolean }>
+
+/** Runs a tool for a person: what tools/call answers (docs/mcp.md#tools), errors included as tool errors. */
+async function executeTool(deps: AppDeps, principal: Principal, name: string, args: unknown): Promise<ToolRun> {
+  const input = inputChecks[name]
+  if (!input) return { result: toolError(new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`).message) }
+  if (!input.Check(args))
+    return {
+      result: toolError(
+        new McpError(
+          ErrorCode.InvalidParams,
+          `Input validation error: Invalid arguments for tool ${name}: ${firstFailure(input, args)}`,
+        ).message,
+      ),
+    }
+  const tool = name as ToolName
+  try {
+    const handler = (toolHandlers(deps, principal) as unknown as Record<ToolName, ToolHandler>)[tool]
+    const { structured, summary, checked } = await handler(args)
+    // A result that breaks its own schema is our bug (a corrupt row, say): logged, never sent.
+    if (!checked && !outputChecks[tool]!.Check(structured)) {
+      deps.log('error', {
+        msg: 'mcp tool result failed its schema',
+        tool,
+        error: firstFailure(outputChecks[tool]!, structured),
+      })
+      return { result: toolError('InternalError: the service failed to run this tool; retry later') }
+    }
+    const result: CallToolResult = { content: [{ type: 'text', text: summary }], structuredContent: structured }
+    return checked ? { result, page: structured } : { result }
+  } catch (error) {
+    // Domain refusals (not found, invalid URL, name taken…) are the model's to read and act on.
+    if (isAppError(error)) return { result: toolError(`${error._tag}: ${error.message}`) }
+    // Anything else stays in our log: a thrown message could carry SQL or stored values.
+    logUnexpected(deps.log, 'mcp tool failed', error, { tool })
+    return { result: toolError('InternalError: the service failed to run this tool; retry later') }
+  }
+}
+
+// A cached list page is served to MCP as often as to REST: its tools/call result is serialized once.
+const serializedPages = new WeakMap<object, string>()
+
+/** A tool's tools/call result as JSON, for the direct path (direct.ts). */
+export async function runTool(deps: AppDeps, principal: Principal, name: string, args: unknown): Promise<string> {
+  const { result, page } = await executeTool(deps, principal, name, args)
+  if (!page) return JSON.stringify(result)
+  let json = serializedPages.get(page)
+  if (json === undefined) serializedPages.set(page, (json = JSON.stringify(result)))
+  return json
+}
+
 /**
- * One MCP server per request, for one person (stateless Streamable HTTP: any instance can answer any
- * request). The SDK's low-level server, so the tools' schemas are the REST API's TypeBox schemas and are
- * checked by compiled validators (docs/mcp.md#tools); errors answer as the SDK's high-level server did.
+ * An MCP server for one request, for one person (stateless Streamable HTTP: any instance can answer any
+ * request), for the messages the direct path leaves to the SDK (direct.ts). The SDK's low-level server,
+ * so the tools' schemas are the REST API's TypeBox schemas and are checked by compiled validators
+ * (docs/mcp.md#tools); errors answer as the SDK's high-level server did.
  */
 export function createMcpServer(deps: AppDeps, principal: Principal): Server {
   const server = new Server(
@@ -71,42 +131,11 @@ export function createMcpServer(deps: AppDeps, principal: Principal): Server {
       jsonSchemaValidator: schemaValidator,
     },
   )
-  const handlers = toolHandlers(deps, principal) as unknown as Record<
-    ToolName,
-    (args: unknown) => Promise<{ structured: Record<string, unknown>; summary: string; checked?: boolean }>
-  >
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }))
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const name = request.params.name as ToolName
-    const args = request.params.arguments ?? {}
-    const input = inputChecks[name]
-    if (!input) return toolError(new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`).message)
-    if (!input.Check(args))
-      return toolError(
-        new McpError(
-          ErrorCode.InvalidParams,
-          `Input validation error: Invalid arguments for tool ${name}: ${firstFailure(input, args)}`,
-        ).message,
-      )
-    try {
-      const { structured, summary, checked } = await handlers[name](args)
-      // A result that breaks its own schema is our bug (a corrupt row, say): logged, never sent.
-      if (!checked && !outputChecks[name]!.Check(structured)) {
-        deps.log('error', {
-          msg: 'mcp tool result failed its schema',
-          tool: name,
-          error: firstFailure(outputChecks[name]!, structured),
-        })
-        return toolError('InternalError: the service failed to run this tool; retry later')
-      }
-      return { content: [{ type: 'text', text: summary }], structuredContent: structured }
-    } catch (error) {
-      // Domain refusals (not found, invalid URL, name taken…) are the model's to read and act on.
-      if (isAppError(error)) return toolError(`${error._tag}: ${error.message}`)
-      // Anything else stays in our log: a thrown message could carry SQL or stored values.
-      logUnexpected(deps.log, 'mcp tool failed', error, { tool: name })
-      return toolError('InternalError: the service failed to run this tool; retry later')
-    }
-  })
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    async (request): Promise<CallToolResult> =>
+      (await executeTool(deps, principal, request.params.name, request.params.arguments ?? {})).result,
+  )
   return server
 }
