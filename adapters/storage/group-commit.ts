@@ -11,6 +11,7 @@ interface Group {
 }
 
 const open = new WeakMap<Database, Group>()
+const holds = new WeakMap<Database, Promise<void>>()
 
 // After the I/O of this turn of the event loop: every request that reached its write in this turn joins.
 const afterIo: (run: () => void) => void =
@@ -33,13 +34,33 @@ export function groupCommitted<T>(db: Database, work: () => T): Promise<T> {
     if (!group) {
       const created: Group = { jobs: [] }
       open.set(db, (group = created))
-      afterIo(() => {
+      const flush = (): void => {
+        const hold = holds.get(db)
+        // Held: the group stays open (later writes join it) and commits once the hold is released.
+        if (hold) return void hold.then(() => afterIo(flush))
         open.delete(db)
         runGroup(exec, created.jobs)
-      })
+      }
+      afterIo(flush)
     }
     group.jobs.push({ work, resolve: resolve as (value: unknown) => void, reject })
   })
+}
+
+/**
+ * Holds group-committed writes until the returned release is called: they queue (nothing blocks, reads
+ * go on) and commit as one group after. The WAL checkpointer holds them for the few milliseconds its
+ * last checkpoint needs to reach the end of the WAL, so the WAL can start over
+ * (docs/operations.md#wal-checkpoints).
+ */
+export function holdWrites(db: Database): () => void {
+  let release!: () => void
+  const hold = new Promise<void>((resolve) => (release = resolve))
+  holds.set(db, hold)
+  return () => {
+    if (holds.get(db) === hold) holds.delete(db)
+    release()
+  }
 }
 
 function runGroup(exec: (sql: string) => void, jobs: Job[]): void {

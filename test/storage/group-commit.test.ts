@@ -3,7 +3,7 @@ import { createClient } from '@libsql/client'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { groupCommitted } from '../../adapters/storage/group-commit.ts'
+import { groupCommitted, holdWrites } from '../../adapters/storage/group-commit.ts'
 import { openDatabase } from '../../adapters/storage/open-database.ts'
 import { TEST_DRIVER } from '../helpers/harness.ts'
 
@@ -71,5 +71,25 @@ describe.skipIf(TEST_DRIVER === 'client')('group commit', () => {
     // Had a transaction stayed open across turns, this explicit one could not begin.
     expect(() => db.$exec!('BEGIN IMMEDIATE')).not.toThrow()
     db.$exec!('COMMIT')
+  })
+
+  test('held writes queue without blocking reads and commit together once released', async () => {
+    const { db, path } = await database()
+    const other = createClient({ url: `file:${path}` })
+    const release = holdWrites(db)
+    let settled = 0
+    const writes = Array.from({ length: 5 }, (_, i) =>
+      groupCommitted(db, () => db.$exec!(`INSERT INTO notes (text) VALUES ('held ${i}')`)).then(() => settled++),
+    )
+    await Bun.sleep(30)
+    // Nothing ran while held: no promise settled and another connection reads an empty table.
+    expect(settled).toBe(0)
+    expect(Number((await other.execute('SELECT count(*) AS n FROM notes')).rows[0]!.n)).toBe(0)
+    release()
+    await Promise.all(writes)
+    expect(Number((await other.execute('SELECT count(*) AS n FROM notes')).rows[0]!.n)).toBe(5)
+    other.close()
+    // A released hold is gone: the next write commits in its own turn.
+    await groupCommitted(db, () => db.$exec!("INSERT INTO notes (text) VALUES ('after')"))
   })
 })

@@ -3,7 +3,12 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../adapters/storage/open-database.ts'
-import { CHECKPOINT_INTERVAL_MS, startWalCheckpointer } from '../../adapters/storage/wal-checkpointer.ts'
+import { groupCommitted } from '../../adapters/storage/group-commit.ts'
+import {
+  CHECKPOINT_INTERVAL_MS,
+  RESTART_AFTER_PAGES,
+  startWalCheckpointer,
+} from '../../adapters/storage/wal-checkpointer.ts'
 import { TEST_DRIVER } from '../helpers/harness.ts'
 
 // docs/operations.md#wal-checkpoints: on Bun with an embedded file, a worker thread checkpoints the WAL.
@@ -31,6 +36,37 @@ describe('WAL checkpointer', () => {
       checkpointer!.stop()
       const restored = await db.$client.execute('PRAGMA wal_autocheckpoint')
       expect(Number(Object.values(restored.rows[0]!)[0])).toBe(1000)
+      expect(errors).toEqual([])
+      db.$client.close()
+    },
+  )
+
+  test.skipIf(TEST_DRIVER !== 'embedded')(
+    'under writes that never stop, the WAL still starts over: it stays bounded instead of growing with them',
+    async () => {
+      const path = join(dir, 'steady.db')
+      const db = await openDatabase(`file:${path}`)
+      const errors: string[] = []
+      const checkpointer = await startWalCheckpointer(db, (message) => errors.push(message))
+      db.$exec!('CREATE TABLE filler (text TEXT NOT NULL)')
+      // Batches of 64 two-page rows every few milliseconds, six times the restart threshold in all: the
+      // gaps are too short for a checkpoint beside them to reach the WAL's end.
+      const batches = Math.ceil((RESTART_AFTER_PAGES * 6) / 128)
+      const row = 'x'.repeat(6000)
+      for (let i = 0; i < batches; i++) {
+        await Promise.all(
+          Array.from({ length: 64 }, () =>
+            groupCommitted(db, () => db.$exec!(`INSERT INTO filler (text) VALUES ('${row}')`)),
+          ),
+        )
+        await Bun.sleep(4)
+      }
+      // Page size 4 KiB. Had the WAL never started over it would hold every page written (6 × threshold).
+      const walPages = statSync(`${path}-wal`).size / 4096
+      expect(walPages).toBeLessThan(RESTART_AFTER_PAGES * 3)
+      const count = await db.$client.execute('SELECT count(*) AS n FROM filler')
+      expect(Number(count.rows[0]!.n)).toBe(batches * 64)
+      checkpointer!.stop()
       expect(errors).toEqual([])
       db.$client.close()
     },
