@@ -106,6 +106,14 @@ function makeDataDirectory(path: string): void {
   }
 }
 
+/**
+ * Statement journals in memory, not in a temporary file. A capture's insert fires triggers (its
+ * enrichment job, the person's list version), so SQLite opens a statement journal for it; on a file
+ * that cost a third of the insert (docs/benchmarks.md#statement-journal). Temporary tables and sorts
+ * stay in memory too: no query on the request path sorts without an index.
+ */
+const TEMP_STORE_MEMORY = 2
+
 function openEmbedded(path: string): Database {
   if (path !== ':memory:') makeDataDirectory(path)
   // `timeout` is SQLite's busy timeout: two processes on one file wait for each other's write lock
@@ -122,6 +130,7 @@ function openEmbedded(path: string): Database {
     // (not on a process crash), and it saves an fsync on every commit.
     native.exec('PRAGMA synchronous=NORMAL')
   }
+  native.exec(`PRAGMA temp_store=${TEMP_STORE_MEMORY}`)
   native.exec('PRAGMA foreign_keys=ON')
   const dialect = new SQLiteSyncDialect()
   const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers)
@@ -151,6 +160,7 @@ async function openBunSqlite(path: string): Promise<Database> {
     throw new DatabaseOpenError(`cannot open the database file ${path}: ${firstLine(error)}`)
   }
   if (path !== ':memory:') native.exec('PRAGMA synchronous=NORMAL')
+  native.exec(`PRAGMA temp_store=${TEMP_STORE_MEMORY}`)
   native.exec('PRAGMA foreign_keys=ON')
   const db = drizzle(native, { schema }) as unknown as Database
   migrate(db as never, { migrationsFolder: MIGRATIONS })

@@ -1,4 +1,5 @@
 import type { CaptureChannel, EnrichmentStatus, ItemType, SavedItem, Tag } from '../../core/types.ts'
+import type { NewSavedItemRow } from '../../core/items/capture.ts'
 import { folders, savedItems } from './schema.ts'
 
 /**
@@ -80,5 +81,36 @@ export function itemFromRow(row: RawRow): SavedItem {
     lastSavedAt: row[COLUMN.lastSavedAt] as string,
     createdAt: row[COLUMN.createdAt] as string,
     updatedAt: row[COLUMN.updatedAt] as string,
+  }
+}
+
+/** The item a first save without a folder leaves: its row, and null for everything enrichment fills in later. */
+export function itemOfFirstSave(row: NewSavedItemRow): SavedItem {
+  return {
+    id: row.id,
+    userId: row.userId,
+    originalUrl: row.originalUrl,
+    normalizedUrl: row.normalizedUrl,
+    host: row.host,
+    title: null,
+    description: null,
+    siteName: null,
+    faviconUrl: null,
+    faviconLightUrl: null,
+    faviconDarkUrl: null,
+    imageUrl: null,
+    canonicalUrl: null,
+    previewSummary: null,
+    type: row.type,
+    tags: row.tags,
+    enrichmentStatus: row.enrichmentStatus,
+    sourceName: row.sourceName,
+    captureChannel: row.captureChannel,
+    folder: null,
+    isRead: false,
+    openedAt: null,
+    lastSavedAt: row.lastSavedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   }
 }

@@ -7,7 +7,7 @@ import type { Database } from './open-database.ts'
 import { folders, savedItems } from './schema.ts'
 import { preparedPer } from './prepared.ts'
 import { groupCommitted } from './group-commit.ts'
-import { AFTER_ITEM_FIELDS, COLUMN, ITEM_FIELDS, itemFromRow, type RawRow } from './saved-item-rows.ts'
+import { AFTER_ITEM_FIELDS, COLUMN, ITEM_FIELDS, itemFromRow, itemOfFirstSave, type RawRow } from './saved-item-rows.ts'
 
 const isForeignKeyViolation = (error: unknown): boolean =>
   /FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))
@@ -94,7 +94,11 @@ export async function upsertCapture(
       return await groupCommitted(db, () => {
         const [stored] = statement.all({ ...row }) as unknown as { id: string }[]
         if (!stored) throw new Error('upsert returned no row')
-        return { created: stored.id === row.id, item: readItem(db, row.userId, stored.id) }
+        const created = stored.id === row.id
+        // A first save outside any folder stored exactly the row: nothing to read back. A recapture merged
+        // into a stored row, and a folder brings its name, so those are read.
+        if (created && row.folderId === null) return { created, item: itemOfFirstSave(row) }
+        return { created, item: readItem(db, row.userId, stored.id) }
       })
     }
     const [stored] = await statement.all({ ...row })

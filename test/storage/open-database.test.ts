@@ -15,6 +15,7 @@ describe('openDatabase() on a file', () => {
       expect(await pragma('synchronous')).toBe(1) // NORMAL
       expect(await pragma('foreign_keys')).toBe(1)
       expect(await pragma('busy_timeout')).toBe(5000)
+      expect(await pragma('temp_store')).toBe(2) // MEMORY: statement journals off the disk
       const tables = (
         await db.$client.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       ).rows.map((r) => r.name)
@@ -25,6 +26,24 @@ describe('openDatabase() on a file', () => {
       const again = await openDatabase(`file:${join(dir, 'nested', 'x.db')}`)
       expect((await again.$client.execute('SELECT count(*) AS n FROM saved_items')).rows[0]!.n).toBe(0)
       again.$client.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test("libsql's embedded engine gets the same settings", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'readlater-open-'))
+    try {
+      const db = await openDatabase(`file:${join(dir, 'l.db')}`, undefined, { driver: 'libsql' })
+      expect(db.$engine).toBe('libsql')
+      const pragma = async (name: string) => (await db.$client.execute(`PRAGMA ${name}`)).rows[0]![0]
+      expect([await pragma('journal_mode'), await pragma('synchronous'), await pragma('temp_store')]).toEqual([
+        'wal',
+        1,
+        2,
+      ])
+      expect(await pragma('foreign_keys')).toBe(1)
+      db.$client.close()
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -269,6 +269,25 @@ describe(`the recapture upsert on ${TEST_DRIVER}`, () => {
     expect(n).toBe(96 * 2)
     expect(mismatches).toEqual([])
   })
+
+  test('a first save answers with exactly the item a read returns, in a folder or not', async () => {
+    const folder = (await createFolder(h.db, { id: id(), userId, name: 'First', nameKey: 'first', now: at() })).id
+    for (const input of [
+      { url: 'https://example.com/first/plain' },
+      {
+        url: 'https://Example.com/first/full?b=2&a=1#x',
+        sourceName: 'Feed',
+        captureChannel: 'ios-app' as const,
+        tags: ['tools', 'ai', 'tools'] as const,
+      },
+      { url: 'https://example.com/first/foldered.pdf', folderId: folder, tags: ['security'] as const },
+    ]) {
+      const prepared = prepareCapture(input, { id: id(), userId, now: h.clock.now(), connectClient: null })
+      const { created, item } = await upsertCapture(h.db, prepared)
+      expect(created).toBe(true)
+      expect(item).toEqual((await findSavedItem(h.db, userId, item.id))!)
+    }
+  })
 })
 
 function fieldsOf(item: SavedItem): RecaptureFields {
