@@ -6,6 +6,12 @@ const children = new Set<Subprocess>()
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
+/**
+ * Where `server.ts` is run from: this checkout, or another one named by BENCH_SERVER_ROOT (an older commit's
+ * worktree), so one bench measures before and after with the same load generator and data.
+ */
+export const SERVER = `${(process.env.BENCH_SERVER_ROOT ?? ROOT).replace(/\/?$/, '/')}server.ts`
+
 /** A TCP port that was free a moment ago (the OS picks it). */
 export function freePort(): number {
   const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })

@@ -15,7 +15,8 @@
  * Our servers (`bun server.ts`) and the baseline (bench/raw-server.ts) run as separate processes; this
  * process is the load generator (on its own core when taskset is there). Knobs: BENCH_CONCURRENCY (32),
  * BENCH_DURATION_S (5), BENCH_WARMUP_S (1), BENCH_LIST_ITEMS (10000: items in the database), BENCH_PEOPLE
- * (1: how many people share them; the reader holds one share). Reports the server's peak RSS. Exits 1 if
+ * (1: how many people share them; the reader holds one share), BENCH_SERVER_ROOT (another checkout whose
+ * server.ts to measure, for before/after tables). Reports the server's peak RSS. Exits 1 if
  * any measured request failed.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -31,7 +32,7 @@ import { atomically, openDatabase, type Database } from '../adapters/storage/ope
 import { savedItems } from '../adapters/storage/schema.ts'
 import { insertUser } from '../adapters/storage/users.ts'
 import { percentile, runFixedRate, runLoad, type LoadRequest, type LoadResult } from './load.ts'
-import { pinCores, run, startServer, stopAll, type Server } from './processes.ts'
+import { pinCores, run, SERVER, startServer, stopAll, type Server } from './processes.ts'
 
 const num = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback)
@@ -66,10 +67,7 @@ const log = (line: string) => console.error(line)
 
 async function createKey(email: string, scopes: string[]): Promise<string> {
   const key = (
-    await run(
-      ['server.ts', 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'],
-      serverEnv,
-    )
+    await run([SERVER, 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'], serverEnv)
   )
     .trim()
     .split('\n')
@@ -83,13 +81,10 @@ async function createKey(email: string, scopes: string[]): Promise<string> {
 async function createUserWithKey(email: string, scopes: string[]): Promise<{ userId: string; key: string }> {
   const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1)!.trim()
   const userId = lastLine(
-    await run(['server.ts', 'user', 'create', '--email', email, '--password', 'bench-password-123'], serverEnv),
+    await run([SERVER, 'user', 'create', '--email', email, '--password', 'bench-password-123'], serverEnv),
   )
   const key = lastLine(
-    await run(
-      ['server.ts', 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'],
-      serverEnv,
-    ),
+    await run([SERVER, 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'], serverEnv),
   )
   if (!/^rlk_[A-Za-z0-9_-]{43}$/.test(key))
     throw new Error(`key create printed "${key}" as its last line, not an API key`)
@@ -271,9 +266,9 @@ async function main(): Promise<number> {
     `seeded ${READER_ITEMS * PEOPLE} items (${PEOPLE} ${PEOPLE === 1 ? 'person' : 'people'} of ${READER_ITEMS}) in ${((performance.now() - seedStart) / 1000).toFixed(2)} s`,
   )
 
-  const ours = await startServer('readlater', ['server.ts'], serverEnv)
+  const ours = await startServer('readlater', [SERVER], serverEnv)
   // The same server without its list page cache: every list read goes to the database.
-  const uncached = await startServer('readlater, no list cache', ['server.ts'], { ...serverEnv, LIST_CACHE_MB: '0' })
+  const uncached = await startServer('readlater, no list cache', [SERVER], { ...serverEnv, LIST_CACHE_MB: '0' })
   const folderNames = ['Inbox zero', 'Long reads', 'Recipes', 'Work', 'Papers']
   const readerJson = { authorization: `Bearer ${reader.key}`, 'content-type': 'application/json' }
   for (const name of folderNames) {
@@ -415,7 +410,7 @@ async function main(): Promise<number> {
     },
     {
       name: 'mcp-save',
-      description: 'POST /mcp tools/call save_url, a different URL each request (a new MCP server per request)',
+      description: 'POST /mcp tools/call save_url, a different URL each request',
       expect: [200],
       ours: (n) => ({
         url: `${ours.url}/mcp`,
@@ -507,6 +502,7 @@ async function main(): Promise<number> {
     `  ratio = our req/s ÷ raw Bun.serve req/s (same response bytes, same run); ${CONCURRENCY} in flight, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up`,
   )
   console.log(`  cores: ${pinning}`)
+  if (process.env.BENCH_SERVER_ROOT) console.log(`  server: ${SERVER} (BENCH_SERVER_ROOT)`)
   console.log(
     `  data: ${SHAPE}; server RSS peak ${peakRss ? `${(peakRss / 1024 / 1024).toFixed(0)} MiB (per scenario in the rss column)` : 'not measured (no /proc)'}`,
   )

@@ -1,0 +1,77 @@
+import { describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
+
+// docs/README.md#layout: the folders of adapters/ form layers, and an import only goes to a lower one.
+// Read off the source, so a new upward import or a cycle fails here rather than in a review.
+const ROOT = join(import.meta.dir, '..')
+
+/** Each folder's layer; a folder may import only folders of a lower layer. */
+const LAYER: Record<string, number> = {
+  core: 0,
+  config: 1,
+  storage: 1,
+  app: 2,
+  runtime: 3,
+  enrichment: 3,
+  oauth: 4,
+  cli: 5,
+  http: 5,
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+}
+
+/** core, config, or the adapters/ folder a project path is in; null outside them. */
+function folderOf(path: string): string | null {
+  const parts = path.split(sep)
+  if (parts[0] === 'core') return 'core'
+  if (parts[0] !== 'adapters') return null
+  return parts.length === 2 ? parts[1]!.replace(/\.ts$/, '') : parts[1]!
+}
+
+/** Every relative import (static, type-only or dynamic) of every file under core/ and adapters/. */
+function imports(): { from: string; to: string; file: string; target: string }[] {
+  const found = []
+  for (const file of [...sourceFiles('core'), ...sourceFiles('adapters')]) {
+    const text = readFileSync(join(ROOT, file), 'utf8')
+    for (const match of text.matchAll(/(?:\bfrom|\bimport\s*\(|^import)\s*['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+      const target = relative(ROOT, join(ROOT, dirname(file), match[1]!))
+      const from = folderOf(file)!
+      const to = folderOf(target)
+      if (to !== from) found.push({ from, to: to ?? `outside: ${target}`, file, target })
+    }
+  }
+  return found
+}
+
+describe('layering (docs/README.md#layout)', () => {
+  const edges = imports()
+
+  test('the scan sees the imports it judges', () => {
+    // Guards against a regex that matches nothing, which would pass every test below.
+    expect(edges.filter((edge) => edge.from === 'http' && edge.to === 'app').length).toBeGreaterThan(10)
+    expect(edges.filter((edge) => edge.from === 'storage' && edge.to === 'core').length).toBeGreaterThan(5)
+  })
+
+  test('every folder is in a layer, and every import goes to a lower layer', () => {
+    const folders = new Set(edges.flatMap((edge) => [edge.from, edge.to]))
+    expect([...folders].filter((folder) => !(folder in LAYER))).toEqual([])
+    const upward = edges
+      .filter((edge) => !(LAYER[edge.to]! < LAYER[edge.from]!))
+      .map((edge) => `${edge.file} → ${edge.target}`)
+    expect(upward).toEqual([])
+  })
+
+  test('core imports nothing outside core, and no runtime module', () => {
+    const outside = edges.filter((edge) => edge.from === 'core').map((edge) => `${edge.file} → ${edge.target}`)
+    expect(outside).toEqual([])
+    const runtime = sourceFiles('core').filter((file) =>
+      /(?:from|import\s*\()\s*['"](?:node:|bun:|npm:|jsr:)/.test(readFileSync(join(ROOT, file), 'utf8')),
+    )
+    expect(runtime).toEqual([])
+  })
+})
