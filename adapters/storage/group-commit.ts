@@ -11,7 +11,7 @@ interface Group {
 }
 
 const open = new WeakMap<Database, Group>()
-const holds = new WeakMap<Database, Promise<void>>()
+const beforeNext = new WeakMap<Database, () => void>()
 
 // After the I/O of this turn of the event loop: every request that reached its write in this turn joins.
 const afterIo: (run: () => void) => void =
@@ -34,33 +34,34 @@ export function groupCommitted<T>(db: Database, work: () => T): Promise<T> {
     if (!group) {
       const created: Group = { jobs: [] }
       open.set(db, (group = created))
-      const flush = (): void => {
-        const hold = holds.get(db)
-        // Held: the group stays open (later writes join it) and commits once the hold is released.
-        if (hold) return void hold.then(() => afterIo(flush))
+      afterIo(() => {
         open.delete(db)
+        const first = beforeNext.get(db)
+        if (first) {
+          beforeNext.delete(db)
+          first()
+        }
         runGroup(exec, created.jobs)
-      }
-      afterIo(flush)
+      })
     }
     group.jobs.push({ work, resolve: resolve as (value: unknown) => void, reject })
   })
 }
 
 /**
- * Holds group-committed writes until the returned release is called: they queue (nothing blocks, reads
- * go on) and commit as one group after. The WAL checkpointer holds them for the few milliseconds its
- * last checkpoint needs to reach the end of the WAL, so the WAL can start over
- * (docs/operations.md#wal-checkpoints).
+ * Runs `step` once, just before the next group's transaction begins, on the serving thread. The WAL
+ * checkpointer uses it to copy the last few WAL pages into the database file right before a write, so
+ * that write starts the WAL over (docs/operations.md#wal-checkpoints). A step that throws does not stop
+ * the group.
  */
-export function holdWrites(db: Database): () => void {
-  let release!: () => void
-  const hold = new Promise<void>((resolve) => (release = resolve))
-  holds.set(db, hold)
-  return () => {
-    if (holds.get(db) === hold) holds.delete(db)
-    release()
-  }
+export function beforeNextGroup(db: Database, step: () => void): void {
+  beforeNext.set(db, () => {
+    try {
+      step()
+    } catch {
+      // A checkpoint that could not run (busy) is retried by the checkpointer's next restart request.
+    }
+  })
 }
 
 function runGroup(exec: (sql: string) => void, jobs: Job[]): void {

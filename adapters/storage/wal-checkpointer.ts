@@ -1,25 +1,29 @@
-import { holdWrites } from './group-commit.ts'
+import { beforeNextGroup } from './group-commit.ts'
 import type { Database } from './open-database.ts'
 
 /** How often the worker checkpoints; SQLite's own would fire every 1,000 pages, mid-request. */
 export const CHECKPOINT_INTERVAL_MS = 250
 
 /**
- * WAL pages past which writes are held for one checkpoint to the end, so the WAL starts over. Under
- * steady writes a checkpoint that runs beside them never reaches the end, and the WAL would only grow.
+ * WAL pages past which the WAL is made to start over. Under steady writes a checkpoint that runs beside
+ * them never reaches the end of the WAL, and the WAL would only grow.
  */
 export const RESTART_AFTER_PAGES = 8192
 
-/** The longest writes are held waiting for that checkpoint, should the worker not answer. */
-const MAX_HOLD_MS = 500
+/** Pages a catch-up pass may leave behind before the serving thread copies the rest itself. */
+const CATCH_UP_PAGES = 64
 
 /**
  * Moves WAL checkpoints off the serving thread (docs/operations.md#wal-checkpoints). SQLite runs a
  * checkpoint inside whichever commit pushes the WAL past 1,000 pages: it copies those pages into the
- * database file and fsyncs, 10 to 20 ms during which this thread answers nothing. On Bun, with an
+ * database file and fsyncs, 10 to 40 ms during which this thread answers nothing. On Bun, with an
  * embedded file, a worker thread with its own connection checkpoints every CHECKPOINT_INTERVAL_MS instead
  * and the serving connection's automatic checkpoints are turned off; if the worker fails, they are turned
  * back on. Elsewhere (Deno, Node, @libsql/client, `:memory:`) this does nothing.
+ *
+ * Past RESTART_AFTER_PAGES the worker catches up until a pass leaves at most CATCH_UP_PAGES behind, then
+ * the serving thread copies those last pages itself just before its next group commit (a millisecond or
+ * two), so that commit finds the WAL fully copied and starts it over from the beginning.
  */
 export async function startWalCheckpointer(
   db: Database,
@@ -29,29 +33,13 @@ export async function startWalCheckpointer(
   if (db.$engine !== 'bun:sqlite' || !path || typeof Worker === 'undefined' || !db.$exec) return null
   const exec = db.$exec
   const worker = new Worker(new URL('./wal-checkpoint-worker.ts', import.meta.url).href)
-  let release: (() => void) | null = null
   const ready = new Promise<boolean>((resolve) => {
     worker.onmessage = (event: MessageEvent) => {
-      const message = event.data as { ready?: true; error?: string; log?: number; drained?: boolean }
+      const message = event.data as { ready?: true; error?: string; restart?: true; stopped?: true }
       if (message.ready) resolve(true)
       if (message.error) onError(message.error)
-      if (message.drained) {
-        release?.()
-        release = null
-      } else if (release === null && (message.log ?? 0) >= RESTART_AFTER_PAGES) {
-        // Group-committed writes wait (nothing blocks) while the worker copies the last pages; the next
-        // write then starts the WAL over from its beginning.
-        const held = holdWrites(db)
-        const timeout = setTimeout(() => {
-          held()
-          if (release === held) release = null
-        }, MAX_HOLD_MS)
-        release = () => {
-          clearTimeout(timeout)
-          held()
-        }
-        worker.postMessage({ drain: true })
-      }
+      if (message.stopped) worker.terminate()
+      if (message.restart) beforeNextGroup(db, () => exec('PRAGMA wal_checkpoint(PASSIVE)'))
     }
     worker.onerror = (event) => {
       exec('PRAGMA wal_autocheckpoint=1000')
@@ -59,7 +47,12 @@ export async function startWalCheckpointer(
       resolve(false)
     }
   })
-  worker.postMessage({ path, intervalMs: CHECKPOINT_INTERVAL_MS })
+  worker.postMessage({
+    path,
+    intervalMs: CHECKPOINT_INTERVAL_MS,
+    restartAfterPages: RESTART_AFTER_PAGES,
+    catchUpPages: CATCH_UP_PAGES,
+  })
   if (!(await ready)) return null
   exec('PRAGMA wal_autocheckpoint=0')
   // A WAL that grew under a burst is cut back to 64 MiB when it starts over.
@@ -67,9 +60,9 @@ export async function startWalCheckpointer(
   ;(worker as { unref?: () => void }).unref?.()
   return {
     stop() {
-      release?.()
       exec('PRAGMA wal_autocheckpoint=1000')
-      worker.terminate()
+      // The worker closes its connection and descriptor (terminate() would leave them open), then ends.
+      worker.postMessage({ stop: true })
     },
   }
 }

@@ -3,7 +3,7 @@ import { createClient } from '@libsql/client'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { groupCommitted, holdWrites } from '../../adapters/storage/group-commit.ts'
+import { beforeNextGroup, groupCommitted } from '../../adapters/storage/group-commit.ts'
 import { openDatabase } from '../../adapters/storage/open-database.ts'
 import { TEST_DRIVER } from '../helpers/harness.ts'
 
@@ -73,23 +73,35 @@ describe.skipIf(TEST_DRIVER === 'client')('group commit', () => {
     db.$exec!('COMMIT')
   })
 
-  test('held writes queue without blocking reads and commit together once released', async () => {
-    const { db, path } = await database()
-    const other = createClient({ url: `file:${path}` })
-    const release = holdWrites(db)
-    let settled = 0
-    const writes = Array.from({ length: 5 }, (_, i) =>
-      groupCommitted(db, () => db.$exec!(`INSERT INTO notes (text) VALUES ('held ${i}')`)).then(() => settled++),
+  test('a step set before the next group runs once, outside its transaction, before its first write', async () => {
+    const { db } = await database()
+    const seen: string[] = []
+    beforeNextGroup(db, () => {
+      // No transaction is open yet: an explicit one can begin (and is ended again).
+      db.$exec!('BEGIN IMMEDIATE')
+      db.$exec!('COMMIT')
+      seen.push('step')
+    })
+    await Promise.all(
+      [1, 2].map((i) =>
+        groupCommitted(db, () => {
+          seen.push(`write ${i}`)
+          db.$exec!(`INSERT INTO notes (text) VALUES ('${i}')`)
+        }),
+      ),
     )
-    await Bun.sleep(30)
-    // Nothing ran while held: no promise settled and another connection reads an empty table.
-    expect(settled).toBe(0)
-    expect(Number((await other.execute('SELECT count(*) AS n FROM notes')).rows[0]!.n)).toBe(0)
-    release()
-    await Promise.all(writes)
-    expect(Number((await other.execute('SELECT count(*) AS n FROM notes')).rows[0]!.n)).toBe(5)
+    await groupCommitted(db, () => seen.push('next group'))
+    expect(seen).toEqual(['step', 'write 1', 'write 2', 'next group'])
+  })
+
+  test('a step that throws does not stop the group it ran before', async () => {
+    const { db, path } = await database()
+    beforeNextGroup(db, () => {
+      throw new Error('busy')
+    })
+    await groupCommitted(db, () => db.$exec!("INSERT INTO notes (text) VALUES ('kept')"))
+    const other = createClient({ url: `file:${path}` })
+    expect(Number((await other.execute('SELECT count(*) AS n FROM notes')).rows[0]!.n)).toBe(1)
     other.close()
-    // A released hold is gone: the next write commits in its own turn.
-    await groupCommitted(db, () => db.$exec!("INSERT INTO notes (text) VALUES ('after')"))
   })
 })

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../adapters/storage/open-database.ts'
@@ -72,6 +72,26 @@ describe('WAL checkpointer', () => {
     },
   )
 
+  test.skipIf(TEST_DRIVER !== 'embedded' || process.platform !== 'linux')(
+    'stopping it closes what its worker opened: started and stopped again and again, no descriptors pile up',
+    async () => {
+      const path = join(dir, 'descriptors.db')
+      const db = await openDatabase(`file:${path}`)
+      const before = descriptorsOf(path)
+      for (let round = 0; round < 3; round++) {
+        const checkpointer = await startWalCheckpointer(db, () => {})
+        // The worker's connection and its own descriptor for fsync.
+        expect(descriptorsOf(path)).toBe(before + 2)
+        checkpointer!.stop()
+        await Bun.sleep(100)
+      }
+      // At most one left: SQLite keeps a closed connection's descriptor while another connection of the
+      // process holds locks on the file (POSIX locks are per process), and reuses it for the next one.
+      expect(descriptorsOf(path)).toBeLessThanOrEqual(before + 1)
+      db.$client.close()
+    },
+  )
+
   test('does nothing on other engines or in memory', async () => {
     const memory = await openDatabase('file::memory:', undefined, { driver: TEST_DRIVER })
     expect(await startWalCheckpointer(memory, () => {})).toBeNull()
@@ -80,3 +100,14 @@ describe('WAL checkpointer', () => {
     file.$client.close()
   })
 })
+
+/** How many of this process's file descriptors point at `path` (Linux). */
+function descriptorsOf(path: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path
+    } catch {
+      return false
+    }
+  }).length
+}
