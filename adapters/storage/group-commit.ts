@@ -12,6 +12,7 @@ interface Group {
 
 const open = new WeakMap<Database, Group>()
 const beforeNext = new WeakMap<Database, () => void>()
+const groups = new WeakMap<Database, number>()
 
 // After the I/O of this turn of the event loop: every request that reached its write in this turn joins.
 const afterIo: (run: () => void) => void =
@@ -41,11 +42,17 @@ export function groupCommitted<T>(db: Database, work: () => T): Promise<T> {
           beforeNext.delete(db)
           first()
         }
+        groups.set(db, (groups.get(db) ?? 0) + 1)
         runGroup(exec, created.jobs)
       })
     }
     group.jobs.push({ work, resolve: resolve as (value: unknown) => void, reject })
   })
+}
+
+/** How many groups this process has run on `db`: whether it writes at all, for the WAL checkpointer. */
+export function groupsRun(db: Database): number {
+  return groups.get(db) ?? 0
 }
 
 /**

@@ -22,7 +22,8 @@ let file = -1
 let timer: ReturnType<typeof setInterval>
 
 self.onmessage = (event: MessageEvent) => {
-  const message = event.data as Start | { stop: true }
+  const message = event.data as Start | { stop: true } | { catchUp: true }
+  if ('catchUp' in message) return catchUp()
   if ('stop' in message) {
     clearInterval(timer)
     statement.finalize()
@@ -37,20 +38,38 @@ self.onmessage = (event: MessageEvent) => {
   file = openSync(message.path, 'r')
   // PASSIVE never waits for readers or writers; a checkpoint already running elsewhere just answers busy.
   statement = db.prepare('PRAGMA wal_checkpoint(PASSIVE)')
-  timer = setInterval(tick, message.intervalMs)
+  timer = setInterval(() => tick(), message.intervalMs)
   self.postMessage({ ready: true })
 }
 
-function tick(): void {
+/** What a PASSIVE checkpoint answers while another connection's checkpoint runs. */
+const BUSY = { log: -1 }
+
+// Another process's worker may be checkpointing the same file: SQLite runs one at a time and the others
+// answer busy. Retried shortly, so the process that writes still sees the WAL's size.
+const BUSY_RETRIES = 10
+const BUSY_RETRY_MS = 10
+
+function tick(attempt = 0): void {
+  const result = run()
+  if (result === BUSY) {
+    if (attempt < BUSY_RETRIES) setTimeout(() => tick(attempt + 1), BUSY_RETRY_MS)
+    return
+  }
+  // Past the restart size: the serving thread answers `catchUp` if its process writes (only a write
+  // starts the WAL over, so a process that only reads leaves that to the one that writes).
+  if (result && result.log >= settings.restartAfterPages) self.postMessage({ full: true })
+}
+
+function catchUp(): void {
   let result = run()
-  if (!result || result.log < settings.restartAfterPages) return
-  // Past the restart size. Catch up: each pass copies what arrived during the one before.
-  for (let pass = 0; pass < 4; pass++) {
+  // Each pass copies what arrived during the one before.
+  for (let pass = 0; pass < 5 && result && result !== BUSY; pass++) {
     const before = result.log
     result = run()
-    if (!result) return
-    if (result.log - before <= settings.catchUpPages) break
+    if (result && result !== BUSY && result.log - before <= settings.catchUpPages) break
   }
+  if (!result || result === BUSY) return
   // The checkpoint that reaches the WAL's end fsyncs the database file, and that one runs on the serving
   // thread: flush the pages copied so far here, so its fsync has only its own few pages to write
   // (measured: 4 to 8 ms without this, 1 to 2 ms with it).
@@ -60,12 +79,14 @@ function tick(): void {
     self.postMessage({ error: error instanceof Error ? error.message : String(error) })
     return
   }
-  if (run()) self.postMessage({ restart: true })
+  result = run()
+  if (result && result !== BUSY) self.postMessage({ restart: true })
 }
 
 function run(): { log: number } | null {
   try {
-    return statement.get() as { log: number }
+    const result = statement.get() as { busy: number; log: number }
+    return result.busy ? BUSY : result
   } catch (error) {
     self.postMessage({ error: error instanceof Error ? error.message : String(error) })
     return null

@@ -1,4 +1,4 @@
-import { beforeNextGroup } from './group-commit.ts'
+import { beforeNextGroup, groupsRun } from './group-commit.ts'
 import type { Database } from './open-database.ts'
 
 /** How often the worker checkpoints; SQLite's own would fire every 1,000 pages, mid-request. */
@@ -21,9 +21,10 @@ const CATCH_UP_PAGES = 64
  * and the serving connection's automatic checkpoints are turned off; if the worker fails, they are turned
  * back on. Elsewhere (Deno, Node, @libsql/client, `:memory:`) this does nothing.
  *
- * Past RESTART_AFTER_PAGES the worker catches up until a pass leaves at most CATCH_UP_PAGES behind, then
- * the serving thread copies those last pages itself just before its next group commit (a millisecond or
- * two), so that commit finds the WAL fully copied and starts it over from the beginning.
+ * Past RESTART_AFTER_PAGES, and if this process has written since the last time, the worker catches up
+ * until a pass leaves at most CATCH_UP_PAGES behind, then the serving thread copies those last pages
+ * itself just before its next group commit (a millisecond or two), so that commit finds the WAL fully
+ * copied and starts it over from the beginning. A process that only reads leaves this to one that writes.
  */
 export async function startWalCheckpointer(
   db: Database,
@@ -33,12 +34,17 @@ export async function startWalCheckpointer(
   if (db.$engine !== 'bun:sqlite' || !path || typeof Worker === 'undefined' || !db.$exec) return null
   const exec = db.$exec
   const worker = new Worker(new URL('./wal-checkpoint-worker.ts', import.meta.url).href)
+  let groupsSeen = groupsRun(db)
   const ready = new Promise<boolean>((resolve) => {
     worker.onmessage = (event: MessageEvent) => {
-      const message = event.data as { ready?: true; error?: string; restart?: true; stopped?: true }
+      const message = event.data as { ready?: true; error?: string; full?: true; restart?: true; stopped?: true }
       if (message.ready) resolve(true)
       if (message.error) onError(message.error)
       if (message.stopped) worker.terminate()
+      if (message.full && groupsRun(db) !== groupsSeen) {
+        groupsSeen = groupsRun(db)
+        worker.postMessage({ catchUp: true })
+      }
       if (message.restart) beforeNextGroup(db, () => exec('PRAGMA wal_checkpoint(PASSIVE)'))
     }
     worker.onerror = (event) => {

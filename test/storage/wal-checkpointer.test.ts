@@ -72,6 +72,38 @@ describe('WAL checkpointer', () => {
     },
   )
 
+  test.skipIf(TEST_DRIVER !== 'embedded')(
+    'beside a second process on the file whose checkpointer competes but never writes, the writer still starts the WAL over',
+    async () => {
+      const path = join(dir, 'two.db')
+      const db = await openDatabase(`file:${path}`)
+      // Stands for another server process on the same file (its own connection and worker): SQLite lets
+      // one checkpoint run at a time, so the two workers' checkpoints keep answering each other busy.
+      const other = await openDatabase(`file:${path}`)
+      const errors: string[] = []
+      const checkpointers = [
+        await startWalCheckpointer(other, (message) => errors.push(message)),
+        await startWalCheckpointer(db, (message) => errors.push(message)),
+      ]
+      db.$exec!('CREATE TABLE filler (text TEXT NOT NULL)')
+      const batches = Math.ceil((RESTART_AFTER_PAGES * 6) / 128)
+      const row = 'x'.repeat(6000)
+      for (let i = 0; i < batches; i++) {
+        await Promise.all(
+          Array.from({ length: 64 }, () =>
+            groupCommitted(db, () => db.$exec!(`INSERT INTO filler (text) VALUES ('${row}')`)),
+          ),
+        )
+        await Bun.sleep(4)
+      }
+      expect(statSync(`${path}-wal`).size / 4096).toBeLessThan(RESTART_AFTER_PAGES * 3)
+      for (const checkpointer of checkpointers) checkpointer!.stop()
+      expect(errors).toEqual([])
+      db.$client.close()
+      other.$client.close()
+    },
+  )
+
   test.skipIf(TEST_DRIVER !== 'embedded' || process.platform !== 'linux')(
     'stopping it closes what its worker opened: started and stopped again and again, no descriptors pile up',
     async () => {
