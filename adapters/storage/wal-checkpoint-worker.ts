@@ -61,15 +61,22 @@ function tick(attempt = 0): void {
   if (result && result.log >= settings.restartAfterPages) self.postMessage({ full: true })
 }
 
-function catchUp(): void {
+function catchUp(attempt = 0): void {
+  // Answered busy (another process's worker is copying the same pages): try again shortly, so the WAL
+  // does not grow past the restart size while the two take turns.
+  const again = () => {
+    if (attempt < BUSY_RETRIES) setTimeout(() => catchUp(attempt + 1), BUSY_RETRY_MS)
+  }
   let result = run()
+  if (result === BUSY) return again()
   // Each pass copies what arrived during the one before.
-  for (let pass = 0; pass < 5 && result && result !== BUSY; pass++) {
+  for (let pass = 0; pass < 5 && result; pass++) {
     const before = result.log
     result = run()
-    if (result && result !== BUSY && result.log - before <= settings.catchUpPages) break
+    if (result === BUSY) return again()
+    if (result && result.log - before <= settings.catchUpPages) break
   }
-  if (!result || result === BUSY) return
+  if (!result) return
   // The checkpoint that reaches the WAL's end fsyncs the database file, and that one runs on the serving
   // thread: flush the pages copied so far here, so its fsync has only its own few pages to write
   // (measured: 4 to 8 ms without this, 1 to 2 ms with it).
@@ -80,7 +87,8 @@ function catchUp(): void {
     return
   }
   result = run()
-  if (result && result !== BUSY) self.postMessage({ restart: true })
+  if (result === BUSY) return again()
+  if (result) self.postMessage({ restart: true })
 }
 
 function run(): { log: number } | null {

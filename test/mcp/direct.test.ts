@@ -28,15 +28,19 @@ beforeAll(async () => {
   h = await createHarness()
   const user = await h.user()
   token = await user.key()
-  await h.call('POST', '/v1/captures', { token, body: { url: 'https://example.com/one', tags: ['ai'] } })
-  await h.call('POST', '/v1/folders', { token, body: { name: 'Reading' } })
+  // Text beyond ASCII, so the answers' UTF-8 encoding is compared too.
+  await h.call('POST', '/v1/captures', {
+    token,
+    body: { url: 'https://example.com/one', tags: ['ai'], sourceName: 'Lecteur — « à lire »' },
+  })
+  await h.call('POST', '/v1/folders', { token, body: { name: 'Lectures — été ✓' } })
   deps = { db: h.db, config: h.config, clock: h.clock, random, log: () => {} }
   principal = { userId: user.id, scopes: SCOPES, credentialId: 'key:test', kind: 'api-key', connectClient: null }
 })
 
 async function post(message: unknown, headers: Record<string, string>) {
   const reply = await h.call('POST', '/mcp', { token, raw: JSON.stringify(message), headers, unchecked: true })
-  return { status: reply.status, type: reply.headers.get('content-type'), body: reply.body }
+  return { status: reply.status, type: reply.headers.get('content-type'), body: reply.body, text: reply.text }
 }
 
 const call = (name: string, args?: unknown, id: string | number = 7) => ({

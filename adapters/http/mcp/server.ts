@@ -55,7 +55,8 @@ function firstFailure(check: Check, value: unknown): string {
   return field ? `${field}: ${error.message}` : error.message
 }
 
-const toolError = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] })
+// Keys in the order the SDK's result schema writes them, so the direct path answers byte for byte as it does.
+const toolError = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true })
 
 /** A tool's answer, and the page it shows when it is a cached list page (its serialized form is cached too). */
 interface ToolRun {
@@ -104,17 +105,26 @@ async function executeTool(deps: AppDeps, principal: Principal, name: string, ar
   }
 }
 
-// A cached list page is served to MCP as often as to REST: its tools/call result is serialized once.
-const serializedPages = new WeakMap<object, string>()
+// A cached list page is served to MCP as often as to REST: its answer's head is serialized and encoded once.
+const pageHeads = new WeakMap<object, Uint8Array>()
+const encoder = new TextEncoder()
 
-/** A tool's tools/call result as JSON, for the direct path (direct.ts). */
-export async function runTool(deps: AppDeps, principal: Principal, name: string, args: unknown): Promise<string> {
+/** The head of a direct answer (direct.ts), `{"result":<the tools/call result>`, as UTF-8 bytes. */
+export async function runToolHead(
+  deps: AppDeps,
+  principal: Principal,
+  name: string,
+  args: unknown,
+): Promise<Uint8Array> {
   const { result, page } = await executeTool(deps, principal, name, args)
-  if (!page) return JSON.stringify(result)
-  let json = serializedPages.get(page)
-  if (json === undefined) serializedPages.set(page, (json = JSON.stringify(result)))
-  return json
+  if (!page) return answerHead(JSON.stringify(result))
+  let head = pageHeads.get(page)
+  if (head === undefined) pageHeads.set(page, (head = answerHead(JSON.stringify(result))))
+  return head
 }
+
+/** `{"result":<json>`: the SDK's answer starts with its result (direct.ts). */
+export const answerHead = (resultJson: string): Uint8Array => encoder.encode(`{"result":${resultJson}`)
 
 /**
  * An MCP server for one request, for one person (stateless Streamable HTTP: any instance can answer any
