@@ -20,11 +20,14 @@ let db: Database
 let statement: ReturnType<Database['prepare']>
 let file = -1
 let timer: ReturnType<typeof setInterval>
+let stopped = false
 
 self.onmessage = (event: MessageEvent) => {
   const message = event.data as Start | { stop: true } | { catchUp: true }
   if ('catchUp' in message) return catchUp()
   if ('stop' in message) {
+    // A busy retry still pending finds `stopped` and does nothing.
+    stopped = true
     clearInterval(timer)
     statement.finalize()
     db.close()
@@ -34,7 +37,7 @@ self.onmessage = (event: MessageEvent) => {
   }
   settings = message
   db = new Database(message.path)
-  // Its own descriptor of the database file, only to fsync it (see tick).
+  // Its own descriptor of the database file, only to fsync it (see catchUp).
   file = openSync(message.path, 'r')
   // PASSIVE never waits for readers or writers; a checkpoint already running elsewhere just answers busy.
   statement = db.prepare('PRAGMA wal_checkpoint(PASSIVE)')
@@ -92,6 +95,7 @@ function catchUp(attempt = 0): void {
 }
 
 function run(): { log: number } | null {
+  if (stopped) return null
   try {
     const result = statement.get() as { busy: number; log: number }
     return result.busy ? BUSY : result

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../../adapters/storage/open-database.ts'
+import { openDatabase, type Database } from '../../adapters/storage/open-database.ts'
 import { groupCommitted } from '../../adapters/storage/group-commit.ts'
 import {
   CHECKPOINT_INTERVAL_MS,
@@ -48,24 +48,12 @@ describe('WAL checkpointer', () => {
       const db = await openDatabase(`file:${path}`)
       const errors: string[] = []
       const checkpointer = await startWalCheckpointer(db, (message) => errors.push(message))
-      db.$exec!('CREATE TABLE filler (text TEXT NOT NULL)')
-      // Batches of 64 two-page rows every few milliseconds, six times the restart threshold in all: the
-      // gaps are too short for a checkpoint beside them to reach the WAL's end.
-      const batches = Math.ceil((RESTART_AFTER_PAGES * 6) / 128)
-      const row = 'x'.repeat(6000)
-      for (let i = 0; i < batches; i++) {
-        await Promise.all(
-          Array.from({ length: 64 }, () =>
-            groupCommitted(db, () => db.$exec!(`INSERT INTO filler (text) VALUES ('${row}')`)),
-          ),
-        )
-        await Bun.sleep(4)
-      }
+      const rows = await writeSteadily(db)
       // Page size 4 KiB. Had the WAL never started over it would hold every page written (6 × threshold).
       const walPages = statSync(`${path}-wal`).size / 4096
       expect(walPages).toBeLessThan(RESTART_AFTER_PAGES * 3)
       const count = await db.$client.execute('SELECT count(*) AS n FROM filler')
-      expect(Number(count.rows[0]!.n)).toBe(batches * 64)
+      expect(Number(count.rows[0]!.n)).toBe(rows)
       checkpointer!.stop()
       expect(errors).toEqual([])
       db.$client.close()
@@ -85,17 +73,7 @@ describe('WAL checkpointer', () => {
         await startWalCheckpointer(other, (message) => errors.push(message)),
         await startWalCheckpointer(db, (message) => errors.push(message)),
       ]
-      db.$exec!('CREATE TABLE filler (text TEXT NOT NULL)')
-      const batches = Math.ceil((RESTART_AFTER_PAGES * 6) / 128)
-      const row = 'x'.repeat(6000)
-      for (let i = 0; i < batches; i++) {
-        await Promise.all(
-          Array.from({ length: 64 }, () =>
-            groupCommitted(db, () => db.$exec!(`INSERT INTO filler (text) VALUES ('${row}')`)),
-          ),
-        )
-        await Bun.sleep(4)
-      }
+      await writeSteadily(db)
       expect(statSync(`${path}-wal`).size / 4096).toBeLessThan(RESTART_AFTER_PAGES * 3)
       for (const checkpointer of checkpointers) checkpointer!.stop()
       expect(errors).toEqual([])
@@ -132,6 +110,26 @@ describe('WAL checkpointer', () => {
     file.$client.close()
   })
 })
+
+/**
+ * Batches of 64 two-page rows every few milliseconds, six times the restart threshold in all, into a new
+ * `filler` table: the gaps are too short for a checkpoint beside them to reach the WAL's end. Returns
+ * how many rows it wrote.
+ */
+async function writeSteadily(db: Database): Promise<number> {
+  db.$exec!('CREATE TABLE filler (text TEXT NOT NULL)')
+  const batches = Math.ceil((RESTART_AFTER_PAGES * 6) / 128)
+  const row = 'x'.repeat(6000)
+  for (let i = 0; i < batches; i++) {
+    await Promise.all(
+      Array.from({ length: 64 }, () =>
+        groupCommitted(db, () => db.$exec!(`INSERT INTO filler (text) VALUES ('${row}')`)),
+      ),
+    )
+    await Bun.sleep(4)
+  }
+  return batches * 64
+}
 
 /** How many of this process's file descriptors point at `path` (Linux). */
 function descriptorsOf(path: string): number {
