@@ -1,4 +1,6 @@
 import { systemClock, webRandom } from './core/time.ts'
+import { closeSharedArticleThreads } from './adapters/reading/article-threads.ts'
+import { PAGE_BODY_MAX_BYTES } from './core/reading/page-limits.ts'
 import { ConfigError, readConfig } from './adapters/config.ts'
 import { runCli } from './adapters/cli/run-cli.ts'
 import { createServer } from './adapters/http/app.ts'
@@ -69,8 +71,13 @@ const enrichment = startEnrichment({ db, config, clock: systemClock, log })
 const checkpointer = await startWalCheckpointer(db, (message) =>
   log('warn', { msg: 'WAL checkpoint failed', error: message.slice(0, 200) }),
 )
-// The transport limit sits above the API's own 64 KiB cap, so oversized bodies get the typed 413.
-const http = serve(server.fetch, { port: config.port, hostname: config.host, maxBodyBytes: 1024 * 1024 })
+// The transport limit sits above the API's own caps (64 KiB, 5 MiB for a capture with its page), so
+// oversized bodies get the typed 413.
+const http = serve(server.fetch, {
+  port: config.port,
+  hostname: config.host,
+  maxBodyBytes: PAGE_BODY_MAX_BYTES + 1024 * 1024,
+})
 log('info', {
   msg: 'listening',
   url: http.url,
@@ -86,6 +93,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // In-flight jobs get a moment to finish; one cut off is taken over when its lease runs out.
     await Promise.race([enrichment?.stop(), new Promise((resolve) => setTimeout(resolve, 2000))])
     await http.stop()
+    closeSharedArticleThreads()
     db.$client.close()
     process.exit(0)
   })

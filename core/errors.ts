@@ -56,6 +56,16 @@ export class SavedItemNotFoundError extends Error {
   }
 }
 
+/** The item exists but has no article: pending, failed, not an article, or nothing readable. */
+export class ContentNotFoundError extends Error {
+  readonly _tag = 'ContentNotFoundError'
+  readonly savedItemId: string
+  constructor(savedItemId: string) {
+    super(`Saved item "${savedItemId}" has no readable content (not enriched yet, failed, or not an article)`)
+    this.savedItemId = savedItemId
+  }
+}
+
 export class FolderNotFoundError extends Error {
   readonly _tag = 'FolderNotFoundError'
   readonly folderId: string
@@ -109,6 +119,7 @@ export type AppError =
   | UnauthorizedError
   | InsufficientScopeError
   | SavedItemNotFoundError
+  | ContentNotFoundError
   | FolderNotFoundError
   | FolderNameConflictError
   | RouteNotFoundError
@@ -126,6 +137,7 @@ const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
   'Unauthorized',
   'InsufficientScopeError',
   'SavedItemNotFoundError',
+  'ContentNotFoundError',
   'FolderNotFoundError',
   'FolderNameConflictError',
   'RouteNotFoundError',
@@ -148,7 +160,8 @@ export function toErrorBody(error: AppError): Record<string, string> {
   const body: Record<string, string> = { _tag: error._tag, message: error.message }
   if (error._tag === 'InvalidUrlError') body.url = error.url
   if (error._tag === 'InsufficientScopeError') body.requiredScope = error.requiredScope
-  if (error._tag === 'SavedItemNotFoundError') body.savedItemId = error.savedItemId
+  if (error._tag === 'SavedItemNotFoundError' || error._tag === 'ContentNotFoundError')
+    body.savedItemId = error.savedItemId
   if (error._tag === 'FolderNotFoundError') body.folderId = error.folderId
   if (error._tag === 'ConnectError') body.code = error.code
   return body

@@ -11,6 +11,7 @@ const LAYER: Record<string, number> = {
   core: 0,
   config: 1,
   storage: 1,
+  reading: 1,
   app: 2,
   runtime: 3,
   enrichment: 3,

@@ -1,6 +1,7 @@
 import { FolderNotFoundError } from '../../core/errors.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import { prepareCapture, type CaptureInput } from '../../core/items/capture.ts'
+import { capPage } from '../../core/reading/page-limits.ts'
 import { decodeCursor, encodeCursor } from '../../core/items/list-order.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Principal, Sort } from '../../core/types.ts'
@@ -37,7 +38,8 @@ export async function captureUrl(
   if (prepared.row.folderId && !(await folderExists(deps.db, principal.userId, prepared.row.folderId))) {
     throw new FolderNotFoundError(prepared.row.folderId)
   }
-  const { created, item } = await upsertCapture(deps.db, prepared)
+  const page = input.html === undefined ? null : capPage(input.html)
+  const { created, item } = await upsertCapture(deps.db, prepared, page)
   return { created, savedItem: toSavedItemDto(item) }
 }
 

@@ -1,11 +1,12 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
+import { PAGE_MAX_BYTES } from '../../core/reading/page-limits.ts'
 import type { FetchedPage } from '../app/deps.ts'
 import { describeAddressRange, isPublicAddress } from './address-policy.ts'
 
 export type { FetchedPage }
 
 export const FETCH_TIMEOUT_MS = 10_000
-export const MAX_PAGE_BYTES = 2 * 1024 * 1024
+export const MAX_PAGE_BYTES = PAGE_MAX_BYTES
 export const MAX_REDIRECTS = 5
 
 type RefusedReason = 'scheme' | 'credentials' | 'port' | 'address' | 'redirects' | 'status'

@@ -13,6 +13,8 @@ import {
   scheduleRetry,
   type ClaimedJob,
 } from '../storage/enrichment-jobs.ts'
+import { capturedPageOf, storeArticle } from '../storage/reading.ts'
+import { sharedArticleThreads, type ExtractedPage } from '../reading/article-threads.ts'
 import { FetchRefusedError, type FetchedPage } from './guarded-fetch.ts'
 
 export interface EnrichmentWorkerDeps {
@@ -21,6 +23,11 @@ export interface EnrichmentWorkerDeps {
   log: Log
   /** The guarded fetch, bound to its options. */
   fetchPage(url: string): Promise<FetchedPage>
+  /**
+   * Metadata and article of a page, off the serving thread (docs/reading.md#extraction). Default: this
+   * process's enrichment thread.
+   */
+  extract?(page: Uint8Array | string, contentType: string | null, url: string): Promise<ExtractedPage>
 }
 
 export interface EnrichmentWorkerOptions {
@@ -100,7 +107,7 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
   const now = () => toTimestamp(deps.clock.now())
   try {
     if (isExhausted(job.attempts)) {
-      await failEnrichment(deps.db, job.itemId, now())
+      await failEnrichment(deps.db, job, now())
       deps.log('warn', {
         msg: 'enrichment',
         itemId: job.itemId,
@@ -111,18 +118,32 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
       })
       return
     }
-    const page = await deps.fetchPage(job.originalUrl)
-    const metadata = page.isHtml ? await extractInSlices(page) : metadataFromUrl(page.finalUrl)
-    const stored = await completeEnrichment(deps.db, job.itemId, metadata, now())
+    // A page sent with the capture is read instead of the URL: no request leaves for it.
+    const captured = await capturedPageOf(deps.db, job.itemId)
+    let extracted: ExtractedPage & { fallback: string | null }
+    let fetched: Record<string, unknown>
+    if (captured) {
+      extracted = await extractOffThread(deps, captured.html, null, job.originalUrl)
+      fetched = { source: 'page', bytes: captured.html.length }
+    } else {
+      const page = await deps.fetchPage(job.originalUrl)
+      extracted = page.isHtml
+        ? await extractOffThread(deps, page.body, page.contentType, page.finalUrl)
+        : { metadata: metadataFromUrl(page.finalUrl), article: null, fallback: null }
+      fetched = { source: 'fetch', redirects: page.redirects, bytes: page.body.byteLength, truncated: page.truncated }
+    }
+    const stored =
+      (await storeArticle(deps.db, job.itemId, extracted.article, now(), captured)) &&
+      (await completeEnrichment(deps.db, job, extracted.metadata, now()))
     deps.log('info', {
       msg: 'enrichment',
       itemId: job.itemId,
       host,
       outcome: stored ? 'enriched' : 'item deleted',
       attempts: job.attempts,
-      redirects: page.redirects,
-      bytes: page.body.byteLength,
-      truncated: page.truncated,
+      ...fetched,
+      articleWords: extracted.article?.wordCount ?? null,
+      ...(extracted.fallback ? { extraction: extracted.fallback } : {}),
       ms: Math.round(performance.now() - started),
     })
   } catch (error) {
@@ -131,8 +152,8 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
     const reason = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : 'unknown failure'
     try {
       const decision = decideAfterFailure(job.attempts, permanent, deps.clock.now().getTime())
-      if (decision.kind === 'retry') await scheduleRetry(deps.db, job.itemId, decision.runAfterMs, reason)
-      else await failEnrichment(deps.db, job.itemId, now())
+      if (decision.kind === 'retry') await scheduleRetry(deps.db, job, decision.runAfterMs, reason)
+      else await failEnrichment(deps.db, job, now())
       deps.log(decision.kind === 'retry' ? 'info' : 'warn', {
         msg: 'enrichment',
         itemId: job.itemId,
@@ -153,9 +174,31 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
   }
 }
 
-async function extractInSlices(page: FetchedPage): Promise<PageMetadata> {
-  const html = decodeHtml(page.body, page.contentType)
-  const extractor = createPageExtractor(page.finalUrl)
+/**
+ * The page's metadata and article from the extraction thread. When the thread gives up on the page (past
+ * its time budget, or crashed) the metadata is read here instead, in slices, and the item has no article.
+ */
+async function extractOffThread(
+  deps: EnrichmentWorkerDeps,
+  page: Uint8Array | string,
+  contentType: string | null,
+  url: string,
+): Promise<ExtractedPage & { fallback: string | null }> {
+  const extract = deps.extract ?? ((...args) => sharedArticleThreads('enrichment').extract(...args))
+  try {
+    return { ...(await extract(page, contentType, url)), fallback: null }
+  } catch (error) {
+    const html = typeof page === 'string' ? page : decodeHtml(page, contentType)
+    return {
+      metadata: await extractInSlices(html, url),
+      article: null,
+      fallback: error instanceof Error ? error.name : 'unknown',
+    }
+  }
+}
+
+async function extractInSlices(html: string, url: string): Promise<PageMetadata> {
+  const extractor = createPageExtractor(url)
   for (let offset = 0; offset < html.length && !extractor.done; offset += PARSE_SLICE_CHARS) {
     extractor.write(html.slice(offset, offset + PARSE_SLICE_CHARS))
     await pause(0)

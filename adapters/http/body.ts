@@ -2,19 +2,23 @@ import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../core/erro
 
 export const MAX_BODY_BYTES = 64 * 1024
 
-const tooLarge = (): PayloadTooLargeError =>
-  new PayloadTooLargeError(`Request body is over the ${MAX_BODY_BYTES / 1024} KiB limit`)
+export const tooLarge = (maxBytes = MAX_BODY_BYTES): PayloadTooLargeError =>
+  new PayloadTooLargeError(
+    maxBytes === MAX_BODY_BYTES
+      ? `Request body is over the ${MAX_BODY_BYTES / 1024} KiB limit`
+      : `Request body is over the ${maxBytes / 1024 / 1024} MiB limit of a capture with its page`,
+  )
 
 /** Reads a request body, refusing (413) as soon as it passes the cap, whatever Content-Length claimed. */
 export async function readBodyCapped(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? '0')
-  if (declared > maxBytes) throw tooLarge()
+  if (declared > maxBytes) throw tooLarge(maxBytes)
   if (!request.body) return new Uint8Array()
   if (request.headers.has('content-length')) {
     // A declared length frames the body (an HTTP server reads no more than it), so the whole body is at
     // most the cap: read it natively in one go instead of chunk by chunk through a stream reader.
     const body = new Uint8Array(await request.arrayBuffer())
-    if (body.byteLength > maxBytes) throw tooLarge()
+    if (body.byteLength > maxBytes) throw tooLarge(maxBytes)
     return body
   }
   const reader = request.body.getReader()
@@ -26,7 +30,7 @@ export async function readBodyCapped(request: Request, maxBytes = MAX_BODY_BYTES
     total += value.byteLength
     if (total > maxBytes) {
       await reader.cancel().catch(() => {})
-      throw tooLarge()
+      throw tooLarge(maxBytes)
     }
     chunks.push(value)
   }

@@ -11,6 +11,7 @@ export const STATUS_BY_TAG: Record<AppError['_tag'], number> = {
   Unauthorized: 401,
   InsufficientScopeError: 403,
   SavedItemNotFoundError: 404,
+  ContentNotFoundError: 404,
   FolderNotFoundError: 404,
   RouteNotFoundError: 404,
   FolderNameConflictError: 409,

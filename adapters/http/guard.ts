@@ -12,7 +12,8 @@ import { MCP_DEFAULT_SCOPE, scopesNeededFor, stepUpScope } from '../../core/mcp/
 import type { Principal, Scope } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { SharedRateLimiter } from '../app/rate-limiter.ts'
-import { readBodyCapped, requireJsonContentType } from './body.ts'
+import { MAX_BODY_BYTES, readBodyCapped, requireJsonContentType, tooLarge } from './body.ts'
+import { PAGE_BODY_MAX_BYTES } from '../../core/reading/page-limits.ts'
 import { insufficientScopeChallenge, resolveCredential, unauthorizedChallenge } from './credentials.ts'
 import { claimIdempotency, type IdempotencyClaim, NO_REPLAY_HEADER, settleIdempotency } from './idempotency.ts'
 import { MCP_CORS_HEADERS } from './mcp/cors.ts'
@@ -21,6 +22,12 @@ import { CALLER_HEADER } from './request-handler.ts'
 
 /** Who may call a route that takes a credential: holders of one scope, or any valid credential. */
 export type Access = Scope | 'any-credential'
+
+/**
+ * A route's `auth`: who may call it, and for a route that takes a page (`html`, docs/reading.md#page-capture)
+ * `pageBody: true`, which lifts its body cap to 5 MiB for bodies that do carry one.
+ */
+export type AuthOption = Access | { scope: Access; pageBody: true }
 
 /** A body that is not JSON, handed to the MCP route so it can answer with JSON-RPC's own parse error. */
 export const NOT_JSON: unique symbol = Symbol('not JSON')
@@ -113,7 +120,7 @@ export function guard(deps: AppDeps) {
   }
 
   /** The hooks of a route that takes a credential; `json` is learnt from the route's own body schema. */
-  function credentialHooks(access: Access, resource: Resource) {
+  function credentialHooks(access: Access, resource: Resource, pageBody = false) {
     const route = { json: false }
     return {
       introspect(hook: Record<string, unknown>) {
@@ -123,12 +130,14 @@ export function guard(deps: AppDeps) {
         async (context: unknown) => {
           const c = context as unknown as GuardContext
           const admission = await admit(c, access, resource)
-          const raw = await readBodyCapped(c.request)
+          const raw = await readBodyCapped(c.request, pageBody ? PAGE_BODY_MAX_BYTES : MAX_BODY_BYTES)
           admission.raw = raw
           if (!route.json) return raw
           requireJsonContentType(c.request)
           requireShallowJson(raw)
           const body = parseJson(raw)
+          // Past 64 KiB only a body that carries a page may go on.
+          if (raw.byteLength > MAX_BODY_BYTES && !carriesPage(resource, body)) throw tooLarge()
           if (resource === 'mcp' && body !== NOT_JSON) {
             const principal = admission.principal
             const metadataUrl = `${baseUrl}/.well-known/oauth-protected-resource/mcp`
@@ -177,8 +186,9 @@ export function guard(deps: AppDeps) {
   }
 
   return new Elysia().macro({
-    auth: (access: Access) => credentialHooks(access, 'rest'),
-    mcp: (_: true) => credentialHooks('any-credential', 'mcp'),
+    auth: (option: AuthOption) =>
+      typeof option === 'string' ? credentialHooks(option, 'rest') : credentialHooks(option.scope, 'rest', true),
+    mcp: (_: true) => credentialHooks('any-credential', 'mcp', true),
     public: (_: true) => {
       const route = { json: false }
       return {
@@ -202,6 +212,16 @@ export function guard(deps: AppDeps) {
       }
     },
   })
+}
+
+/** A capture with `html`: a REST body with an `html` string, or an MCP `save_url` call with one. */
+function carriesPage(resource: Resource, body: unknown): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false
+  if (resource === 'rest') return typeof (body as { html?: unknown }).html === 'string'
+  const call = body as { method?: unknown; params?: { name?: unknown; arguments?: { html?: unknown } } }
+  return (
+    call.method === 'tools/call' && call.params?.name === 'save_url' && typeof call.params.arguments?.html === 'string'
+  )
 }
 
 /** OpenAPI's `security` for a route, and the scopes it needs; the document builder words the sentence. */

@@ -60,6 +60,12 @@ export const CaptureRequest = t.Object(
     captureChannel: t.Optional(nullable(CaptureChannel)),
     tags: t.Optional(nullable(t.Array(Tag, { maxItems: 50 }))),
     folderId: t.Optional(nullable(t.String({ maxLength: 100 }))),
+    html: t.Optional(
+      t.String({
+        description:
+          'The page as the browser rendered it (document.documentElement.outerHTML). Enrichment reads it instead of fetching the URL: no outbound request for this capture. Pages over 2 MiB are cut there; the request body may be up to 5 MiB.',
+      }),
+    ),
   },
   closed,
 )
@@ -81,6 +87,46 @@ export const ListQuery = t.Object({
 })
 export const ReadStateRequest = t.Object({ isRead: t.Boolean() }, closed)
 export const SetFolderRequest = t.Object({ folderId: nullable(t.String({ maxLength: 100 })) }, closed)
+const contentHead = {
+  savedItemId: t.String(),
+  title: nullable(t.String()),
+  byline: nullable(t.String()),
+  siteName: nullable(t.String()),
+  lang: nullable(t.String({ description: "The page's language tag, e.g. `en` or `pt-BR`" })),
+  wordCount: t.Integer({ minimum: 0 }),
+  readingMinutes: t.Integer({ minimum: 1, description: 'ceil(wordCount / 230), at least 1' }),
+  progress: t.Number({ minimum: 0, maximum: 1, description: 'How far the person has read, 0 to 1' }),
+  extractedAt: t.String({ description: 'When the article was extracted (RFC 3339)' }),
+}
+export const HtmlContent = t.Object(
+  {
+    ...contentHead,
+    html: t.String({ description: 'The article, sanitized to the allowlist of docs/reading.md#sanitizing' }),
+    text: t.String({ description: 'The article as plain text, paragraphs separated by a blank line' }),
+  },
+  { ...closed, description: 'The article as sanitized HTML and plain text' },
+)
+export const MarkdownContent = t.Object(
+  { ...contentHead, markdown: t.String({ description: 'The article as Markdown' }) },
+  { ...closed, description: 'The article as Markdown (`?format=markdown`)' },
+)
+export const TextContent = t.Object(
+  { ...contentHead, text: t.String({ description: 'The article as plain text' }) },
+  { ...closed, description: 'The article as plain text' },
+)
+export const ContentQuery = t.Object({
+  format: t.Optional(
+    literals(['html', 'markdown'] as const, 'html (default): `html` and `text`; markdown: `markdown`'),
+  ),
+})
+export const ProgressRequest = t.Object(
+  { progress: t.Number({ minimum: 0, maximum: 1, description: '0 to 1; 1 also marks the item read' }) },
+  closed,
+)
+export const ProgressResponse = t.Object(
+  { savedItemId: t.String(), progress: t.Number({ minimum: 0, maximum: 1 }), updatedAt: t.String() },
+  closed,
+)
 export const FolderList = t.Object({ folders: t.Array(Folder) }, closed)
 export const FolderNameRequest = t.Object({ name: t.String() }, closed)
 export const Health = t.Object({ ok: t.Boolean() }, closed)
@@ -165,6 +211,7 @@ export const Errors = {
   Unauthorized: errorBody('Unauthorized'),
   InsufficientScopeError: errorBody('InsufficientScopeError', { requiredScope: t.String() }),
   SavedItemNotFoundError: errorBody('SavedItemNotFoundError', { savedItemId: t.String() }),
+  ContentNotFoundError: errorBody('ContentNotFoundError', { savedItemId: t.String() }),
   FolderNotFoundError: errorBody('FolderNotFoundError', { folderId: t.String() }),
   FolderNameConflictError: errorBody('FolderNameConflictError'),
   RouteNotFoundError: errorBody('RouteNotFoundError'),

@@ -11,6 +11,12 @@ export interface ClaimedJob {
   /** Attempts started, this one included. */
   attempts: number
   originalUrl: string
+  /**
+   * The lease this claim set. Settling the job (done, retry, failed) applies only while the job still has
+   * it: a capture that queues the job again meanwhile (a page sent with it) releases the lease, and then
+   * this run's outcome must not drop or reschedule the new work.
+   */
+  leaseUntilMs: number
 }
 
 const p = sql.placeholder
@@ -25,7 +31,7 @@ const claimStatement = preparedPer((db) =>
       and(
         eq(
           enrichmentJobs.itemId,
-          sql`(SELECT ${enrichmentJobs.itemId} FROM ${enrichmentJobs} WHERE ${enrichmentJobs.runAfterMs} <= ${p('nowMs')} AND ${free} ORDER BY ${enrichmentJobs.runAfterMs}, ${enrichmentJobs.itemId} LIMIT 1)`,
+          sql`(SELECT ${enrichmentJobs.itemId} FROM ${enrichmentJobs} WHERE ${enrichmentJobs.runAfterMs} <= ${p('nowMs')} AND ${free} ORDER BY ${enrichmentJobs.priority}, ${enrichmentJobs.runAfterMs}, ${enrichmentJobs.itemId} LIMIT 1)`,
         ),
         free,
       ),
@@ -47,12 +53,8 @@ const itemTags = preparedPer((db) =>
     .where(eq(savedItems.id, p('itemId')))
     .prepare(),
 )
-const dropJob = preparedPer((db) =>
-  db
-    .delete(enrichmentJobs)
-    .where(eq(enrichmentJobs.itemId, p('itemId')))
-    .prepare(),
-)
+const held = and(eq(enrichmentJobs.itemId, p('itemId')), eq(enrichmentJobs.leaseUntilMs, p('leaseUntilMs')))
+const dropJob = preparedPer((db) => db.delete(enrichmentJobs).where(held).prepare())
 const storePage = preparedPer((db) =>
   db
     .update(savedItems)
@@ -91,7 +93,7 @@ export async function claimEnrichmentJob(
   const [item] = await itemUrl(db).all({ itemId: job.itemId })
   // The item was deleted in between (its job goes with it by cascade): nothing to do.
   if (!item) return null
-  return { ...job, originalUrl: item.originalUrl }
+  return { ...job, originalUrl: item.originalUrl, leaseUntilMs }
 }
 
 /**
@@ -101,14 +103,15 @@ export async function claimEnrichmentJob(
  */
 export async function completeEnrichment(
   db: Database,
-  itemId: string,
+  job: Pick<ClaimedJob, 'itemId' | 'leaseUntilMs'>,
   page: PageMetadata,
   now: string,
 ): Promise<boolean> {
+  const { itemId, leaseUntilMs } = job
   for (let tries = 0; tries < 5; tries++) {
     const [current] = await itemTags(db).all({ itemId })
     if (!current) {
-      await dropJob(db).run({ itemId })
+      await dropJob(db).run({ itemId, leaseUntilMs })
       return false
     }
     const [changed] = await storePage(db).all({
@@ -128,28 +131,48 @@ export async function completeEnrichment(
       oldTags: JSON.stringify(current.tags),
     })
     if (changed) {
-      await dropJob(db).run({ itemId })
+      await dropJob(db).run({ itemId, leaseUntilMs })
       return true
     }
   }
   throw new Error("the item's tags kept changing while enrichment stored its result")
 }
 
-/** Puts the job back for a later attempt. */
-export async function scheduleRetry(db: Database, itemId: string, runAfterMs: number, error: string): Promise<void> {
+/** Puts the job back for a later attempt (if this run still holds it). */
+export async function scheduleRetry(
+  db: Database,
+  job: Pick<ClaimedJob, 'itemId' | 'leaseUntilMs'>,
+  runAfterMs: number,
+  error: string,
+): Promise<void> {
   await db
     .update(enrichmentJobs)
     .set({ runAfterMs, leaseUntilMs: null, lastError: error })
-    .where(eq(enrichmentJobs.itemId, itemId))
+    .where(and(eq(enrichmentJobs.itemId, job.itemId), eq(enrichmentJobs.leaseUntilMs, job.leaseUntilMs)))
 }
 
-/** Gives up: the item becomes `failed` (a recapture queues it again) and the job is dropped. */
-export async function failEnrichment(db: Database, itemId: string, now: string): Promise<void> {
+/**
+ * Gives up (if this run still holds the job): the item becomes `failed` (a recapture queues it again) and
+ * the job is dropped. An item already enriched (a backfill that failed) keeps its status.
+ */
+export async function failEnrichment(
+  db: Database,
+  job: Pick<ClaimedJob, 'itemId' | 'leaseUntilMs'>,
+  now: string,
+): Promise<void> {
+  const { itemId, leaseUntilMs } = job
+  const holds = and(eq(enrichmentJobs.itemId, itemId), eq(enrichmentJobs.leaseUntilMs, leaseUntilMs))
   await atomically(db, [
     db
       .update(savedItems)
       .set({ enrichmentStatus: 'failed', updatedAt: now })
-      .where(and(eq(savedItems.id, itemId), eq(savedItems.enrichmentStatus, 'pending'))),
-    db.delete(enrichmentJobs).where(eq(enrichmentJobs.itemId, itemId)),
+      .where(
+        and(
+          eq(savedItems.id, itemId),
+          eq(savedItems.enrichmentStatus, 'pending'),
+          sql`EXISTS (SELECT 1 FROM ${enrichmentJobs} WHERE ${holds})`,
+        ),
+      ),
+    db.delete(enrichmentJobs).where(holds),
   ])
 }

@@ -7,6 +7,7 @@ import type { Database } from './open-database.ts'
 import { folders, savedItems } from './schema.ts'
 import { preparedPer } from './prepared.ts'
 import { groupCommitted } from './group-commit.ts'
+import { keepCapturedPage, keepCapturedPageQuery, queueCapturedPage, queueCapturedPageQuery } from './reading.ts'
 import { AFTER_ITEM_FIELDS, COLUMN, ITEM_FIELDS, itemFromRow, itemOfFirstSave, type RawRow } from './saved-item-rows.ts'
 
 const isForeignKeyViolation = (error: unknown): boolean =>
@@ -24,39 +25,36 @@ export async function folderExists(db: Database, userId: string, folderId: strin
   return (await folderOfPerson(db).execute({ folderId, userId })).length > 0
 }
 
-/**
- * Saves a URL for a person in ONE statement: insert, or on (person, normalizedUrl) conflict merge into the
- * stored row by the rule of mergeRecapture (core/items/capture.ts). SQLite serializes writers, so concurrent captures of one URL make one row.
- */
 // Two statements, since whether a recapture replaces the stored channel depends on the request.
+const upsertQuery = (db: Pick<Database, 'insert'>, row: typeof savedItems.$inferInsert, replaceChannel: boolean) =>
+  db
+    .insert(savedItems)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [savedItems.userId, savedItems.normalizedUrl],
+      set: {
+        lastSavedAt: sql`excluded.last_saved_at`,
+        updatedAt: sql`excluded.updated_at`,
+        isRead: false,
+        sourceName: sql`coalesce(excluded.source_name, ${savedItems.sourceName})`,
+        captureChannel: replaceChannel ? sql`excluded.capture_channel` : sql`${savedItems.captureChannel}`,
+        // Stored tags keep their order; given tags not yet present are appended.
+        tags: sql`(SELECT json_group_array(value) FROM (
+        SELECT value FROM json_each(${savedItems.tags})
+        UNION ALL
+        SELECT value FROM json_each(excluded.tags) WHERE value NOT IN (SELECT value FROM json_each(${savedItems.tags}))))`,
+        folderId: sql`coalesce(excluded.folder_id, ${savedItems.folderId})`,
+        enrichmentStatus: sql`CASE ${savedItems.enrichmentStatus} WHEN 'failed' THEN 'pending' ELSE ${savedItems.enrichmentStatus} END`,
+      },
+      // Only the id comes back: libSQL pays per returned column, and the item is read with its folder next.
+    })
+    .returning({ id: savedItems.id })
 const buildUpsert = (replaceChannel: boolean) =>
   preparedPer((db) => {
     const row = Object.fromEntries(
       UPSERT_COLUMNS.map((name) => [name, sql.placeholder(name)]),
     ) as unknown as typeof savedItems.$inferInsert
-    return db
-      .insert(savedItems)
-      .values(row)
-      .onConflictDoUpdate({
-        target: [savedItems.userId, savedItems.normalizedUrl],
-        set: {
-          lastSavedAt: sql`excluded.last_saved_at`,
-          updatedAt: sql`excluded.updated_at`,
-          isRead: false,
-          sourceName: sql`coalesce(excluded.source_name, ${savedItems.sourceName})`,
-          captureChannel: replaceChannel ? sql`excluded.capture_channel` : sql`${savedItems.captureChannel}`,
-          // Stored tags keep their order; given tags not yet present are appended.
-          tags: sql`(SELECT json_group_array(value) FROM (
-        SELECT value FROM json_each(${savedItems.tags})
-        UNION ALL
-        SELECT value FROM json_each(excluded.tags) WHERE value NOT IN (SELECT value FROM json_each(${savedItems.tags}))))`,
-          folderId: sql`coalesce(excluded.folder_id, ${savedItems.folderId})`,
-          enrichmentStatus: sql`CASE ${savedItems.enrichmentStatus} WHEN 'failed' THEN 'pending' ELSE ${savedItems.enrichmentStatus} END`,
-        },
-        // Only the id comes back: libSQL pays per returned column, and the item is read with its folder next.
-      })
-      .returning({ id: savedItems.id })
-      .prepare()
+    return upsertQuery(db, row, replaceChannel).prepare()
   })
 const UPSERT_COLUMNS = [
   'id',
@@ -85,15 +83,36 @@ const upsertReplacingChannel = buildUpsert(true)
 export async function upsertCapture(
   db: Database,
   capture: PreparedCapture,
+  page: string | null = null,
 ): Promise<{ created: boolean; item: SavedItem }> {
   const { row, explicitChannel } = capture
   const statement = (explicitChannel === null ? upsertKeepingChannel : upsertReplacingChannel)(db)
+  // The page a capture brought goes in with the item, in one transaction: no worker can claim the job
+  // before the page is there, so the URL is never fetched (docs/reading.md#page-capture).
+  const pageValues =
+    page === null ? null : { userId: row.userId, normalizedUrl: row.normalizedUrl, html: page, now: row.updatedAt }
   try {
+    if (!db.$exec && pageValues) {
+      const stored = await db.transaction(async (tx) => {
+        const [upserted] = await upsertQuery(tx, row, explicitChannel !== null)
+        await keepCapturedPageQuery(tx, pageValues)
+        await queueCapturedPageQuery(tx, pageValues)
+        return upserted
+      })
+      if (!stored) throw new Error('upsert returned no row')
+      const item = await findSavedItem(db, row.userId, stored.id)
+      if (!item) throw new SavedItemNotFoundError(stored.id)
+      return { created: stored.id === row.id, item }
+    }
     if (db.$exec) {
       // Embedded: the upsert and its read-back join this turn's group commit (docs/benchmarks.md#group-commit).
       return await groupCommitted(db, () => {
         const [stored] = statement.all({ ...row }) as unknown as { id: string }[]
         if (!stored) throw new Error('upsert returned no row')
+        if (pageValues) {
+          keepCapturedPage(db).run(pageValues)
+          queueCapturedPage(db).run(pageValues)
+        }
         const created = stored.id === row.id
         // A first save outside any folder stored exactly the row: nothing to read back. A recapture merged
         // into a stored row, and a folder brings its name, so those are read.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // Timestamps are RFC 3339 UTC strings with milliseconds: fixed width, so text order is time order.
 
@@ -251,6 +251,48 @@ export const enrichmentJobs = sqliteTable(
     leaseUntilMs: integer('lease_until_ms'),
     lastError: text('last_error'),
     createdAt: text('created_at').notNull(),
+    /** 0 for captures (live work), 1 for backfills: a claim takes every due 0 before any 1. */
+    priority: integer('priority').notNull().default(0),
   },
-  (t) => [index('enrichment_jobs_due_idx').on(t.runAfterMs)],
+  (t) => [index('enrichment_jobs_due_idx').on(t.priority, t.runAfterMs)],
 )
+
+/**
+ * An item's readable article (docs/reading.md#content), apart from the item row so lists never read it.
+ * Replaced whole by each extraction; gone with its item.
+ */
+export const itemContents = sqliteTable('item_contents', {
+  itemId: text('item_id')
+    .primaryKey()
+    .references(() => savedItems.id, { onDelete: 'cascade' }),
+  title: text('title'),
+  byline: text('byline'),
+  siteName: text('site_name'),
+  lang: text('lang'),
+  wordCount: integer('word_count').notNull(),
+  /** Sanitized (docs/reading.md#sanitizing), at most 1 MiB. */
+  html: text('html').notNull(),
+  text: text('text').notNull(),
+  extractedAt: text('extracted_at').notNull(),
+})
+
+/** How far the person has read an item, 0 to 1; kept when the content is extracted again. */
+export const readingProgress = sqliteTable('reading_progress', {
+  itemId: text('item_id')
+    .primaryKey()
+    .references(() => savedItems.id, { onDelete: 'cascade' }),
+  progress: real('progress').notNull(),
+  updatedAt: text('updated_at').notNull(),
+})
+
+/**
+ * A page as the person's browser rendered it, sent with a capture (`html`): enrichment reads it instead of
+ * fetching the URL, then drops it.
+ */
+export const capturedPages = sqliteTable('captured_pages', {
+  itemId: text('item_id')
+    .primaryKey()
+    .references(() => savedItems.id, { onDelete: 'cascade' }),
+  html: text('html').notNull(),
+  capturedAt: text('captured_at').notNull(),
+})

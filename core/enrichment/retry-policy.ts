@@ -7,10 +7,11 @@ export const MAX_ATTEMPTS = 3
 export const RETRY_DELAYS_MS: readonly number[] = [5_000, 10_000]
 
 /**
- * How long a claimed job is held. It must outlast the fetch (10 s) plus extraction; when a process dies
- * mid-job, another one takes the job over once this has passed.
+ * How long a claimed job is held. It must outlast the fetch (10 s) plus extraction (10 s, after up to three
+ * jobs ahead of it on the extraction thread); when a process dies mid-job, another one takes the job over
+ * once this has passed.
  */
-export const LEASE_MS = 15_000
+export const LEASE_MS = 45_000
 
 export type FailureDecision = { kind: 'retry'; runAfterMs: number } | { kind: 'fail' }
 

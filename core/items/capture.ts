@@ -9,6 +9,8 @@ export interface CaptureInput {
   captureChannel?: CaptureChannel | null
   tags?: readonly Tag[] | null
   folderId?: string | null
+  /** The page as the browser rendered it (docs/reading.md#page-capture); not part of the item row. */
+  html?: string
 }
 
 /** The row a first capture inserts; a recapture merges into the stored row instead (the merge rules: docs/api.md#captures). */

@@ -25,7 +25,7 @@ export const TOOLS = [
     title: 'Save a URL',
     scope: 'saved-items:capture',
     description:
-      'Save a web page (http or https URL) to the reading queue; saving a URL already in the queue updates that item and puts it back at the top.',
+      'Save a web page (http or https URL) to the reading queue; saving a URL already in the queue updates that item and puts it back at the top. Pass html (the page as a browser rendered it) to keep that page instead of fetching the URL.',
     // Saving again changes lastSavedAt, so the call is not idempotent in the MCP sense.
     annotations: { ...write, idempotentHint: false },
   },
@@ -35,6 +35,14 @@ export const TOOLS = [
     scope: 'saved-items:read',
     description:
       'List saved pages, newest first by default; filter by folder id (or "none"), page with limit and the nextCursor of the previous result.',
+    annotations: read,
+  },
+  {
+    name: 'read_saved_item',
+    title: 'Read a saved item',
+    scope: 'saved-items:read',
+    description:
+      'Read the article of a saved item, by its id: Markdown by default (format "text" for plain text), with title, byline, word count and reading progress. Text over 100,000 characters is cut at a paragraph break and marked truncated.',
     annotations: read,
   },
   {

@@ -33,6 +33,8 @@ export const ENDPOINT_TABLE: readonly [
   ['POST', '/v1/saved-items/abc/unread', '/v1/saved-items/:id/unread', 'saved-items:write', false],
   ['POST', '/v1/saved-items/abc/read-state', '/v1/saved-items/:id/read-state', 'saved-items:write', true],
   ['PUT', '/v1/saved-items/abc/folder', '/v1/saved-items/:id/folder', 'saved-items:write', true],
+  ['GET', '/v1/saved-items/abc/content', '/v1/saved-items/:id/content', 'saved-items:read', false],
+  ['PUT', '/v1/saved-items/abc/progress', '/v1/saved-items/:id/progress', 'saved-items:write', true],
   [
     'DELETE',
     '/v1/saved-items/017f22e2-79b0-7cc3-98c4-dc0c0c07398f',

@@ -25,6 +25,7 @@ const SAMPLE_BODIES: Record<string, (ids: RouteIds) => unknown> = {
   'POST /v1/captures': () => ({ url: 'https://example.org/generated', tags: ['security'], sourceName: 'generated' }),
   'POST /v1/saved-items/{id}/read-state': () => ({ isRead: true }),
   'PUT /v1/saved-items/{id}/folder': (ids) => ({ folderId: ids.folderId }),
+  'PUT /v1/saved-items/{id}/progress': () => ({ progress: 0.5 }),
   'POST /v1/folders': () => ({ name: 'Generated folder' }),
   'PATCH /v1/folders/{id}': () => ({ name: 'Generated rename' }),
   'POST /connect/authorize': () => authorizeBody(),

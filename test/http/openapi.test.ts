@@ -504,7 +504,14 @@ describe('the operations of docs/api.md#endpoints', () => {
     expect(jsonSchemaOf(responses['404']).required).toContain('folderId')
 
     const body = deref(requestBody.content['application/json'].schema)
-    expect(Object.keys(body.properties).sort()).toEqual(['captureChannel', 'folderId', 'sourceName', 'tags', 'url'])
+    expect(Object.keys(body.properties).sort()).toEqual([
+      'captureChannel',
+      'folderId',
+      'html',
+      'sourceName',
+      'tags',
+      'url',
+    ])
     expect(body.required).toEqual(['url'])
     const check = ajv.compile(body)
     expect(
@@ -513,6 +520,8 @@ describe('the operations of docs/api.md#endpoints', () => {
     expect(check({ url: 'https://example.org', captureChannel: 'raycast', tags: ['ai'] })).toBe(true)
     expect(check({ url: 'https://example.org', captureChannel: 'fax' })).toBe(false)
     expect(check({ url: 'https://example.org', extra: 1 })).toBe(false)
+    expect(check({ url: 'https://example.org', html: '<p>page</p>' })).toBe(true)
+    expect(check({ url: 'https://example.org', html: null })).toBe(false)
     expect(check({})).toBe(false)
   })
 

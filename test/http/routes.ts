@@ -93,6 +93,23 @@ export const ROUTES: readonly RouteSpec[] = [
     foreign: itemNotFound,
   },
   {
+    method: 'GET',
+    pattern: '/v1/saved-items/:id/content',
+    path: (ids) => `/v1/saved-items/${ids.itemId}/content`,
+    scope: 'saved-items:read',
+    success: 200,
+    foreign: itemNotFound,
+  },
+  {
+    method: 'PUT',
+    pattern: '/v1/saved-items/:id/progress',
+    path: (ids) => `/v1/saved-items/${ids.itemId}/progress`,
+    scope: 'saved-items:write',
+    body: () => ({ progress: 0.5 }),
+    success: 200,
+    foreign: itemNotFound,
+  },
+  {
     method: 'DELETE',
     pattern: '/v1/saved-items/:id',
     path: (ids) => `/v1/saved-items/${ids.itemId}`,
@@ -176,6 +193,11 @@ export async function seedPerson(harness: Harness, token: string, label: string)
     body: { url: `https://example.com/${label}/item`, sourceName: `${label} source` },
   })
   if (capture.status !== 201) throw new Error(`seed capture failed: ${capture.status} ${capture.text}`)
+  // The item's article, as enrichment would store it, so the content route has something to answer.
+  await harness.db.$client.execute({
+    sql: "INSERT INTO item_contents (item_id, word_count, html, text, extracted_at) VALUES (?, 3, '<p>Seeded article text</p>', 'Seeded article text', ?)",
+    args: [capture.body.savedItem.id, capture.body.savedItem.createdAt],
+  })
   const folder = await harness.call('POST', '/v1/folders', { token, body: { name: `${label} folder` } })
   if (folder.status !== 200) throw new Error(`seed folder failed: ${folder.status} ${folder.text}`)
   return { itemId: capture.body.savedItem.id, folderId: folder.body.id }
@@ -191,5 +213,13 @@ export async function snapshotPerson(harness: Harness, userId: string): Promise<
     sql: 'SELECT * FROM folders WHERE user_id = ? ORDER BY id',
     args: [userId],
   })
-  return { items: items.rows.map((row) => ({ ...row })), folders: folders.rows.map((row) => ({ ...row })) }
+  const progress = await harness.db.$client.execute({
+    sql: 'SELECT p.* FROM reading_progress p JOIN saved_items i ON i.id = p.item_id WHERE i.user_id = ? ORDER BY p.item_id',
+    args: [userId],
+  })
+  return {
+    items: items.rows.map((row) => ({ ...row })),
+    folders: folders.rows.map((row) => ({ ...row })),
+    progress: progress.rows.map((row) => ({ ...row })),
+  }
 }

@@ -255,6 +255,7 @@ describe('scope of each tools/call, checked before dispatch', () => {
     switch (name) {
       case 'save_url':
         return { url: 'https://example.com/new-page' }
+      case 'read_saved_item':
       case 'mark_read':
       case 'mark_unread':
       case 'open_saved_item':
@@ -280,6 +281,11 @@ describe('scope of each tools/call, checked before dispatch', () => {
       const item = await h.call('POST', '/v1/captures', { token: fullKey, body: { url: 'https://example.com/kept' } })
       const folder = await h.call('POST', '/v1/folders', { token: fullKey, body: { name: 'Kept' } })
       const args = argumentsFor(name, item.body.savedItem.id, folder.body.id)
+      // read_saved_item succeeds only on an item with an article: give it one, as enrichment would.
+      await h.db.$client.execute({
+        sql: "INSERT INTO item_contents (item_id, word_count, html, text, extracted_at) VALUES (?, 2, '<p>Kept page</p>', 'Kept page', ?)",
+        args: [item.body.savedItem.id, item.body.savedItem.createdAt],
+      })
       const granted = SCOPES.filter((s) => s !== scope)
       const key = await user.key(granted)
       const before = await snapshot(h)

@@ -6,12 +6,16 @@ import type { SavedItemDto } from '../../app/dto.ts'
 import { whoAmI } from '../../app/account.ts'
 import { folderCreate, folderDelete, folderList, folderRename } from '../../app/folders.ts'
 import { captureUrl, changeItem, deleteItem, listPage, type ListedPage } from '../../app/saved-items.ts'
+import { readContent } from '../../app/reading.ts'
+import { cutAtParagraph } from '../../../core/reading/cut-text.ts'
 import { pageSchemaFailure } from '../page-check.ts'
 import type { Static } from 'elysia'
 import type { Inputs, Outputs } from './schemas.ts'
 
 /** Without a limit the REST list returns everything; a model's context is not that big. */
 export const MCP_DEFAULT_PAGE_SIZE = 50
+/** The most article text one read_saved_item answer carries (docs/mcp.md#tools). */
+export const MCP_READ_MAX_CHARS = 100_000
 
 type Args<N extends ToolName> = Static<(typeof Inputs)[N]>
 /** Typed against the output schema, so a DTO that drifts from it fails to compile. */
@@ -33,6 +37,22 @@ function describeItem(item: SavedItemDto): string {
     item.enrichmentStatus === 'pending' ? 'details pending' : null,
   ]
   return `${item.title ? `${item.title} ` : ''}<${item.originalUrl}> (${state.filter(Boolean).join(', ')}; id ${item.id})`
+}
+
+/** The lines above an article's text in read_saved_item's text answer. */
+function describeArticle(
+  head: {
+    title: string | null
+    byline: string | null
+    siteName: string | null
+    readingMinutes: number
+    wordCount: number
+  },
+  truncated: boolean,
+): string {
+  const by = [head.byline, head.siteName].filter(Boolean).join(', ')
+  const size = `${head.wordCount} words, about ${head.readingMinutes} min${truncated ? '; cut at 100,000 characters' : ''}`
+  return `# ${head.title ?? 'Untitled'}\n${by ? `${by} · ` : ''}${size}\n\n`
 }
 
 /** The tool bodies: argument mapping, the shared operation, a structured result and a short text. */
@@ -72,6 +92,22 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
         pageSummaries.set(listed, summary)
       }
       return { structured: page, summary, checked: pageSchemaFailure(listed) === null }
+    },
+    read_saved_item: async (args) => {
+      if (args.format === 'text') {
+        const { text, ...head } = await readContent(deps, principal, args.id, 'text')
+        const cut = cutAtParagraph(text, MCP_READ_MAX_CHARS)
+        return {
+          structured: { ...head, text: cut.text, truncated: cut.truncated },
+          summary: describeArticle(head, cut.truncated) + cut.text,
+        }
+      }
+      const { markdown, ...head } = await readContent(deps, principal, args.id, 'markdown')
+      const cut = cutAtParagraph(markdown, MCP_READ_MAX_CHARS)
+      return {
+        structured: { ...head, markdown: cut.text, truncated: cut.truncated },
+        summary: describeArticle(head, cut.truncated) + cut.text,
+      }
     },
     mark_read: (args) =>
       item('Marked read')(changeItem(deps, principal, args.id, { kind: 'read-state', isRead: true })),

@@ -26,6 +26,16 @@ export const Inputs = {
       t.String({ minLength: 1, maxLength: 100, description: 'Put the item in this folder (id from list_folders)' }),
     ),
     captureChannel: t.Optional(literals(CAPTURE_CHANNELS, 'The channel to record; default "api"')),
+    html: t.Optional(
+      t.String({
+        description:
+          'The page as the browser rendered it: its article is kept from this instead of fetching the URL (pages over 2 MiB are cut)',
+      }),
+    ),
+  }),
+  read_saved_item: args({
+    id: id('saved item'),
+    format: t.Optional(literals(['markdown', 'text'] as const, 'markdown (default) or text')),
   }),
   list_saved_items: args({
     sort: t.Optional(literals(SORTS, 'newest (default), oldest, title, or unread (unread first)')),
@@ -81,6 +91,23 @@ export const Outputs = {
       nextCursor: nullable(
         t.String({ minLength: 1, description: 'Pass as cursor for the next page; null on the last page' }),
       ),
+    },
+    closed,
+  ),
+  read_saved_item: t.Object(
+    {
+      savedItemId: t.String(),
+      title: nullable(t.String()),
+      byline: nullable(t.String()),
+      siteName: nullable(t.String()),
+      lang: nullable(t.String()),
+      wordCount: t.Integer({ minimum: 0 }),
+      readingMinutes: t.Integer({ minimum: 1 }),
+      progress: t.Number({ minimum: 0, maximum: 1 }),
+      extractedAt: t.String(),
+      markdown: t.Optional(t.String({ description: 'The article as Markdown (format markdown)' })),
+      text: t.Optional(t.String({ description: 'The article as plain text (format text)' })),
+      truncated: t.Boolean({ description: 'True when the article was cut at 100,000 characters' }),
     },
     closed,
   ),

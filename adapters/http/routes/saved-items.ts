@@ -2,6 +2,11 @@ import { Elysia, t } from 'elysia'
 import { parseLimit, parseSort } from '../../../core/items/list-order.ts'
 import type { RouteContext } from '../route-context.ts'
 import {
+  ContentQuery,
+  HtmlContent,
+  MarkdownContent,
+  ProgressRequest,
+  ProgressResponse,
   commonAuthedErrors,
   commonWriteErrors,
   Errors,
@@ -15,6 +20,7 @@ import {
 import type { Principal } from '../../../core/types.ts'
 import type { ItemChange } from '../../storage/saved-items.ts'
 import { changeItem, deleteItem, listPage } from '../../app/saved-items.ts'
+import { readContent, saveProgress } from '../../app/reading.ts'
 import { responseSchemaFailure } from '../errors.ts'
 import { pageSchemaFailure } from '../page-check.ts'
 
@@ -110,6 +116,47 @@ export const savedItemRoutes = ({ deps, guard }: RouteContext) => {
         auth: 'saved-items:write',
         detail: {
           summary: 'Put an item in a folder, or take it out with folderId null',
+          tags,
+        },
+      },
+    )
+    .get(
+      '/v1/saved-items/:id/content',
+      // async: Elysia awaits a handler's answer before checking it only when it can tell it is a promise.
+      async ({ params, query, principal }) =>
+        query.format === 'markdown'
+          ? await readContent(deps, principal, params.id, 'markdown')
+          : await readContent(deps, principal, params.id, 'html'),
+      {
+        params: IdParams,
+        query: ContentQuery,
+        response: {
+          200: t.Union([HtmlContent, MarkdownContent]),
+          ...commonAuthedErrors,
+          400: Errors.ValidationError,
+          404: t.Union([Errors.SavedItemNotFoundError, Errors.ContentNotFoundError]),
+        },
+        auth: 'saved-items:read',
+        detail: {
+          summary: "Read an item's article",
+          description:
+            'The readable article enrichment extracted from the page (or from the `html` a capture sent), sanitized; with `format=markdown`, as Markdown instead of `html` and `text`. 404 `ContentNotFoundError` while the item has none: pending, failed, not an article, or nothing readable.',
+          tags,
+        },
+      },
+    )
+    .put(
+      '/v1/saved-items/:id/progress',
+      async ({ params, body, principal }) => await saveProgress(deps, principal, params.id, body.progress),
+      {
+        params: IdParams,
+        body: ProgressRequest,
+        response: { 200: ProgressResponse, ...commonAuthedErrors, ...commonWriteErrors, ...notFound },
+        auth: 'saved-items:write',
+        detail: {
+          summary: 'Save reading progress',
+          description:
+            'How far the person has read, 0 to 1; kept when the article is extracted again. Progress 1 also marks the item read, as `…/read` does.',
           tags,
         },
       },

@@ -1,0 +1,88 @@
+import { ContentNotFoundError } from '../../core/errors.ts'
+import { readingMinutes } from '../../core/reading/reading-time.ts'
+import { toTimestamp } from '../../core/time.ts'
+import type { Principal } from '../../core/types.ts'
+import { sharedArticleThreads } from '../reading/article-threads.ts'
+import { readStoredContent, storeProgress } from '../storage/reading.ts'
+import type { AppDeps } from './deps.ts'
+import { changeItem } from './saved-items.ts'
+
+/** The formats an article is served in: sanitized HTML with its text, Markdown, or text alone (MCP). */
+export type ContentFormat = 'html' | 'markdown' | 'text'
+
+interface ContentHead {
+  savedItemId: string
+  title: string | null
+  byline: string | null
+  siteName: string | null
+  lang: string | null
+  wordCount: number
+  readingMinutes: number
+  progress: number
+  extractedAt: string
+}
+export type HtmlContentDto = ContentHead & { html: string; text: string }
+export type MarkdownContentDto = ContentHead & { markdown: string }
+export type TextContentDto = ContentHead & { text: string }
+
+/**
+ * The person's item's article (docs/reading.md#content). SavedItemNotFoundError when they have no such
+ * item, ContentNotFoundError when it has no article. Markdown is made on request, off the serving thread.
+ */
+export async function readContent(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  format: 'html',
+): Promise<HtmlContentDto>
+export async function readContent(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  format: 'markdown',
+): Promise<MarkdownContentDto>
+export async function readContent(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  format: 'text',
+): Promise<TextContentDto>
+export async function readContent(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  format: ContentFormat,
+): Promise<HtmlContentDto | MarkdownContentDto | TextContentDto> {
+  const { content, progress } = await readStoredContent(deps.db, principal.userId, id)
+  if (!content) throw new ContentNotFoundError(id)
+  const head: ContentHead = {
+    savedItemId: id,
+    title: content.title,
+    byline: content.byline,
+    siteName: content.siteName,
+    lang: content.lang,
+    wordCount: content.wordCount,
+    readingMinutes: readingMinutes(content.wordCount),
+    progress,
+    extractedAt: content.extractedAt,
+  }
+  if (format === 'markdown') return { ...head, markdown: await sharedArticleThreads('requests').markdown(content.html) }
+  if (format === 'text') return { ...head, text: content.text }
+  return { ...head, html: content.html, text: content.text }
+}
+
+/**
+ * Records how far the person has read (0 to 1); 1 also marks the item read, as `…/read` does
+ * (docs/reading.md#progress). SavedItemNotFoundError when they have no such item.
+ */
+export async function saveProgress(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  progress: number,
+): Promise<{ savedItemId: string; progress: number; updatedAt: string }> {
+  const now = toTimestamp(deps.clock.now())
+  await storeProgress(deps.db, principal.userId, id, progress, now)
+  if (progress === 1) await changeItem(deps, principal, id, { kind: 'read-state', isRead: true })
+  return { savedItemId: id, progress, updatedAt: now }
+}

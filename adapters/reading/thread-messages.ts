@@ -1,0 +1,21 @@
+import type { PageMetadata } from '../../core/enrichment/page-metadata.ts'
+import type { Article } from '../../core/reading/extract-article.ts'
+
+/** What a page turned into: the item's metadata, and its article when it has a readable one. */
+export interface ExtractedPage {
+  metadata: PageMetadata
+  article: Article | null
+}
+
+export type ThreadRequest =
+  | {
+      id: number
+      kind: 'extract'
+      /** Raw bytes (decoded in the thread by their charset) or text already decoded. */
+      page: Uint8Array | string
+      contentType: string | null
+      url: string
+    }
+  | { id: number; kind: 'markdown'; html: string }
+
+export type ThreadAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string }

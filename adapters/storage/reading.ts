@@ -1,0 +1,244 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { Article } from '../../core/reading/extract-article.ts'
+import { SavedItemNotFoundError } from '../../core/errors.ts'
+import { atomically, type Database } from './open-database.ts'
+import { preparedPer } from './prepared.ts'
+import { capturedPages, enrichmentJobs, itemContents, readingProgress, savedItems } from './schema.ts'
+
+const p = sql.placeholder
+
+/** What both capture-page statements take: the item by (person, URL), the page, the time. */
+export interface CapturedPageValues {
+  userId: string
+  normalizedUrl: string
+  html: string
+  now: string
+}
+type Values<T> = { [K in keyof T]: T[K] | ReturnType<typeof sql.placeholder> }
+type Builder = Pick<Database, 'insert' | 'select'>
+
+const itemByUrl = (v: Values<CapturedPageValues>) =>
+  and(eq(savedItems.userId, v.userId as string), eq(savedItems.normalizedUrl, v.normalizedUrl as string))
+const placeholders: Values<CapturedPageValues> = {
+  userId: p('userId'),
+  normalizedUrl: p('normalizedUrl'),
+  html: p('html'),
+  now: p('now'),
+}
+
+/**
+ * Keeps the page a capture brought (docs/reading.md#page-capture), for the item at (person, URL): run in
+ * the capture's own transaction, after its upsert, so the item id is the stored one on a recapture too.
+ */
+export const keepCapturedPageQuery = (db: Builder, v: Values<CapturedPageValues>) =>
+  db
+    .insert(capturedPages)
+    .select(
+      db
+        .select({
+          itemId: savedItems.id,
+          html: sql<string>`${v.html}`.as('html'),
+          capturedAt: sql<string>`${v.now}`.as('captured_at'),
+        })
+        .from(savedItems)
+        .where(itemByUrl(v)),
+    )
+    .onConflictDoUpdate({
+      target: capturedPages.itemId,
+      set: { html: sql`excluded.html`, capturedAt: sql`excluded.captured_at` },
+    })
+export const keepCapturedPage = preparedPer((db) => keepCapturedPageQuery(db, placeholders).prepare())
+
+/**
+ * Queues the item's enrichment as live work, now: a new item's job (made by the insert trigger) and an
+ * enriched item's (none) alike. A job in flight is released, so its holder's result does not drop this one.
+ */
+export const queueCapturedPageQuery = (db: Builder, v: Values<CapturedPageValues>) =>
+  db
+    .insert(enrichmentJobs)
+    .select(
+      db
+        .select({
+          itemId: savedItems.id,
+          attempts: sql<number>`0`.as('attempts'),
+          runAfterMs: sql<number>`0`.as('run_after_ms'),
+          leaseUntilMs: sql<number | null>`NULL`.as('lease_until_ms'),
+          lastError: sql<string | null>`NULL`.as('last_error'),
+          createdAt: sql<string>`${v.now}`.as('created_at'),
+          priority: sql<number>`0`.as('priority'),
+        })
+        .from(savedItems)
+        .where(itemByUrl(v)),
+    )
+    .onConflictDoUpdate({
+      target: enrichmentJobs.itemId,
+      set: { attempts: 0, runAfterMs: 0, leaseUntilMs: null, lastError: null, priority: 0 },
+    })
+export const queueCapturedPage = preparedPer((db) => queueCapturedPageQuery(db, placeholders).prepare())
+
+const pageOf = preparedPer((db) =>
+  db
+    .select({ html: capturedPages.html, capturedAt: capturedPages.capturedAt })
+    .from(capturedPages)
+    .where(eq(capturedPages.itemId, p('itemId')))
+    .prepare(),
+)
+
+/** The page a capture brought for this item, if enrichment has not used it yet. */
+export async function capturedPageOf(
+  db: Database,
+  itemId: string,
+): Promise<{ html: string; capturedAt: string } | null> {
+  const [page] = await pageOf(db).all({ itemId })
+  return page ?? null
+}
+
+/**
+ * Stores (or, with null, removes) an item's article from one extraction, and drops the captured page it
+ * was made from (only that one: a newer capture's page stays for the next run). False when the item is gone.
+ */
+export async function storeArticle(
+  db: Database,
+  itemId: string,
+  article: Article | null,
+  now: string,
+  usedPage: { capturedAt: string } | null,
+): Promise<boolean> {
+  const dropPage = db
+    .delete(capturedPages)
+    .where(and(eq(capturedPages.itemId, itemId), eq(capturedPages.capturedAt, usedPage?.capturedAt ?? '')))
+  if (!article) {
+    await atomically(db, [db.delete(itemContents).where(eq(itemContents.itemId, itemId)), dropPage])
+    return true
+  }
+  const row = {
+    itemId,
+    title: article.title,
+    byline: article.byline,
+    siteName: article.siteName,
+    lang: article.lang,
+    wordCount: article.wordCount,
+    html: article.html,
+    text: article.text,
+    extractedAt: now,
+  }
+  try {
+    await atomically(db, [
+      db.insert(itemContents).values(row).onConflictDoUpdate({ target: itemContents.itemId, set: row }),
+      dropPage,
+    ])
+    return true
+  } catch (error) {
+    if (/FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))) return false
+    throw error
+  }
+}
+
+export interface StoredContent {
+  title: string | null
+  byline: string | null
+  siteName: string | null
+  lang: string | null
+  wordCount: number
+  html: string
+  text: string
+  extractedAt: string
+}
+
+const contentOfPerson = preparedPer((db) =>
+  db
+    .select({
+      itemId: savedItems.id,
+      itemTitle: savedItems.title,
+      itemSiteName: savedItems.siteName,
+      contentItemId: itemContents.itemId,
+      title: itemContents.title,
+      byline: itemContents.byline,
+      siteName: itemContents.siteName,
+      lang: itemContents.lang,
+      wordCount: itemContents.wordCount,
+      html: itemContents.html,
+      text: itemContents.text,
+      extractedAt: itemContents.extractedAt,
+      progress: readingProgress.progress,
+    })
+    .from(savedItems)
+    .leftJoin(itemContents, eq(itemContents.itemId, savedItems.id))
+    .leftJoin(readingProgress, eq(readingProgress.itemId, savedItems.id))
+    .where(and(eq(savedItems.id, p('id')), eq(savedItems.userId, p('userId'))))
+    .prepare(),
+)
+
+/**
+ * The person's item's article and progress. Throws SavedItemNotFoundError when the person has no such
+ * item; `content` is null when the item has no article (yet).
+ */
+export async function readStoredContent(
+  db: Database,
+  userId: string,
+  id: string,
+): Promise<{ content: StoredContent | null; progress: number }> {
+  const [row] = await contentOfPerson(db).all({ id, userId })
+  if (!row) throw new SavedItemNotFoundError(id)
+  const progress = row.progress ?? 0
+  if (row.contentItemId === null) return { content: null, progress }
+  return {
+    content: {
+      // The article's own title and site name, else what the item knows.
+      title: row.title ?? row.itemTitle,
+      byline: row.byline,
+      siteName: row.siteName ?? row.itemSiteName,
+      lang: row.lang,
+      wordCount: row.wordCount!,
+      html: row.html!,
+      text: row.text!,
+      extractedAt: row.extractedAt!,
+    },
+    progress,
+  }
+}
+
+/** Which of these items (of any person: the caller filtered them) have an article. */
+export async function itemsWithContent(db: Database, itemIds: readonly string[]): Promise<Set<string>> {
+  if (itemIds.length === 0) return new Set()
+  const rows = await db
+    .select({ itemId: itemContents.itemId })
+    .from(itemContents)
+    .where(
+      sql`${itemContents.itemId} IN (${sql.join(
+        itemIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    )
+  return new Set(rows.map((row) => row.itemId))
+}
+
+const itemOfPersonExists = preparedPer((db) =>
+  db
+    .select({ id: savedItems.id })
+    .from(savedItems)
+    .where(and(eq(savedItems.id, p('id')), eq(savedItems.userId, p('userId'))))
+    .prepare(),
+)
+
+/** Records the person's progress on their item. Throws SavedItemNotFoundError when they have no such item. */
+export async function storeProgress(
+  db: Database,
+  userId: string,
+  id: string,
+  progress: number,
+  now: string,
+): Promise<void> {
+  if ((await itemOfPersonExists(db).all({ id, userId })).length === 0) throw new SavedItemNotFoundError(id)
+  try {
+    await db
+      .insert(readingProgress)
+      .values({ itemId: id, progress, updatedAt: now })
+      .onConflictDoUpdate({ target: readingProgress.itemId, set: { progress, updatedAt: now } })
+  } catch (error) {
+    // Deleted between the check and the write.
+    if (/FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error)))
+      throw new SavedItemNotFoundError(id)
+    throw error
+  }
+}
