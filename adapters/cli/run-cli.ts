@@ -1,6 +1,7 @@
 import { SCOPES, type Clock, type RandomSource } from '../../core/types.ts'
 import type { Config } from '../config.ts'
 import type { Database } from '../storage/open-database.ts'
+import { articlesRefresh } from './article-commands.ts'
 import { backup, restore } from './database-commands.ts'
 import { UsageError } from './flags.ts'
 import { keyCreate, keyList, keyRevoke, signingKeyRotate } from './key-commands.ts'
@@ -35,6 +36,7 @@ const HELP = `Readlater admin commands (all honour DATABASE_URL / DATABASE_AUTH_
   bun server.ts backup --to PATH                            consistent copy of the file database (safe while serving)
   bun server.ts restore --from PATH                         check a backup and put it in place (stop the server first)
   bun server.ts signing-key rotate                          a new token signing key; the old one verifies until its tokens expire
+  bun server.ts articles refresh (--email E | --all)        extract the articles of enriched items again, after live work
   bun server.ts help                                        this text
 
 Scopes: ${SCOPES.join(', ')}
@@ -51,6 +53,7 @@ const COMMANDS: Record<string, Command> = {
   'key list': keyList,
   'key revoke': keyRevoke,
   'signing-key rotate': signingKeyRotate,
+  'articles refresh': articlesRefresh,
 }
 
 const SINGLE_WORD: Record<string, Command> = { backup, restore }

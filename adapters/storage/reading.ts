@@ -242,3 +242,34 @@ export async function storeProgress(
     throw error
   }
 }
+
+/**
+ * Queues a low-priority re-enrichment of every enriched item (of one person, or of everyone): their
+ * articles are extracted again after all live work (docs/reading.md#backfill). Items already queued are
+ * left as they are. Returns how many were queued.
+ */
+export async function queueArticleRefresh(db: Database, userId: string | null, now: string): Promise<number> {
+  const queued = await db
+    .insert(enrichmentJobs)
+    .select(
+      db
+        .select({
+          itemId: savedItems.id,
+          attempts: sql<number>`0`.as('attempts'),
+          runAfterMs: sql<number>`0`.as('run_after_ms'),
+          leaseUntilMs: sql<number | null>`NULL`.as('lease_until_ms'),
+          lastError: sql<string | null>`NULL`.as('last_error'),
+          createdAt: sql<string>`${now}`.as('created_at'),
+          priority: sql<number>`1`.as('priority'),
+        })
+        .from(savedItems)
+        .where(
+          userId === null
+            ? eq(savedItems.enrichmentStatus, 'enriched')
+            : and(eq(savedItems.enrichmentStatus, 'enriched'), eq(savedItems.userId, userId)),
+        ),
+    )
+    .onConflictDoNothing()
+    .returning({ itemId: enrichmentJobs.itemId })
+  return queued.length
+}

@@ -264,3 +264,62 @@ describe('help', () => {
     for (const scope of ['saved-items:capture', 'folders:delete', 'account:read']) expect(text).toContain(scope)
   })
 })
+
+describe('articles refresh', () => {
+  async function itemOf(userId: string, id: string, status: string): Promise<void> {
+    await db.$client.execute({
+      sql: `INSERT INTO saved_items (id, user_id, original_url, normalized_url, host, type, tags, enrichment_status, is_read, last_saved_at, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 'example.com', 'website', '[]', ?, 0, '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z')`,
+      args: [id, userId, `https://example.com/${id}`, `https://example.com/${id}`, status],
+    })
+    // The capture trigger queued a pending item; enriched and failed ones have no job (the worker dropped it).
+    if (status !== 'pending')
+      await db.$client.execute({ sql: 'DELETE FROM enrichment_jobs WHERE item_id = ?', args: [id] })
+  }
+
+  test('queues the enriched items of one person at low priority, then of everyone; pending, failed and queued items untouched', async () => {
+    const email = freshEmail()
+    const created = await cli('user', 'create', '--email', email, '--password', 'a long enough password')
+    const other = await cli('user', 'create', '--email', freshEmail(), '--password', 'a long enough password')
+    const [me, them] = [created.out[0]!, other.out[0]!]
+    await itemOf(me, 'refresh-mine-1', 'enriched')
+    await itemOf(me, 'refresh-mine-2', 'enriched')
+    await itemOf(me, 'refresh-mine-pending', 'pending')
+    await itemOf(me, 'refresh-mine-failed', 'failed')
+    await itemOf(them, 'refresh-theirs', 'enriched')
+
+    const one = await cli('articles', 'refresh', '--email', email.toUpperCase())
+    expect(one).toEqual({ code: 0, out: ['Queued 2 items for article extraction, after live work.'], err: [] })
+    const jobs = async () =>
+      rows("SELECT item_id, priority FROM enrichment_jobs WHERE item_id LIKE 'refresh-%' ORDER BY item_id")
+    expect(await jobs()).toEqual([
+      { item_id: 'refresh-mine-1', priority: 1 },
+      { item_id: 'refresh-mine-2', priority: 1 },
+      { item_id: 'refresh-mine-pending', priority: 0 },
+    ])
+    const all = await cli('articles', 'refresh', '--all')
+    expect(all.code).toBe(0)
+    // Already-queued items are not counted again; other people's are.
+    expect(all.out).toEqual([expect.stringMatching(/^Queued \d+ items? for article extraction, after live work\.$/)])
+    expect((await jobs()).map((job) => job.item_id)).toContain('refresh-theirs')
+    const again = await cli('articles', 'refresh', '--email', email)
+    expect(again.out).toEqual(['Queued 0 items for article extraction, after live work.'])
+  })
+
+  test('an unknown account exits 1; neither or both of --email and --all exit 2', async () => {
+    expect(await cli('articles', 'refresh', '--email', 'nobody@example.com')).toEqual({
+      code: 1,
+      out: [],
+      err: ['error: no account with email nobody@example.com'],
+    })
+    for (const argv of [
+      ['articles', 'refresh'],
+      ['articles', 'refresh', '--all', '--email', 'a@example.com'],
+    ]) {
+      const run = await cli(...argv)
+      expect(run.code).toBe(2)
+      expect(run.err).toEqual(['error: give exactly one of --email E or --all'])
+      expect(run.out).toEqual([])
+    }
+  })
+})
