@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, SCOPES, SORTS, TAGS } from '../../core/types.ts'
@@ -93,8 +94,9 @@ const contentHead = {
   byline: nullable(t.String()),
   siteName: nullable(t.String()),
   lang: nullable(t.String({ description: "The page's language tag, e.g. `en` or `pt-BR`" })),
-  wordCount: t.Integer({ minimum: 0 }),
-  readingMinutes: t.Integer({ minimum: 1, description: 'ceil(wordCount / 230), at least 1' }),
+  // TypeBox's own integer: Elysia's `t.Integer` also admits numeric strings, as query strings need.
+  wordCount: Type.Integer({ minimum: 0 }),
+  readingMinutes: Type.Integer({ minimum: 1, description: 'ceil(wordCount / 230), at least 1' }),
   progress: t.Number({ minimum: 0, maximum: 1, description: 'How far the person has read, 0 to 1' }),
   extractedAt: t.String({ description: 'When the article was extracted (RFC 3339)' }),
 }

@@ -612,6 +612,58 @@ describe('the operations of docs/api.md#endpoints', () => {
     ])
   })
 
+  test('GET /v1/saved-items/{id}/content: the article as html and text, or markdown; 404 SavedItemNotFoundError or ContentNotFoundError', () => {
+    const op = doc.paths['/v1/saved-items/{id}/content'].get
+    const head = [
+      'byline',
+      'extractedAt',
+      'lang',
+      'progress',
+      'readingMinutes',
+      'savedItemId',
+      'siteName',
+      'title',
+      'wordCount',
+    ]
+    const variants = jsonSchemaOf(op.responses['200']).anyOf
+    expect(variants.map((variant: any) => [...variant.required].sort())).toEqual([
+      [...head, 'html', 'text'].sort(),
+      [...head, 'markdown'].sort(),
+    ])
+    for (const variant of variants) {
+      expect(variant.additionalProperties).toBe(false)
+      expect(variant.properties.progress).toMatchObject({ type: 'number', minimum: 0, maximum: 1 })
+      expect(variant.properties.readingMinutes).toMatchObject({ type: 'integer', minimum: 1 })
+      for (const field of ['title', 'byline', 'siteName', 'lang'])
+        expect(ajv.compile(variant.properties[field])(null)).toBe(true)
+      expect(ajv.compile(variant.properties.wordCount)('3')).toBe(false)
+    }
+    const format = deref(op.parameters).find((p: any) => p.in === 'query' && p.name === 'format')
+    expect(format).toMatchObject({ required: false, schema: { type: 'string', enum: ['html', 'markdown'] } })
+    expect(errorTags(jsonSchemaOf(op.responses['404']))).toEqual(['ContentNotFoundError', 'SavedItemNotFoundError'])
+    for (const variant of jsonSchemaOf(op.responses['404']).anyOf) expect(variant.required).toContain('savedItemId')
+    expect(errorTags(jsonSchemaOf(op.responses['400']))).toEqual(['ValidationError'])
+  })
+
+  test('PUT /v1/saved-items/{id}/progress: { progress } from 0 to 1 answers { savedItemId, progress, updatedAt }', () => {
+    const op = doc.paths['/v1/saved-items/{id}/progress'].put
+    const body = deref(op.requestBody.content['application/json'].schema)
+    expect(body).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['progress'],
+      properties: { progress: { type: 'number', minimum: 0, maximum: 1 } },
+    })
+    const ok = jsonSchemaOf(op.responses['200'])
+    expect([...ok.required].sort()).toEqual(['progress', 'savedItemId', 'updatedAt'])
+    expect(errorTags(jsonSchemaOf(op.responses['404']))).toEqual(['SavedItemNotFoundError'])
+    const check = ajv.compile(body)
+    expect(check({ progress: 0 })).toBe(true)
+    expect(check({ progress: 1 })).toBe(true)
+    expect(check({ progress: 1.01 })).toBe(false)
+    expect(check({ progress: '0.5' })).toBe(false)
+  })
+
   test('GET /v1/me answers { id, email }', () => {
     expect(jsonSchemaOf(doc.paths['/v1/me'].get.responses['200'])).toEqual({
       type: 'object',
