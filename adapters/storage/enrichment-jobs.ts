@@ -4,7 +4,7 @@ import { mergeTags } from '../../core/enrichment/retry-policy.ts'
 import type { Tag } from '../../core/types.ts'
 import { atomically, type Database } from './open-database.ts'
 import { preparedPer } from './prepared.ts'
-import { enrichmentJobs, savedItems } from './schema.ts'
+import { capturedPages, enrichmentJobs, savedItems } from './schema.ts'
 
 export interface ClaimedJob {
   itemId: string
@@ -173,6 +173,10 @@ export async function failEnrichment(
           sql`EXISTS (SELECT 1 FROM ${enrichmentJobs} WHERE ${holds})`,
         ),
       ),
+    // A page sent with the capture goes too: nothing will read it now.
+    db
+      .delete(capturedPages)
+      .where(and(eq(capturedPages.itemId, itemId), sql`EXISTS (SELECT 1 FROM ${enrichmentJobs} WHERE ${holds})`)),
     db.delete(enrichmentJobs).where(holds),
   ])
 }

@@ -195,3 +195,19 @@ describe('backfill', () => {
     expect(after.title).toBe('Kept title')
   })
 })
+
+test('an item whose attempts ran out is failed, and the page sent with it is dropped too', async () => {
+  const s = await setup()
+  const reply = await s.h.call('POST', '/v1/captures', {
+    token: s.key,
+    body: { url: 'https://example.com/crashed', html: ARTICLE },
+  })
+  const id = reply.body.savedItem.id
+  // As if three runs had each died mid-job (attempts are counted when claimed).
+  await s.h.db.$client.execute({ sql: 'UPDATE enrichment_jobs SET attempts = 3 WHERE item_id = ?', args: [id] })
+  expect(await countRows(s.h.db, 'captured_pages')).toBe(1)
+  startWorkers(s, open(), { concurrency: 1 })
+  await waitForStatus(s.h, s.key, id, 'failed')
+  expect(await countRows(s.h.db, 'captured_pages')).toBe(0)
+  expect(await countRows(s.h.db, 'enrichment_jobs')).toBe(0)
+})
