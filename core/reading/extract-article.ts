@@ -57,6 +57,11 @@ export function extractArticle(html: string, pageUrl: string): Article | null {
   if (!withinShape(html)) return null
   const { document } = parseHTML(html)
   const base = baseUrlOf(document, pageUrl)
+  // Readability resolves relative links against the document's baseURI, which linkedom takes from a
+  // relative <base> as written or from the global `location` (in a Deno worker: the worker's file URL).
+  // Pinned to the page, links come out absolute on every runtime and thread.
+  Object.defineProperty(document, 'baseURI', { value: base })
+  Object.defineProperty(document, 'documentURI', { value: pageUrl })
   const lang = document.documentElement?.getAttribute?.('lang')?.trim() ?? ''
   let parsed: ReturnType<Readability['parse']>
   try {

@@ -2,13 +2,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { readPage } from '../fixtures/pages/read-page.ts'
 import { DENO_SERVER, request, runServerCommand, startServer, type ServerProcess } from './processes.ts'
 
 // Deno-portable, not just in name: the same server.ts served by Deno.serve on the same database file
 // the Bun CLI wrote, with per-IP limits fed by Deno's remote address.
 
 const dir = mkdtempSync(join(tmpdir(), 'readlater-deno-'))
-const env = { DATABASE_URL: `file:${join(dir, 'x.db')}`, IP_RATE_LIMIT_MAX: '2' }
+// Enrichment on: a capture with its page is read without any fetch (docs/reading.md#page-capture).
+const env = { DATABASE_URL: `file:${join(dir, 'x.db')}`, IP_RATE_LIMIT_MAX: '2', ENRICHMENT: 'on' }
 let server: ServerProcess | undefined
 let key: string
 
@@ -58,6 +60,26 @@ describe('deno run server.ts', () => {
     expect((await request(server!.url, 'GET', '/v1/saved-items')).status).toBe(401)
     expect((await request(server!.url, 'GET', '/v1/folders', { token: key })).status).toBe(403)
   })
+
+  test("a capture with the page gets its article from Deno's extraction thread, as HTML and Markdown", async () => {
+    const html = new TextDecoder().decode(readPage('article'))
+    const saved = await request(server!.url, 'POST', '/v1/captures', {
+      token: key,
+      body: { url: 'https://example.com/deno-article', html },
+    })
+    expect(saved.status).toBe(201)
+    const path = `/v1/saved-items/${saved.body.savedItem.id}/content`
+    let content = await request(server!.url, 'GET', path, { token: key })
+    for (let i = 0; i < 300 && content.status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      content = await request(server!.url, 'GET', path, { token: key })
+    }
+    expect(content.status).toBe(200)
+    expect(content.body.byline).toBe('Ada Example')
+    expect(content.body.wordCount).toBe(148)
+    const markdown = await request(server!.url, 'GET', `${path}?format=markdown`, { token: key })
+    expect(markdown.body.markdown).toStartWith('By [Ada Example](https://example.com/authors/ada)')
+  }, 30_000)
 
   test('per-IP limits see the client address (IP_RATE_LIMIT_MAX=2)', async () => {
     const body = { client: 'raycast', code: 'c'.repeat(43), codeVerifier: 'v'.repeat(43) }
