@@ -9,6 +9,12 @@ export interface PageOptions {
   csrfToken?: string
   /** Hide the "Create account" link when SIGNUP=closed. */
   signupOpen?: boolean
+  /** More of our own constant CSS, for one kind of page (the reader view). */
+  styles?: string
+  /** A script of our own, by same-origin path, loaded with `defer`: pages never carry inline script. */
+  script?: string
+  /** A class for `<main>`, for pages that lay themselves out (the reader view sets its own measure). */
+  mainClass?: string
 }
 
 /** The frame of every page: small CSS inline (no external requests), responsive, not frameable (headers). */
@@ -19,7 +25,8 @@ export function layout(options: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Readlater</title>
-<style>${raw(STYLES)}</style>
+<style>${raw(STYLES + (options.styles ?? ''))}</style>
+${options.script ? html`<script src="${options.script}" defer></script>` : null}
 </head>
 <body>
 <header class="top">
@@ -31,7 +38,7 @@ export function layout(options: PageOptions): string {
       : html`<nav><a href="/sign-in">Sign in</a>${options.signupOpen === false ? '' : html` <a href="/sign-up">Create account</a>`}</nav>`
   }
 </header>
-<main>
+<main${options.mainClass ? html` class="${options.mainClass}"` : null}>
 ${options.body}
 </main>
 </body>
@@ -47,6 +54,14 @@ ${options.body}
 export function pageCsp(formTargets: readonly string[] = []): string {
   return `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`
 }
+
+/**
+ * The reader view's policy: our own script only (no inline script at all, so an article's markup cannot run
+ * even if it got past the sanitizer), article images from any https: origin or `data:`, and no frames,
+ * plugins, fonts, stylesheets or base URL from anywhere. @see docs/web.md#reader-view
+ */
+export const READER_CSP =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 /** Security headers for every HTML page: no framing (consent must not be clickjacked), no inline script. */
 export const HTML_HEADERS: Record<string, string> = {

@@ -15,16 +15,22 @@ import { issueApiKey, keyLabelProblem } from '../../app/api-keys.ts'
 import { createAccount } from '../../app/accounts.ts'
 import { listFolders } from '../../storage/folders.ts'
 import { listActiveGrants, revokeGrant } from '../../storage/oauth-grants.ts'
-import { changeSavedItem, listSavedItems, upsertCapture } from '../../storage/saved-items.ts'
+import { changeSavedItem, findSavedItem, listSavedItems, upsertCapture } from '../../storage/saved-items.ts'
+import { itemsWithContent } from '../../storage/reading.ts'
+import { readContent, saveProgress } from '../../app/reading.ts'
 import { findUserByEmail, findUserById, markSignupAttempt } from '../../storage/users.ts'
 import { deleteAccount } from '../../storage/delete-account.ts'
 import { readForm, safeNext, signInPath } from './forms.ts'
 import { emailProblem } from '../../app/email.ts'
 import { type SafeHtml } from './html.ts'
-import { HTML_HEADERS, layout } from './layout.ts'
+import { HTML_HEADERS, layout, READER_CSP, type PageOptions } from './layout.ts'
 import { landingPage } from './pages/landing.ts'
 import { messagePage } from './pages/message.ts'
 import { queuePage, type QueueView } from './pages/queue.ts'
+import { readerPage, readerTitle } from './pages/reader.ts'
+import { progressOf, readerScriptResponse, sessionPrincipal } from './reader.ts'
+import { READER_SCRIPT_PATH, READER_SCRIPT_VERSION } from './reader-script.ts'
+import { READER_STYLES } from './styles.ts'
 import { settingsPage, type SettingsView } from './pages/settings.ts'
 import { signInPage } from './pages/sign-in.ts'
 import { signOutPage } from './pages/sign-out.ts'
@@ -89,10 +95,19 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
     }
   }
 
-  function page(visit: Visit, status: number, title: string, body: SafeHtml): Response {
+  function page(
+    visit: Visit,
+    status: number,
+    title: string,
+    body: SafeHtml,
+    extra: Pick<PageOptions, 'styles' | 'script' | 'mainClass'> & { csp?: string } = {},
+  ): Response {
     const headers = new Headers(HTML_HEADERS)
+    if (extra.csp) headers.set('content-security-policy', extra.csp)
     for (const cookie of visit.cookies) headers.append('set-cookie', cookie)
-    const text = layout({ title, body, signedInAs: visit.session?.email ?? null, csrfToken: visit.csrf, signupOpen })
+    const { csp: _, ...options } = extra
+    const signedInAs = visit.session?.email ?? null
+    const text = layout({ title, body, signedInAs, csrfToken: visit.csrf, signupOpen, ...options })
     return new Response(text, { status, headers })
   }
 
@@ -143,7 +158,13 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
       const form = await readForm(visit.request)
       if (!isValidCsrf(visit.request, form.get('csrf'), secure)) {
         const path = visit.url.pathname
-        const back = path.startsWith('/settings') ? '/settings' : path.startsWith('/queue') ? '/' : path
+        const back = path.startsWith('/settings')
+          ? '/settings'
+          : path.startsWith('/items/')
+            ? path.replace(/^(\/items\/[^/]+).*$/, '$1')
+            : path.startsWith('/queue')
+              ? '/'
+              : path
         return message(
           visit,
           403,
@@ -408,11 +429,16 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
       limit: MAX_PAGE_SIZE,
       after: null,
     })
+    // One query for the page, not one per item.
+    const readable = await itemsWithContent(
+      db,
+      items.map((item) => item.id),
+    )
     return page(
       visit,
       status,
       'Your queue',
-      queuePage({ csrf: visit.csrf, items, folders, folder, truncated: nextCursorValues !== null, ...extra }),
+      queuePage({ csrf: visit.csrf, items, folders, folder, readable, truncated: nextCursorValues !== null, ...extra }),
     )
   }
 
@@ -458,9 +484,63 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
           })
         throw error
       }
+      // The reader view's button comes back to the item; the queue's to the queue as it was filtered.
+      if (form.get('return') === 'reader') return redirect(visit, `/items/${encodeURIComponent(id)}`)
       const folder = form.get('folder') ?? ''
       return redirect(visit, folder ? `/?folder=${encodeURIComponent(folder)}` : '/')
     })(visit)
+
+  // ── Reader view ─────────────────────────────────────────────────────────────────────────────────
+
+  // Another person's item answers exactly as an id that does not exist, and as any unknown page.
+  const notFound = (visit: Visit): Response =>
+    message(visit, 404, 'Page not found', 'There is nothing at this address.', {
+      href: '/',
+      label: 'Go to your queue',
+    })
+
+  const showItem = (visit: Visit, id: string) =>
+    signedIn(async (visit) => {
+      const item = await findSavedItem(db, visit.session.userId, id)
+      if (!item) return notFound(visit)
+      let content = null
+      try {
+        content = await readContent(deps, sessionPrincipal(visit.session), id, 'html')
+      } catch (error) {
+        if (!isAppError(error)) throw error
+        // Deleted since the line above.
+        if (error._tag === 'SavedItemNotFoundError') return notFound(visit)
+        if (error._tag !== 'ContentNotFoundError') throw error
+      }
+      const view = { csrf: visit.csrf, item, content }
+      return page(visit, 200, readerTitle(view), readerPage(view), {
+        csp: READER_CSP,
+        styles: READER_STYLES,
+        mainClass: 'reader-main',
+        ...(content ? { script: `${READER_SCRIPT_PATH}?v=${READER_SCRIPT_VERSION}` } : {}),
+      })
+    })(visit)
+
+  /** An answer for the reader's script, which reads only the status: never a page, never a redirect. */
+  const scriptAnswer = (visit: Visit, status: number, text?: string): Response => {
+    const headers = new Headers({ 'cache-control': 'no-store' })
+    if (text) headers.set('content-type', 'text/plain; charset=utf-8')
+    for (const cookie of visit.cookies) headers.append('set-cookie', cookie)
+    return new Response(text ?? null, { status, headers })
+  }
+
+  const recordProgress = async (visit: Visit, form: URLSearchParams, id: string): Promise<Response> => {
+    if (!visit.session) return scriptAnswer(visit, 401, 'Sign in again to save your place.')
+    const progress = progressOf(form.get('progress'))
+    if (progress === null) return scriptAnswer(visit, 400, 'progress must be a number from 0 to 1.')
+    try {
+      await saveProgress(deps, sessionPrincipal(visit.session), id, progress)
+    } catch (error) {
+      if (isAppError(error) && error._tag === 'SavedItemNotFoundError') return scriptAnswer(visit, 404, 'No such item.')
+      throw error
+    }
+    return scriptAnswer(visit, 204)
+  }
 
   const paramOf = (visit: Visit, index: number): string => {
     try {
@@ -500,4 +580,15 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
       posted((visit, form) => setReadState(visit, form, paramOf(visit, 3))),
       form,
     )
+    .get(
+      '/items/:id',
+      run((visit) => showItem(visit, paramOf(visit, 2))),
+      hidden,
+    )
+    .post(
+      '/items/:id/progress',
+      posted((visit, form) => recordProgress(visit, form, paramOf(visit, 2))),
+      form,
+    )
+    .get(READER_SCRIPT_PATH, ({ request, query }) => readerScriptResponse(request, query.v), hidden)
 }

@@ -54,8 +54,39 @@ ul.items li{display:flex;gap:.75rem;align-items:center;justify-content:space-bet
 .item-main{min-width:0;flex:1}
 a.title{font-weight:600;overflow-wrap:anywhere;color:var(--fg);text-decoration:none}
 a.title:hover,a.title:focus{text-decoration:underline}
+a.original{color:inherit}
 ul.items li .item-main{position:relative;padding-left:1rem}
 ul.items li.unread .item-main::before{content:"";position:absolute;left:0;top:.5rem;width:.5rem;height:.5rem;border-radius:50%;background:var(--accent)}
 .filter{margin:1rem 0}
 @media (max-width:600px){td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted);font-size:.8rem}ul.scopes,ul.scopes li{display:inline}ul.scopes li+li::before{content:", "}ul.items li{flex-wrap:wrap}}
+`
+
+// The reader view: a measure of about 70 characters, a larger serif, room between lines. Article tables
+// stay tables on a phone (the app's own tables stack) and scroll sideways like code.
+export const READER_STYLES = `
+main.reader-main{max-width:none;padding:1rem 1rem 4rem}
+.reader{max-width:70ch;margin:0 auto;font:1.15rem/1.6 Charter,"Bitstream Charter","Sitka Text",Cambria,Georgia,serif}
+.reader-head{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:1rem;line-height:1.5;border-bottom:1px solid var(--line);padding-bottom:1rem;margin-bottom:1.5rem}
+.reader-head h1{font:700 2rem/1.2 Charter,"Bitstream Charter","Sitka Text",Cambria,Georgia,serif;margin:.25rem 0 .5rem;overflow-wrap:break-word}
+.reader-site,.reader-byline{margin:0}
+.reader-actions{display:flex;gap:.75rem;flex-wrap:wrap;align-items:center;margin-top:1rem}
+.reader-actions form{margin:0}
+.article{overflow-wrap:break-word;hyphens:auto}
+.article h1,.article h2,.article h3,.article h4,.article h5,.article h6{line-height:1.25;margin:2rem 0 .75rem}
+.article h1{font-size:1.6rem}.article h2{font-size:1.4rem}.article h3{font-size:1.2rem}.article h4,.article h5,.article h6{font-size:1.05rem}
+.article p,.article ul,.article ol,.article blockquote,.article figure,.article pre,.article table{margin:0 0 1.2rem}
+.article li{margin:.25rem 0}
+.article a{color:var(--accent)}
+.article img{max-width:100%;height:auto}
+.article figure{margin-left:0;margin-right:0}
+.article figcaption{color:var(--muted);font-size:.9rem;line-height:1.4;margin-top:.4rem}
+.article blockquote{margin-left:0;padding-left:1rem;border-left:3px solid var(--line);color:var(--muted)}
+.article pre{overflow-x:auto;padding:.75rem 1rem;background:var(--card);border:1px solid var(--line);border-radius:.4rem;font-size:.85rem;line-height:1.45;hyphens:none}
+.article pre code{font-size:inherit}
+.article :not(pre)>code{background:var(--card);border:1px solid var(--line);border-radius:.25rem;padding:0 .2rem;overflow-wrap:anywhere}
+.article hr{border:none;border-top:1px solid var(--line);margin:2rem 0}
+.article table{display:block;overflow-x:auto;width:auto;max-width:100%;font-size:.95rem;line-height:1.4}
+.article thead{display:table-header-group}.article tbody{display:table-row-group}.article tfoot{display:table-footer-group}
+.article tr{display:table-row;border:none;padding:0}.article td,.article th{display:table-cell;padding:.4rem .5rem;border-bottom:1px solid var(--line)}
+@media (max-width:600px){.reader{font-size:1.05rem}.reader-head h1{font-size:1.6rem}}
 `

@@ -8,6 +8,8 @@ export interface QueueView {
   folders: Folder[]
   /** '' for every item, 'none' for items in no folder, or a folder id. */
   folder: string
+  /** The items that have an article: their title opens the reader view instead of the original. */
+  readable: ReadonlySet<string>
   /** More items exist than are shown. */
   truncated: boolean
   notice?: string | null
@@ -17,16 +19,18 @@ export interface QueueView {
 // Stored URLs passed capture's http(s) check; this keeps a link from ever being `javascript:`.
 const isWebUrl = (url: string): boolean => /^https?:\/\//i.test(url)
 
-function itemRow(csrf: string, folder: string, item: SavedItem): SafeHtml {
+function itemRow(csrf: string, folder: string, readable: boolean, item: SavedItem): SafeHtml {
   const label = item.title ?? item.originalUrl
   return html`<li class="${item.isRead ? 'read' : 'unread'}">
   <div class="item-main">
     ${
-      isWebUrl(item.originalUrl)
-        ? html`<a class="title" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">${label}</a>`
-        : html`<span class="title">${label}</span>`
+      readable
+        ? html`<a class="title" href="/items/${item.id}">${label}</a>`
+        : isWebUrl(item.originalUrl)
+          ? html`<a class="title" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">${label}</a>`
+          : html`<span class="title">${label}</span>`
     }
-    <div class="muted">${item.host} · ${item.isRead ? 'Read' : 'Unread'}${item.folder ? html` · ${item.folder.name}` : null} · saved ${timeOf(item.lastSavedAt)}</div>
+    <div class="muted">${readable && isWebUrl(item.originalUrl) ? html`<a class="original" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">${item.host}</a>` : item.host} · ${item.isRead ? 'Read' : 'Unread'}${item.folder ? html` · ${item.folder.name}` : null} · saved ${timeOf(item.lastSavedAt)}</div>
   </div>
   <form method="post" action="/queue/items/${item.id}/read-state">
     ${csrfField(csrf)}
@@ -64,7 +68,7 @@ ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
 ${
   view.items.length === 0
     ? html`<p class="muted">Nothing here yet. Save a URL above, or from any connected client.</p>`
-    : html`<ul class="items">${view.items.map((item) => itemRow(view.csrf, view.folder, item))}</ul>`
+    : html`<ul class="items">${view.items.map((item) => itemRow(view.csrf, view.folder, view.readable.has(item.id), item))}</ul>`
 }
 ${view.truncated ? html`<p class="muted">Showing the newest ${view.items.length} items.</p>` : null}`
 }

@@ -1,0 +1,66 @@
+import type { HtmlContentDto } from '../../../app/reading.ts'
+import type { SavedItem } from '../../../../core/types.ts'
+import { gateArticle } from '../article-gate.ts'
+import { html, raw, type SafeHtml } from '../html.ts'
+import { csrfField } from './parts.ts'
+
+export interface ReaderView {
+  csrf: string
+  item: SavedItem
+  /** The item's article, or null while it has none. */
+  content: HtmlContentDto | null
+}
+
+// Stored URLs passed capture's http(s) check; this keeps a link from ever being `javascript:`.
+const isWebUrl = (url: string): boolean => /^https?:\/\//i.test(url)
+
+/** The page's title: the article's, else the item's, else its address. */
+export const readerTitle = (view: ReaderView): string => view.content?.title ?? view.item.title ?? view.item.originalUrl
+
+function actions(view: ReaderView): SafeHtml {
+  const { item } = view
+  return html`<div class="reader-actions">
+  <form method="post" action="/queue/items/${item.id}/read-state">
+    ${csrfField(view.csrf)}
+    <input type="hidden" name="isRead" value="${item.isRead ? 'false' : 'true'}">
+    <input type="hidden" name="return" value="reader">
+    <button type="submit" class="secondary">${item.isRead ? 'Mark unread' : 'Mark read'}</button>
+  </form>
+  ${
+    isWebUrl(item.originalUrl)
+      ? html`<a class="button secondary" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">Open original</a>`
+      : null
+  }
+</div>`
+}
+
+/**
+ * One item to read (docs/web.md#reader-view). The script that keeps the reading position finds what it
+ * needs in the article's `data-` attributes: the page has no inline script for a policy to allow.
+ */
+export function readerPage(view: ReaderView): SafeHtml {
+  const { item, content } = view
+  const site = content?.siteName ?? item.siteName ?? item.host
+  if (!content) {
+    return html`<article class="reader">
+  <header class="reader-head">
+    <p class="muted reader-site">${site}</p>
+    <h1>${readerTitle(view)}</h1>
+    ${actions(view)}
+  </header>
+  <p class="notice">This item has no readable content yet. It appears here once the page has been read; until then, open the original.</p>
+</article>`
+  }
+  const details = [content.byline, `${content.readingMinutes} min read`].filter((part) => part !== null)
+  // The article's language for its title and text (hyphenation, voices), not for our own labels around them.
+  const lang = content.lang ? html` lang="${content.lang}"` : null
+  return html`<article class="reader" data-item-id="${item.id}" data-csrf="${view.csrf}" data-progress="${String(content.progress)}">
+  <header class="reader-head">
+    <p class="muted reader-site">${site}</p>
+    <h1${lang}>${readerTitle(view)}</h1>
+    <p class="muted reader-byline">${details.join(' · ')}</p>
+    ${actions(view)}
+  </header>
+  <div class="article"${lang}>${raw(gateArticle(content.html))}</div>
+</article>`
+}

@@ -1,0 +1,37 @@
+import { SCOPES, type Principal } from '../../../core/types.ts'
+import { READER_SCRIPT, READER_SCRIPT_VERSION } from './reader-script.ts'
+import type { WebSession } from './session.ts'
+
+// The reader view's pieces that need nothing of the page machinery in routes.ts (docs/web.md#reader-view).
+
+/** A reading position as the script posts it: a plain decimal from 0 to 1, else null (blank is not 0). */
+export function progressOf(value: string | null): number | null {
+  if (value === null || !/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value)) return null
+  const progress = Number(value)
+  return progress >= 0 && progress <= 1 ? progress : null
+}
+
+/** The signed-in person as the app layer knows callers; a session holds every scope, as on the API. */
+export const sessionPrincipal = (session: WebSession): Principal => ({
+  userId: session.userId,
+  scopes: SCOPES,
+  credentialId: `session:${session.tokenHash.slice(0, 32)}`,
+  kind: 'session',
+  connectClient: null,
+})
+
+const ETAG = `"${READER_SCRIPT_VERSION}"`
+
+/**
+ * The script's answer. The page asks for the version it was made with (`?v=`), which may be kept for good;
+ * any other address of it is revalidated, so a stale page never pins an old script.
+ */
+export function readerScriptResponse(request: Request, version: string | undefined): Response {
+  const headers = {
+    'content-type': 'text/javascript; charset=utf-8',
+    'cache-control': version === READER_SCRIPT_VERSION ? 'public, max-age=31536000, immutable' : 'no-cache',
+    etag: ETAG,
+  }
+  if (request.headers.get('if-none-match') === ETAG) return new Response(null, { status: 304, headers })
+  return new Response(READER_SCRIPT, { headers })
+}
