@@ -12,6 +12,7 @@ import { accountRoutes } from './routes/account.ts'
 import { captureRoutes } from './routes/captures.ts'
 import { folderRoutes } from './routes/folders.ts'
 import { savedItemRoutes } from './routes/saved-items.ts'
+import { searchRoutes } from './routes/search.ts'
 import { openApiDocumentation } from './openapi-info.ts'
 import { HTML_HEADERS, layout } from './web/layout.ts'
 import { messagePage } from './web/pages/message.ts'
@@ -111,6 +112,7 @@ export function createApp(deps: AppDeps, ipLimits: IpLimits) {
       .use(accountRoutes(context))
       .use(captureRoutes(context))
       .use(savedItemRoutes(context))
+      .use(searchRoutes(context))
       .use(folderRoutes(context))
       .use(connectRoutes(context))
       .use(webRoutes(context))

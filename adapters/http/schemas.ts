@@ -129,6 +129,30 @@ export const ProgressResponse = t.Object(
   { savedItemId: t.String(), progress: t.Number({ minimum: 0, maximum: 1 }), updatedAt: t.String() },
   closed,
 )
+export const SearchQueryParams = t.Object({
+  q: t.String({ description: 'The query: words, "phrases", -exclusions, OR, and filters (see the description)' }),
+  limit: t.Optional(t.String({ pattern: '^[0-9]+$', description: 'Results per page, 1–100; default 20' })),
+  cursor: t.Optional(t.String({ description: 'From the `Link: <…>; rel="next"` header of the previous page' })),
+})
+export const SearchResults = t.Object(
+  {
+    results: t.Array(
+      t.Object(
+        {
+          savedItem: SavedItem,
+          snippet: nullable(
+            t.String({
+              maxLength: 200,
+              description: 'Plain text around the first match, matched words in « »; null for a filter-only query',
+            }),
+          ),
+        },
+        closed,
+      ),
+    ),
+  },
+  closed,
+)
 export const FolderList = t.Object({ folders: t.Array(Folder) }, closed)
 export const FolderNameRequest = t.Object({ name: t.String() }, closed)
 export const Health = t.Object({ ok: t.Boolean() }, closed)

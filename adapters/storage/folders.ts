@@ -77,3 +77,12 @@ export async function deleteFolder(db: Database, userId: string, id: string): Pr
     .returning({ id: folders.id })
   if (deleted.length === 0) throw new FolderNotFoundError(id)
 }
+
+/** The person's folder with this name key (names are unique by key: case and Unicode form aside). */
+export async function findFolderByKey(db: Database, userId: string, nameKey: string): Promise<Folder | null> {
+  const [row] = await db
+    .select({ id: folders.id, name: folders.name })
+    .from(folders)
+    .where(and(eq(folders.userId, userId), eq(folders.nameKey, nameKey)))
+  return row ?? null
+}

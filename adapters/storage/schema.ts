@@ -296,3 +296,16 @@ export const capturedPages = sqliteTable('captured_pages', {
   html: text('html').notNull(),
   capturedAt: text('captured_at').notNull(),
 })
+
+/**
+ * The full-text index's document numbers (docs/search.md#index): one per saved item. The index
+ * (`search_index`, an FTS5 table the 0006 migration creates with its triggers) is keyed by `doc`, an
+ * integer primary key, so its rows survive VACUUM (which may renumber an implicit rowid).
+ */
+export const searchDocs = sqliteTable('search_docs', {
+  doc: integer('doc').primaryKey(),
+  itemId: text('item_id')
+    .notNull()
+    .unique()
+    .references(() => savedItems.id, { onDelete: 'cascade' }),
+})

@@ -38,6 +38,14 @@ export const TOOLS = [
     annotations: read,
   },
   {
+    name: 'search_saved_items',
+    title: 'Search saved items',
+    scope: 'saved-items:read',
+    description:
+      'Search the saved pages (titles, descriptions, sites, URLs and the articles themselves), best match first, with a snippet around each match. Words must all match; "a phrase", -word to exclude, OR, and filters is:read|unread, type:, tag:, site:, folder:"name"|none, status:, after:YYYY-MM-DD, before:YYYY-MM-DD.',
+    annotations: read,
+  },
+  {
     name: 'read_saved_item',
     title: 'Read a saved item',
     scope: 'saved-items:read',

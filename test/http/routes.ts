@@ -51,6 +51,14 @@ export const ROUTES: readonly RouteSpec[] = [
     foreign: null,
   },
   {
+    method: 'GET',
+    pattern: '/v1/search',
+    path: () => '/v1/search?q=sample',
+    scope: 'saved-items:read',
+    success: 200,
+    foreign: null,
+  },
+  {
     method: 'POST',
     pattern: '/v1/saved-items/:id/open',
     path: (ids) => `/v1/saved-items/${ids.itemId}/open`,

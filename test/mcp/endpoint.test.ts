@@ -255,6 +255,8 @@ describe('scope of each tools/call, checked before dispatch', () => {
     switch (name) {
       case 'save_url':
         return { url: 'https://example.com/new-page' }
+      case 'search_saved_items':
+        return { query: 'kept' }
       case 'read_saved_item':
       case 'mark_read':
       case 'mark_unread':

@@ -7,6 +7,8 @@ import { whoAmI } from '../../app/account.ts'
 import { folderCreate, folderDelete, folderList, folderRename } from '../../app/folders.ts'
 import { captureUrl, changeItem, deleteItem, listPage, type ListedPage } from '../../app/saved-items.ts'
 import { readContent } from '../../app/reading.ts'
+import { searchItems } from '../../app/search.ts'
+import { SEARCH_DEFAULT_LIMIT } from '../../../core/search/cursor.ts'
 import { cutAtParagraph } from '../../../core/reading/cut-text.ts'
 import { pageSchemaFailure } from '../page-check.ts'
 import type { Static } from 'elysia'
@@ -92,6 +94,23 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
         pageSummaries.set(listed, summary)
       }
       return { structured: page, summary, checked: pageSchemaFailure(listed) === null }
+    },
+    search_saved_items: async (args) => {
+      const page = await searchItems(deps, principal, {
+        q: args.query,
+        limit: args.limit ?? SEARCH_DEFAULT_LIMIT,
+        cursor: args.cursor ?? null,
+      })
+      const lines = page.results.map(
+        (result, index) =>
+          `${index + 1}. ${describeItem(result.savedItem)}${result.snippet ? `\n   ${result.snippet}` : ''}`,
+      )
+      const head =
+        page.results.length === 0
+          ? 'No saved items match.'
+          : `${page.results.length} result${page.results.length === 1 ? '' : 's'}, best first:`
+      const more = page.nextCursor ? `\nMore results: call again with cursor "${page.nextCursor}".` : ''
+      return { structured: page, summary: [head, ...lines].join('\n') + more }
     },
     read_saved_item: async (args) => {
       if (args.format === 'text') {

@@ -33,6 +33,21 @@ export const Inputs = {
       }),
     ),
   }),
+  search_saved_items: args({
+    query: t.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'What to look for: words, "a phrase", -word, OR, and filters such as is:unread or site:example.com',
+    }),
+    limit: t.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Results, 1 to 100; default 20' })),
+    cursor: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 2000,
+        description: 'nextCursor from the previous page, with the same query',
+      }),
+    ),
+  }),
   read_saved_item: args({
     id: id('saved item'),
     format: t.Optional(literals(['markdown', 'text'] as const, 'markdown (default) or text')),
@@ -88,6 +103,15 @@ export const Outputs = {
   list_saved_items: t.Object(
     {
       savedItems: t.Array(SavedItem),
+      nextCursor: nullable(
+        t.String({ minLength: 1, description: 'Pass as cursor for the next page; null on the last page' }),
+      ),
+    },
+    closed,
+  ),
+  search_saved_items: t.Object(
+    {
+      results: t.Array(t.Object({ savedItem: SavedItem, snippet: nullable(t.String({ maxLength: 200 })) }, closed)),
       nextCursor: nullable(
         t.String({ minLength: 1, description: 'Pass as cursor for the next page; null on the last page' }),
       ),

@@ -1,0 +1,147 @@
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import type { SearchClause, SearchFilter, SearchQuery, SearchTerm } from '../../core/search/query.ts'
+import type { SavedItem } from '../../core/types.ts'
+import type { Database } from './open-database.ts'
+import { ITEM_FIELDS, itemFromRow, AFTER_ITEM_FIELDS, type RawRow } from './saved-item-rows.ts'
+import { folders, savedItems, searchDocs } from './schema.ts'
+
+/**
+ * The FTS5 table the 0006 migration creates (docs/search.md#index), declared here for queries only:
+ * drizzle-kit reads schema.ts, which must not try to create a virtual table.
+ */
+const searchIndex = sqliteTable('search_index', {
+  rowid: integer('rowid'),
+  title: text('title'),
+  body: text('body'),
+})
+
+/**
+ * bm25 weights per indexed column, in the table's order: title, description, site_name, host, url,
+ * summary, source_name, body. A word in the title counts most, one deep in the article least.
+ */
+const BM25 = sql.raw('bm25(search_index, 10.0, 4.0, 3.0, 3.0, 2.0, 3.0, 2.0, 1.0)')
+/** Marks around matched words, the separator for cut text, and the window in tokens. */
+const SNIPPET = sql.raw("snippet(search_index, -1, '«', '»', '…', 24)")
+
+/** A query with its folder filter resolved to an id (or "no folder"). */
+export interface ResolvedSearch {
+  query: SearchQuery
+  /** The folder id `folder:<name>` named; absent when the query has no folder filter. */
+  folderId?: string | null
+}
+
+export interface SearchHit {
+  item: SavedItem
+  snippet: string | null
+}
+
+/**
+ * One page of the person's items matching the query, best first (bm25 with the weights above; ties
+ * newest first), or for a query of filters only, newest first. Fetches one row more than `limit` to tell
+ * whether another page follows. Only index tokens reach MATCH (core/search/query.ts), each quoted.
+ */
+export async function searchSavedItems(
+  db: Database,
+  userId: string,
+  search: ResolvedSearch,
+  limit: number,
+  offset: number,
+): Promise<{ hits: SearchHit[]; more: boolean }> {
+  const positive = search.query.clauses.filter((clause) => !clause.negated)
+  const negative = search.query.clauses.filter((clause) => clause.negated)
+  const conditions: SQL[] = [eq(savedItems.userId, userId), ...search.query.filters.map((f) => filterSql(f, search))]
+  const exclude = negative.length > 0 ? negative.map((clause) => clauseMatch(clause)).join(' OR ') : null
+
+  let rows: RawRow[]
+  if (positive.length > 0) {
+    let match = positive.map((clause) => clauseMatch(clause)).join(' AND ')
+    if (exclude) match = `(${match}) NOT (${exclude})`
+    rows = (await db
+      .select({ ...ITEM_FIELDS, snippet: sql<string | null>`${SNIPPET}` })
+      .from(searchIndex)
+      .innerJoin(searchDocs, eq(searchDocs.doc, sql`${searchIndex}.rowid`))
+      .innerJoin(savedItems, eq(savedItems.id, searchDocs.itemId))
+      .leftJoin(folders, eq(folders.id, savedItems.folderId))
+      .where(and(sql`search_index MATCH ${match}`, ...conditions))
+      .orderBy(BM25, desc(savedItems.lastSavedAt), desc(savedItems.id))
+      .limit(limit + 1)
+      .offset(offset)
+      .values()) as RawRow[]
+  } else {
+    if (exclude)
+      conditions.push(
+        sql`${savedItems.id} NOT IN (SELECT d.item_id FROM search_index JOIN search_docs d ON d.doc = search_index.rowid WHERE search_index MATCH ${exclude})`,
+      )
+    rows = (await db
+      .select({ ...ITEM_FIELDS, snippet: sql<string | null>`NULL` })
+      .from(savedItems)
+      .leftJoin(folders, eq(folders.id, savedItems.folderId))
+      .where(and(...conditions))
+      .orderBy(desc(savedItems.lastSavedAt), desc(savedItems.id))
+      .limit(limit + 1)
+      .offset(offset)
+      .values()) as RawRow[]
+  }
+  const more = rows.length > limit
+  const page = more ? rows.slice(0, limit) : rows
+  return {
+    hits: page.map((row) => ({ item: itemFromRow(row), snippet: cutSnippet(row[AFTER_ITEM_FIELDS] as string | null) })),
+    more,
+  }
+}
+
+/** A clause as FTS5 query text: its alternatives joined by OR. */
+function clauseMatch(clause: SearchClause): string {
+  const terms = clause.alternatives.map(termMatch)
+  return terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`
+}
+
+/**
+ * A term as an FTS5 string (a phrase of its tokens), with `*` for a prefix. Tokens are runs of letters,
+ * marks and digits, so a double quote can never be among them; doubling is belt and braces.
+ */
+function termMatch(term: SearchTerm): string {
+  return `"${term.tokens.join(' ').replaceAll('"', '""')}"${term.prefix ? '*' : ''}`
+}
+
+function filterSql(filter: SearchFilter, search: ResolvedSearch): SQL {
+  switch (filter.kind) {
+    case 'is':
+      return eq(savedItems.isRead, filter.read)
+    case 'type':
+      return eq(savedItems.type, filter.type)
+    case 'tag':
+      return sql`EXISTS (SELECT 1 FROM json_each(${savedItems.tags}) WHERE value = ${filter.tag})`
+    case 'site':
+      // The host and its subdomains; hosts hold only [a-z0-9.-], so LIKE has no wildcard to escape.
+      return sql`(${savedItems.host} = ${filter.host} OR ${savedItems.host} LIKE ${`%.${filter.host}`})`
+    case 'folder':
+      return eq(savedItems.folderId, search.folderId ?? '')
+    case 'folder-none':
+      return sql`${savedItems.folderId} IS NULL`
+    case 'status':
+      return eq(savedItems.enrichmentStatus, filter.status)
+    case 'after':
+      return sql`${savedItems.lastSavedAt} >= ${`${filter.date}T00:00:00.000Z`}`
+    case 'before':
+      return sql`${savedItems.lastSavedAt} < ${`${filter.date}T00:00:00.000Z`}`
+  }
+}
+
+/** The longest snippet sent, in characters (marks included). */
+export const SNIPPET_MAX_CHARS = 200
+
+/** FTS5's snippet, cut to {@link SNIPPET_MAX_CHARS} at a word boundary without leaving a mark open. */
+function cutSnippet(snippet: string | null): string | null {
+  if (snippet === null) return null
+  const text = snippet.replace(/\s+/g, ' ').trim()
+  if (text === '') return null
+  if (text.length <= SNIPPET_MAX_CHARS) return text
+  let cut = text.slice(0, SNIPPET_MAX_CHARS - 2)
+  const space = cut.lastIndexOf(' ')
+  if (space > SNIPPET_MAX_CHARS / 2) cut = cut.slice(0, space)
+  // An opened mark without its close: close it, so the text stays balanced.
+  if (cut.lastIndexOf('«') > cut.lastIndexOf('»')) cut += '»'
+  return `${cut}…`
+}

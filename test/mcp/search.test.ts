@@ -1,0 +1,81 @@
+import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
+
+// search_saved_items through the MCP SDK's client over real HTTP, against GET /v1/search (docs/search.md#mcp).
+
+let live: LiveServer
+const clients: Client[] = []
+beforeAll(async () => {
+  live = await startLiveServer()
+})
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close()
+})
+afterAll(async () => {
+  await live.stop()
+})
+
+async function person() {
+  const key = await (await live.harness.user()).key()
+  const authorization = `Bearer ${key}`
+  const client = new Client({ name: 'search-test', version: '1.0.0' })
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), { requestInit: { headers: { authorization } } }),
+  )
+  clients.push(client)
+  return {
+    call: async (args: Record<string, unknown>) =>
+      (await client.callTool({ name: 'search_saved_items', arguments: args })) as CallToolResult,
+    rest: async (path: string) => {
+      const response = await fetch(`${live.url}${path}`, { headers: { authorization } })
+      return { status: response.status, headers: response.headers, body: await response.json() }
+    },
+    save: async (url: string, title: string) => {
+      const response = await fetch(`${live.url}/v1/captures`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      })
+      const id = ((await response.json()) as any).savedItem.id
+      await live.harness.db.$client.execute({ sql: 'UPDATE saved_items SET title = ? WHERE id = ?', args: [title, id] })
+      return id as string
+    },
+  }
+}
+
+test('the results of GET /v1/search, with nextCursor for the next page, and a text a model can read', async () => {
+  const p = await person()
+  for (let i = 0; i < 3; i++) await p.save(`https://example.com/garden-${i}`, `Gardening guide part ${i}`)
+  await p.save('https://example.com/other', 'Cooking')
+  const rest = await p.rest('/v1/search?q=gardening&limit=2')
+  const result = await p.call({ query: 'gardening', limit: 2 })
+  expect(result.isError).toBeFalsy()
+  const structured = result.structuredContent as any
+  expect(structured.results).toEqual(rest.body.results)
+  expect(structured.nextCursor).toBe(
+    new URL(/<([^>]+)>/.exec(rest.headers.get('link')!)![1]!).searchParams.get('cursor'),
+  )
+  const text = (result.content[0] as { text: string }).text
+  expect(text.startsWith('2 results, best first:\n1. Gardening guide part 2 <https://example.com/garden-2>')).toBe(true)
+  expect(text).toContain('«Gardening» guide part 2')
+  expect(text).toContain(`cursor "${structured.nextCursor}"`)
+  const next = await p.call({ query: 'gardening', limit: 2, cursor: structured.nextCursor })
+  expect((next.structuredContent as any).results.map((r: any) => r.savedItem.title)).toEqual(['Gardening guide part 0'])
+  expect((next.structuredContent as any).nextCursor).toBeNull()
+})
+
+test('no match is an empty list; a bad query is a tool error naming the problem', async () => {
+  const p = await person()
+  await p.save('https://example.com/x', 'Something')
+  const none = await p.call({ query: 'nothing-like-this' })
+  expect((none.structuredContent as any).results).toEqual([])
+  expect((none.content[0] as { text: string }).text).toBe('No saved items match.')
+  const bad = await p.call({ query: 'type:podcast' })
+  expect(bad.isError).toBe(true)
+  expect((bad.content[0] as { text: string }).text).toBe(
+    'ValidationError: q: type:"podcast" is not a filter value; expected type:article|video|website|repository',
+  )
+})
