@@ -1,4 +1,5 @@
 import { systemClock, webRandom } from './core/time.ts'
+import { startSearchIndexer } from './adapters/storage/search-index.ts'
 import { closeSharedArticleThreads } from './adapters/reading/article-threads.ts'
 import { PAGE_BODY_MAX_BYTES } from './core/reading/page-limits.ts'
 import { ConfigError, readConfig } from './adapters/config.ts'
@@ -68,6 +69,9 @@ const stopMaintenance = startMaintenance(db, systemClock, (error) =>
   log('warn', { msg: 'maintenance failed', error: error instanceof Error ? error.name : 'unknown' }),
 )
 const enrichment = startEnrichment({ db, config, clock: systemClock, log })
+const searchIndexer = startSearchIndexer(db, (error) =>
+  log('warn', { msg: 'search indexing failed', error: error instanceof Error ? error.name : 'unknown' }),
+)
 const checkpointer = await startWalCheckpointer(db, (message) =>
   log('warn', { msg: 'WAL checkpoint failed', error: message.slice(0, 200) }),
 )
@@ -89,6 +93,7 @@ log('info', {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     stopMaintenance()
+    searchIndexer.stop()
     checkpointer?.stop()
     // In-flight jobs get a moment to finish; one cut off is taken over when its lease runs out.
     await Promise.race([enrichment?.stop(), new Promise((resolve) => setTimeout(resolve, 2000))])

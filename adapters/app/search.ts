@@ -5,6 +5,7 @@ import { parseQuery } from '../../core/search/query.ts'
 import type { Principal } from '../../core/types.ts'
 import { findFolderByKey } from '../storage/folders.ts'
 import { searchSavedItems, type ResolvedSearch } from '../storage/search.ts'
+import { catchUpSearchIndex } from '../storage/search-index.ts'
 import type { AppDeps } from './deps.ts'
 import { toSavedItemDto, type SavedItemDto } from './dto.ts'
 
@@ -39,6 +40,8 @@ export async function searchItems(deps: AppDeps, principal: Principal, input: Se
     if (!found) throw new ValidationError(`q: folder:${JSON.stringify(folder.name)} names no folder`)
     search.folderId = found.id
   }
+  // Every committed change is in the index before it is read (docs/search.md#index).
+  await catchUpSearchIndex(deps.db)
   const { hits, more } = await searchSavedItems(deps.db, principal.userId, search, input.limit, offset)
   return {
     results: hits.map((hit) => ({ savedItem: toSavedItemDto(hit.item), snippet: hit.snippet })),

@@ -298,7 +298,7 @@ export const capturedPages = sqliteTable('captured_pages', {
 })
 
 /**
- * The full-text index's document numbers (docs/search.md#index): one per saved item. The index
+ * The full-text index's document numbers (docs/search.md#index): one per indexed item. The index
  * (`search_index`, an FTS5 table the 0006 migration creates with its triggers) is keyed by `doc`, an
  * integer primary key, so its rows survive VACUUM (which may renumber an implicit rowid).
  */

@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm'
+import { groupCommitted } from './group-commit.ts'
+import type { Database } from './open-database.ts'
+
+/** Items indexed per transaction: FTS5 pays a fixed cost per commit, so rows are indexed in batches. */
+export const INDEX_BATCH = 500
+
+// The batch: the first INDEX_BATCH due items. Each statement names it again; inside one transaction (and
+// one synchronous run on the embedded connection) nothing changes search_pending in between.
+const BATCH = `(SELECT item_id FROM search_pending ORDER BY item_id LIMIT ${INDEX_BATCH})`
+const STEPS = [
+  // A number for every item that has none yet (a new item; an item deleted meanwhile gets none).
+  `INSERT OR IGNORE INTO search_docs (item_id) SELECT s.id FROM saved_items s WHERE s.id IN ${BATCH}`,
+  `DELETE FROM search_index WHERE rowid IN (SELECT doc FROM search_docs WHERE item_id IN ${BATCH})`,
+  `INSERT INTO search_index (rowid, title, description, site_name, host, url, summary, source_name, body)
+   SELECT d.doc, s.title, s.description, s.site_name, s.host, s.normalized_url, s.preview_summary, s.source_name, c.text
+   FROM search_docs d JOIN saved_items s ON s.id = d.item_id LEFT JOIN item_contents c ON c.item_id = s.id
+   WHERE d.item_id IN ${BATCH}`,
+  `DELETE FROM search_pending WHERE item_id IN ${BATCH}`,
+]
+
+const anyDue = sql`SELECT 1 AS due FROM search_pending LIMIT 1`
+
+/**
+ * Brings the full-text index up to date with every committed change (docs/search.md#index): the triggers
+ * only mark an item due (one small write on the capture path), and this indexes due items, a batch per
+ * transaction, until none is left. A search runs it first, so it never reads a stale index; each
+ * server process also runs it in the background ({@link startSearchIndexer}). Two processes may run it at
+ * once: SQLite serializes their transactions, and indexing an item twice leaves one row. Returns how
+ * many items were indexed (or removed).
+ */
+export async function catchUpSearchIndex(db: Database): Promise<number> {
+  let total = 0
+  for (;;) {
+    if ((await db.all(anyDue)).length === 0) return total
+    const done = await indexBatch(db)
+    total += done
+    if (done < INDEX_BATCH) return total
+  }
+}
+
+async function indexBatch(db: Database): Promise<number> {
+  const exec = db.$exec
+  if (exec) {
+    // Embedded: one job of the next group commit, so it shares that transaction and its one fsync.
+    return groupCommitted(db, () => {
+      const [, , , last] = STEPS.map((step) => (db as unknown as { run(q: unknown): unknown }).run(sql.raw(step)))
+      return changesOf(last)
+    })
+  }
+  return db.transaction(async (tx) => {
+    let last: unknown
+    for (const step of STEPS) last = await tx.run(sql.raw(step))
+    return changesOf(last)
+  })
+}
+
+/** Rows a write changed, as each driver reports it. */
+function changesOf(result: unknown): number {
+  const r = result as { changes?: number | bigint; rowsAffected?: number }
+  return Number(r.changes ?? r.rowsAffected ?? 0)
+}
+
+export interface SearchIndexer {
+  stop(): void
+}
+
+/**
+ * Catches the index up every `intervalMs` in the background, so a burst of captures is indexed in
+ * batches soon after, not by the next search. Failures are reported and retried on the next tick.
+ */
+export function startSearchIndexer(db: Database, onError: (error: unknown) => void, intervalMs = 250): SearchIndexer {
+  let running = false
+  const timer = setInterval(async () => {
+    if (running) return
+    running = true
+    try {
+      await catchUpSearchIndex(db)
+    } catch (error) {
+      onError(error)
+    } finally {
+      running = false
+    }
+  }, intervalMs)
+  ;(timer as { unref?: () => void }).unref?.()
+  return { stop: () => clearInterval(timer) }
+}

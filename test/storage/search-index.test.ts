@@ -1,0 +1,80 @@
+import { describe, expect, test } from 'bun:test'
+import { catchUpSearchIndex, INDEX_BATCH, startSearchIndexer } from '../../adapters/storage/search-index.ts'
+import { countRows, createHarness, type Harness } from '../helpers/harness.ts'
+
+// docs/search.md#index: the triggers mark changed items due in the same statement as the change; the
+// index catches up in batches, in the background and before every search. On every driver.
+
+async function seeded(count: number): Promise<{ h: Harness; key: string; userId: string }> {
+  const h = await createHarness()
+  const user = await h.user()
+  const key = await user.key()
+  const now = h.clock.now().toISOString()
+  const values = Array.from(
+    { length: count },
+    (_, i) =>
+      `('item-${String(i).padStart(6, '0')}', '${user.id}', 'https://example.com/${i}', 'https://example.com/${i}', 'example.com', 'Batch item number${i}', 'website', '[]', 'pending', 0, '${now}', '${now}', '${now}')`,
+  )
+  for (let i = 0; i < values.length; i += 500)
+    await h.db.$client.execute(
+      `INSERT INTO saved_items (id, user_id, original_url, normalized_url, host, title, type, tags, enrichment_status, is_read, last_saved_at, created_at, updated_at) VALUES ${values.slice(i, i + 500).join(', ')}`,
+    )
+  return { h, key, userId: user.id }
+}
+
+const indexed = async (h: Harness) => countRows(h.db, 'search_index')
+
+describe('catchUpSearchIndex()', () => {
+  test('a capture marks its item due in the same statement; catching up indexes it and clears the mark', async () => {
+    const { h, key } = await seeded(0)
+    const reply = await h.call('POST', '/v1/captures', { token: key, body: { url: 'https://example.com/fresh' } })
+    const id = reply.body.savedItem.id
+    const due = await h.db.$client.execute('SELECT item_id FROM search_pending')
+    expect(due.rows.map((row) => row.item_id)).toEqual([id])
+    expect(await indexed(h)).toBe(0)
+    expect(await catchUpSearchIndex(h.db)).toBe(1)
+    expect(await countRows(h.db, 'search_pending')).toBe(0)
+    expect(await indexed(h)).toBe(1)
+    expect(await catchUpSearchIndex(h.db)).toBe(0)
+  })
+
+  test(`more than one batch (${INDEX_BATCH} a transaction): every due item is indexed once`, async () => {
+    const { h } = await seeded(INDEX_BATCH * 2 + 37)
+    expect(await countRows(h.db, 'search_pending')).toBe(INDEX_BATCH * 2 + 37)
+    expect(await catchUpSearchIndex(h.db)).toBe(INDEX_BATCH * 2 + 37)
+    expect(await indexed(h)).toBe(INDEX_BATCH * 2 + 37)
+    expect(await countRows(h.db, 'search_docs')).toBe(INDEX_BATCH * 2 + 37)
+    // Indexing an item again replaces its row rather than adding one.
+    await h.db.$client.execute("UPDATE saved_items SET title = 'Renamed' WHERE id = 'item-000007'")
+    expect(await catchUpSearchIndex(h.db)).toBe(1)
+    expect(await indexed(h)).toBe(INDEX_BATCH * 2 + 37)
+    const hit = await h.db.$client.execute("SELECT rowid FROM search_index WHERE search_index MATCH 'renamed'")
+    expect(hit.rows.length).toBe(1)
+  })
+
+  test('a deleted item leaves the index at once, due or not', async () => {
+    const { h } = await seeded(3)
+    await catchUpSearchIndex(h.db)
+    await h.db.$client.execute("DELETE FROM saved_items WHERE id = 'item-000001'")
+    expect(await indexed(h)).toBe(2)
+    await h.db.$client.execute("UPDATE saved_items SET title = 'x' WHERE id = 'item-000002'")
+    await h.db.$client.execute("DELETE FROM saved_items WHERE id = 'item-000002'")
+    expect(await countRows(h.db, 'search_pending')).toBe(0)
+    expect(await indexed(h)).toBe(1)
+  })
+})
+
+test('startSearchIndexer() catches up in the background, without a search', async () => {
+  const { h } = await seeded(40)
+  const errors: unknown[] = []
+  const indexer = startSearchIndexer(h.db, (error) => errors.push(error), 10)
+  try {
+    const deadline = Date.now() + 10_000
+    while ((await countRows(h.db, 'search_pending')) > 0 && Date.now() < deadline) await Bun.sleep(10)
+    expect(await countRows(h.db, 'search_pending')).toBe(0)
+    expect(await indexed(h)).toBe(40)
+    expect(errors).toEqual([])
+  } finally {
+    indexer.stop()
+  }
+})
