@@ -30,6 +30,7 @@ import { queuePage, type QueueView } from './pages/queue.ts'
 import { readerPage, readerTitle } from './pages/reader.ts'
 import { progressOf, readerScriptResponse, sessionPrincipal } from './reader.ts'
 import { READER_SCRIPT_PATH, READER_SCRIPT_VERSION } from './reader-script.ts'
+import { searchFor } from './search.ts'
 import { READER_STYLES } from './styles.ts'
 import { settingsPage, type SettingsView } from './pages/settings.ts'
 import { signInPage } from './pages/sign-in.ts'
@@ -419,6 +420,20 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
     extra: Partial<QueueView> = {},
   ): Promise<Response> {
     const userId = visit.session.userId
+    // A search replaces the list, so the queue itself is not read for it.
+    const search = await searchFor(deps, visit.session, visit.url.searchParams)
+    if (search) {
+      const view = {
+        csrf: visit.csrf,
+        items: [],
+        folders: [],
+        folder: '',
+        readable: new Set<string>(),
+        truncated: false,
+      }
+      const body = queuePage({ ...view, ...extra, search })
+      return page(visit, search.error ? 400 : status, 'Search', body)
+    }
     const folders = await listFolders(db, userId)
     const wanted = visit.url.searchParams.get('folder') ?? ''
     // An unknown folder id shows everything rather than an empty list that looks like data loss.
@@ -442,12 +457,16 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
     )
   }
 
-  const home = async (visit: Visit): Promise<Response> =>
-    visit.session
-      ? queue(visit as Visit & { session: WebSession }, 200, {
-          notice: visit.url.searchParams.get('done') === 'saved' ? 'Saved.' : null,
-        })
-      : page(visit, 200, 'Readlater', landingPage({ signupOpen }))
+  const home = async (visit: Visit): Promise<Response> => {
+    if (visit.session)
+      return queue(visit as Visit & { session: WebSession }, 200, {
+        notice: visit.url.searchParams.get('done') === 'saved' ? 'Saved.' : null,
+      })
+    // A search link (a bookmark, another tab signed out) is a signed-in page: sign in and come back to it.
+    if ((visit.url.searchParams.get('q') ?? '').trim() !== '')
+      return redirect(visit, signInPath(visit.url.pathname + visit.url.search))
+    return page(visit, 200, 'Readlater', landingPage({ signupOpen }))
+  }
 
   const capture = (visit: Visit, form: URLSearchParams) =>
     signedIn(async (visit) => {

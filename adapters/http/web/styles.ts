@@ -13,7 +13,7 @@ h1{font-size:1.5rem;margin:.5rem 0 1rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:.6rem;padding:1rem;margin:.75rem 0}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
-input[type=email],input[type=password],input[type=text],input[type=url],select{width:100%;padding:.55rem .65rem;border:1px solid var(--line);border-radius:.4rem;font:inherit;background:var(--bg);color:var(--fg)}
+input[type=email],input[type=password],input[type=search],input[type=text],input[type=url],select{width:100%;padding:.55rem .65rem;border:1px solid var(--line);border-radius:.4rem;font:inherit;background:var(--bg);color:var(--fg)}
 fieldset{border:1px solid var(--line);border-radius:.4rem;margin:.75rem 0;padding:.5rem .75rem}
 fieldset label{font-weight:400;display:flex;gap:.5rem;align-items:center;margin:.2rem 0}
 button{font:inherit;padding:.5rem 1rem;border-radius:.4rem;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
@@ -58,6 +58,11 @@ a.original{color:inherit}
 ul.items li .item-main{position:relative;padding-left:1rem}
 ul.items li.unread .item-main::before{content:"";position:absolute;left:0;top:.5rem;width:.5rem;height:.5rem;border-radius:50%;background:var(--accent)}
 .filter{margin:1rem 0}
+.search{margin:1rem 0}
+.results-head{display:flex;gap:1rem;align-items:baseline;justify-content:space-between;flex-wrap:wrap}
+.results-head h2{margin:.5rem 0;overflow-wrap:anywhere;min-width:0}
+.snippet{margin:.25rem 0 0;font-size:.9rem;overflow-wrap:anywhere}
+mark{background:#fde68a;color:#1d1d1f;border-radius:.15rem;padding:0 .1rem}
 @media (max-width:600px){td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted);font-size:.8rem}ul.scopes,ul.scopes li{display:inline}ul.scopes li+li::before{content:", "}ul.items li{flex-wrap:wrap}}
 `
 

@@ -1,6 +1,9 @@
 import type { Folder, SavedItem } from '../../../../core/types.ts'
 import { html, type SafeHtml } from '../html.ts'
+import type { SearchView } from '../search.ts'
+import { itemHost, itemTitle } from './item-links.ts'
 import { csrfField, errorNotice, timeOf } from './parts.ts'
+import { searchBox, searchResults } from './search-results.ts'
 
 export interface QueueView {
   csrf: string
@@ -14,23 +17,15 @@ export interface QueueView {
   truncated: boolean
   notice?: string | null
   capture?: { url: string; error: string } | null
+  /** A search (`?q=`): its results replace the list and the folder filter (search has `folder:`). */
+  search?: SearchView | null
 }
 
-// Stored URLs passed capture's http(s) check; this keeps a link from ever being `javascript:`.
-const isWebUrl = (url: string): boolean => /^https?:\/\//i.test(url)
-
 function itemRow(csrf: string, folder: string, readable: boolean, item: SavedItem): SafeHtml {
-  const label = item.title ?? item.originalUrl
   return html`<li class="${item.isRead ? 'read' : 'unread'}">
   <div class="item-main">
-    ${
-      readable
-        ? html`<a class="title" href="/items/${item.id}">${label}</a>`
-        : isWebUrl(item.originalUrl)
-          ? html`<a class="title" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">${label}</a>`
-          : html`<span class="title">${label}</span>`
-    }
-    <div class="muted">${readable && isWebUrl(item.originalUrl) ? html`<a class="original" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">${item.host}</a>` : item.host} · ${item.isRead ? 'Read' : 'Unread'}${item.folder ? html` · ${item.folder.name}` : null} · saved ${timeOf(item.lastSavedAt)}</div>
+    ${itemTitle(item, readable)}
+    <div class="muted">${itemHost(item, readable)} · ${item.isRead ? 'Read' : 'Unread'}${item.folder ? html` · ${item.folder.name}` : null} · saved ${timeOf(item.lastSavedAt)}</div>
   </div>
   <form method="post" action="/queue/items/${item.id}/read-state">
     ${csrfField(csrf)}
@@ -41,7 +36,10 @@ function itemRow(csrf: string, folder: string, readable: boolean, item: SavedIte
 </li>`
 }
 
-/** The signed-in person's queue: a capture field, a folder filter and the items, newest first (beyond the spec). */
+/**
+ * The signed-in person's queue: a capture field, a search box, a folder filter and the items, newest first
+ * (beyond the spec); or, for a search, its results.
+ */
 export function queuePage(view: QueueView): SafeHtml {
   return html`<h1>Your queue</h1>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
@@ -54,7 +52,12 @@ ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
     <button type="submit">Save</button>
   </div>
 </form>
-<form method="get" action="/" class="filter">
+${searchBox(view.search ?? null)}
+${view.search ? searchResults(view.search) : itemList(view)}`
+}
+
+function itemList(view: QueueView): SafeHtml {
+  return html`<form method="get" action="/" class="filter">
   <label for="folder-filter">Folder</label>
   <div class="row">
     <select id="folder-filter" name="folder">
