@@ -12,8 +12,9 @@ const STEPS = [
   // A number for every item that has none yet (a new item; an item deleted meanwhile gets none).
   `INSERT OR IGNORE INTO search_docs (item_id) SELECT s.id FROM saved_items s WHERE s.id IN ${BATCH}`,
   `DELETE FROM search_index WHERE rowid IN (SELECT doc FROM search_docs WHERE item_id IN ${BATCH})`,
-  `INSERT INTO search_index (rowid, title, description, site_name, host, url, summary, source_name, body)
-   SELECT d.doc, s.title, s.description, s.site_name, s.host, s.normalized_url, s.preview_summary, s.source_name, c.text
+  `INSERT INTO search_index (rowid, title, description, site_name, host, url, summary, source_name, body, owner)
+   SELECT d.doc, s.title, s.description, s.site_name, s.host, s.normalized_url, s.preview_summary, s.source_name, c.text,
+     replace(s.user_id, '-', '')
    FROM search_docs d JOIN saved_items s ON s.id = d.item_id LEFT JOIN item_contents c ON c.item_id = s.id
    WHERE d.item_id IN ${BATCH}`,
   `DELETE FROM search_pending WHERE item_id IN ${BATCH}`,

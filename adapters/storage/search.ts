@@ -1,9 +1,9 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { SearchClause, SearchFilter, SearchQuery, SearchTerm } from '../../core/search/query.ts'
 import type { SavedItem } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
-import { ITEM_FIELDS, itemFromRow, AFTER_ITEM_FIELDS, type RawRow } from './saved-item-rows.ts'
+import { ITEM_FIELDS, itemFromRow, type RawRow } from './saved-item-rows.ts'
 import { folders, savedItems, searchDocs } from './schema.ts'
 
 /**
@@ -18,9 +18,12 @@ const searchIndex = sqliteTable('search_index', {
 
 /**
  * bm25 weights per indexed column, in the table's order: title, description, site_name, host, url,
- * summary, source_name, body. A word in the title counts most, one deep in the article least.
+ * summary, source_name, body, owner. A word in the title counts most, one deep in the article least; the
+ * owner token (the person's id) counts nothing.
  */
-const BM25 = sql.raw('bm25(search_index, 10.0, 4.0, 3.0, 3.0, 2.0, 3.0, 2.0, 1.0)')
+const BM25 = sql.raw('bm25(search_index, 10.0, 4.0, 3.0, 3.0, 2.0, 3.0, 2.0, 1.0, 0.0)')
+/** Results ranked beyond the page, so equally scored ones can still be put newest first. */
+const TIE_SLACK = 50
 /** Marks around matched words, the separator for cut text, and the window in tokens. */
 const SNIPPET = sql.raw("snippet(search_index, -1, '«', '»', '…', 24)")
 
@@ -53,42 +56,121 @@ export async function searchSavedItems(
   const conditions: SQL[] = [eq(savedItems.userId, userId), ...search.query.filters.map((f) => filterSql(f, search))]
   const exclude = negative.length > 0 ? negative.map((clause) => clauseMatch(clause)).join(' OR ') : null
 
-  let rows: RawRow[]
   if (positive.length > 0) {
-    let match = positive.map((clause) => clauseMatch(clause)).join(' AND ')
-    if (exclude) match = `(${match}) NOT (${exclude})`
-    rows = (await db
-      .select({ ...ITEM_FIELDS, snippet: sql<string | null>`${SNIPPET}` })
-      .from(searchIndex)
-      .innerJoin(searchDocs, eq(searchDocs.doc, sql`${searchIndex}.rowid`))
-      .innerJoin(savedItems, eq(savedItems.id, searchDocs.itemId))
-      .leftJoin(folders, eq(folders.id, savedItems.folderId))
-      .where(and(sql`search_index MATCH ${match}`, ...conditions))
-      .orderBy(BM25, desc(savedItems.lastSavedAt), desc(savedItems.id))
-      .limit(limit + 1)
-      .offset(offset)
-      .values()) as RawRow[]
-  } else {
-    if (exclude)
-      conditions.push(
-        sql`${savedItems.id} NOT IN (SELECT d.item_id FROM search_index JOIN search_docs d ON d.doc = search_index.rowid WHERE search_index MATCH ${exclude})`,
-      )
-    rows = (await db
-      .select({ ...ITEM_FIELDS, snippet: sql<string | null>`NULL` })
-      .from(savedItems)
-      .leftJoin(folders, eq(folders.id, savedItems.folderId))
-      .where(and(...conditions))
-      .orderBy(desc(savedItems.lastSavedAt), desc(savedItems.id))
-      .limit(limit + 1)
-      .offset(offset)
-      .values()) as RawRow[]
+    // The person's words, never matched against the owner column; and only the person's rows.
+    let words = positive.map((clause) => clauseMatch(clause)).join(' AND ')
+    if (exclude) words = `(${words}) NOT (${exclude})`
+    const match = `owner : "${ownerToken(userId)}" AND (- {owner} : (${words}))`
+    let ranked: { doc: number; id: string }[]
+    if (search.query.filters.length === 0) {
+      // Words only: ranked inside the index (no join per match), then the page's items put in order.
+      const top = (await db.all(
+        sql`SELECT rowid AS doc, ${BM25} AS score FROM search_index WHERE search_index MATCH ${match} ORDER BY score, rowid DESC LIMIT ${offset + limit + 1 + TIE_SLACK}`,
+      )) as { doc: number; score: number }[]
+      ranked = await orderTies(db, userId, top, offset, limit)
+    } else {
+      ranked = (await db
+        .select({ doc: sql<number>`${searchIndex}.rowid`, id: savedItems.id })
+        .from(searchIndex)
+        .innerJoin(searchDocs, eq(searchDocs.doc, sql`${searchIndex}.rowid`))
+        .innerJoin(savedItems, eq(savedItems.id, searchDocs.itemId))
+        .where(and(sql`search_index MATCH ${match}`, ...conditions))
+        .orderBy(BM25, desc(savedItems.lastSavedAt), desc(savedItems.id))
+        .limit(limit + 1)
+        .offset(offset)) as { doc: number; id: string }[]
+    }
+    const more = ranked.length > limit
+    const page = more ? ranked.slice(0, limit) : ranked
+    if (page.length === 0) return { hits: [], more }
+    const items = new Map(
+      (
+        (await db
+          .select(ITEM_FIELDS)
+          .from(savedItems)
+          .leftJoin(folders, eq(folders.id, savedItems.folderId))
+          .where(
+            inArray(
+              savedItems.id,
+              page.map((hit) => hit.id),
+            ),
+          )
+          .values()) as RawRow[]
+      ).map((row) => [row[0] as string, itemFromRow(row)]),
+    )
+    const snippets = new Map(
+      (
+        (await db.all(
+          sql`SELECT rowid AS doc, ${SNIPPET} AS snippet FROM search_index WHERE search_index MATCH ${`- {owner} : (${words})`} AND rowid IN (${sql.join(
+            page.map((hit) => sql`${hit.doc}`),
+            sql`, `,
+          )})`,
+        )) as { doc: number; snippet: string | null }[]
+      ).map((row) => [Number(row.doc), row.snippet]),
+    )
+    const hits: SearchHit[] = []
+    for (const hit of page) {
+      const item = items.get(hit.id)
+      // Deleted between the two reads: left out of this page.
+      if (item) hits.push({ item, snippet: cutSnippet(snippets.get(hit.doc) ?? null) })
+    }
+    return { hits, more }
   }
+  if (exclude)
+    conditions.push(
+      sql`${savedItems.id} NOT IN (SELECT d.item_id FROM search_index JOIN search_docs d ON d.doc = search_index.rowid WHERE search_index MATCH ${exclude})`,
+    )
+  const rows = (await db
+    .select({ ...ITEM_FIELDS, snippet: sql<string | null>`NULL` })
+    .from(savedItems)
+    .leftJoin(folders, eq(folders.id, savedItems.folderId))
+    .where(and(...conditions))
+    .orderBy(desc(savedItems.lastSavedAt), desc(savedItems.id))
+    .limit(limit + 1)
+    .offset(offset)
+    .values()) as RawRow[]
   const more = rows.length > limit
   const page = more ? rows.slice(0, limit) : rows
-  return {
-    hits: page.map((row) => ({ item: itemFromRow(row), snippet: cutSnippet(row[AFTER_ITEM_FIELDS] as string | null) })),
-    more,
-  }
+  return { hits: page.map((row) => ({ item: itemFromRow(row), snippet: null })), more }
+}
+
+/** A person's id as the one token their index rows carry (hex: the tokenizer keeps it whole). */
+const ownerToken = (userId: string): string => userId.replaceAll('-', '').toLowerCase()
+
+/**
+ * The page of `top` (ranked by score inside the index) with equal scores newest saved first: the items of
+ * the ranked rows are read once, sorted by (score, lastSavedAt desc, id desc), and cut to the page.
+ */
+async function orderTies(
+  db: Database,
+  userId: string,
+  top: { doc: number; score: number }[],
+  offset: number,
+  limit: number,
+): Promise<{ doc: number; id: string }[]> {
+  if (top.length <= offset) return []
+  const keys = (await db
+    .select({ doc: searchDocs.doc, id: savedItems.id, lastSavedAt: savedItems.lastSavedAt })
+    .from(searchDocs)
+    .innerJoin(savedItems, eq(savedItems.id, searchDocs.itemId))
+    .where(
+      and(
+        inArray(
+          searchDocs.doc,
+          top.map((row) => row.doc),
+        ),
+        eq(savedItems.userId, userId),
+      ),
+    )) as { doc: number; id: string; lastSavedAt: string }[]
+  const score = new Map(top.map((row) => [Number(row.doc), row.score]))
+  return keys
+    .sort(
+      (a, b) =>
+        score.get(a.doc)! - score.get(b.doc)! ||
+        (a.lastSavedAt < b.lastSavedAt ? 1 : a.lastSavedAt > b.lastSavedAt ? -1 : 0) ||
+        (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+    )
+    .slice(offset, offset + limit + 1)
+    .map(({ doc, id }) => ({ doc, id }))
 }
 
 /** A clause as FTS5 query text: its alternatives joined by OR. */

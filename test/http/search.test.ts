@@ -115,6 +115,8 @@ describe('ranking and snippets', () => {
     const snippet = reply.body.results[0].snippet as string
     expect(snippet).toContain('«quantum» «computing»')
     expect(snippet.length).toBeLessThanOrEqual(200)
+    // The index also holds the person's id (to keep every search to their own rows); no snippet shows it.
+    expect(snippet).not.toContain(w.userId.replaceAll('-', ''))
     const filtersOnly = await w.search('is:unread')
     expect(filtersOnly.body.results[0].snippet).toBeNull()
     expect(filtersOnly.body.results[0].savedItem.originalUrl).toBe('https://example.com/q')

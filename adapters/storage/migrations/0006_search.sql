@@ -11,8 +11,9 @@ CREATE TABLE `search_pending` (
 	`item_id` text PRIMARY KEY NOT NULL
 ) WITHOUT ROWID;
 --> statement-breakpoint
+-- `owner` is the person's id as one token: a search matches it first, so ranking never leaves the index.
 CREATE VIRTUAL TABLE `search_index` USING fts5(
-	`title`, `description`, `site_name`, `host`, `url`, `summary`, `source_name`, `body`,
+	`title`, `description`, `site_name`, `host`, `url`, `summary`, `source_name`, `body`, `owner`,
 	tokenize = 'unicode61 remove_diacritics 2',
 	prefix = '2 3'
 );
