@@ -2,19 +2,32 @@ import { sql } from 'drizzle-orm'
 import { groupCommitted } from './group-commit.ts'
 import type { Database } from './open-database.ts'
 
-/** Items indexed per transaction: FTS5 pays a fixed cost per commit, so rows are indexed in batches. */
+/** Items indexed per transaction at most: FTS5 pays a fixed cost per commit, so rows go in batches. */
 export const INDEX_BATCH = 500
+/**
+ * Words indexed per transaction at most (an item's article counts up to {@link BODY_INDEX_CHARS}; the
+ * first item always goes): indexing runs about a microsecond a word on the serving thread, so a batch
+ * holds it for some 20 ms at most, whatever the articles' sizes.
+ */
+export const INDEX_BATCH_WORDS = 20_000
+/** How much of an article's text is indexed: its first 64 Ki characters (some 10,000 words). */
+export const BODY_INDEX_CHARS = 65_536
 
-// The batch: the first INDEX_BATCH due items. Each statement names it again; inside one transaction (and
-// one synchronous run on the embedded connection) nothing changes search_pending in between.
-const BATCH = `(SELECT item_id FROM search_pending ORDER BY item_id LIMIT ${INDEX_BATCH})`
+// The batch: the first due items, up to INDEX_BATCH of them and INDEX_BATCH_WORDS words (counted from
+// the stored word count, without reading the text). Each statement names it again; inside one transaction
+// (and one synchronous run on the embedded connection) nothing changes search_pending in between.
+const BATCH = `(SELECT item_id FROM (
+    SELECT p.item_id, sum(min(coalesce(c.word_count, 0), 10000) + 50) OVER (ORDER BY p.item_id ROWS UNBOUNDED PRECEDING)
+      - (min(coalesce(c.word_count, 0), 10000) + 50) AS words_before
+    FROM search_pending p LEFT JOIN item_contents c ON c.item_id = p.item_id ORDER BY p.item_id LIMIT ${INDEX_BATCH}
+  ) WHERE words_before < ${INDEX_BATCH_WORDS})`
 const STEPS = [
   // A number for every item that has none yet (a new item; an item deleted meanwhile gets none).
   `INSERT OR IGNORE INTO search_docs (item_id) SELECT s.id FROM saved_items s WHERE s.id IN ${BATCH}`,
   `DELETE FROM search_index WHERE rowid IN (SELECT doc FROM search_docs WHERE item_id IN ${BATCH})`,
   `INSERT INTO search_index (rowid, title, description, site_name, host, url, summary, source_name, body, owner)
-   SELECT d.doc, s.title, s.description, s.site_name, s.host, s.normalized_url, s.preview_summary, s.source_name, c.text,
-     replace(s.user_id, '-', '')
+   SELECT d.doc, s.title, s.description, s.site_name, s.host, s.normalized_url, s.preview_summary, s.source_name,
+     substr(c.text, 1, ${BODY_INDEX_CHARS}), replace(s.user_id, '-', '')
    FROM search_docs d JOIN saved_items s ON s.id = d.item_id LEFT JOIN item_contents c ON c.item_id = s.id
    WHERE d.item_id IN ${BATCH}`,
   `DELETE FROM search_pending WHERE item_id IN ${BATCH}`,
@@ -34,9 +47,7 @@ export async function catchUpSearchIndex(db: Database): Promise<number> {
   let total = 0
   for (;;) {
     if ((await db.all(anyDue)).length === 0) return total
-    const done = await indexBatch(db)
-    total += done
-    if (done < INDEX_BATCH) return total
+    total += await indexBatch(db)
   }
 }
 
