@@ -50,26 +50,27 @@ export const keepCapturedPageQuery = (db: Builder, v: Values<CapturedPageValues>
 export const keepCapturedPage = preparedPer((db) => keepCapturedPageQuery(db, placeholders).prepare())
 
 /**
+ * The columns of a fresh enrichment job for each selected item, in the table's order (an INSERT … SELECT
+ * takes them so): due now, not held, at `priority` (0 live work, 1 backfill).
+ */
+const newJobOf = (now: string | ReturnType<typeof sql.placeholder>, priority: 0 | 1) => ({
+  itemId: savedItems.id,
+  attempts: sql<number>`0`.as('attempts'),
+  runAfterMs: sql<number>`0`.as('run_after_ms'),
+  leaseUntilMs: sql<number | null>`NULL`.as('lease_until_ms'),
+  lastError: sql<string | null>`NULL`.as('last_error'),
+  createdAt: sql<string>`${now}`.as('created_at'),
+  priority: sql<number>`${sql.raw(String(priority))}`.as('priority'),
+})
+
+/**
  * Queues the item's enrichment as live work, now: a new item's job (made by the insert trigger) and an
  * enriched item's (none) alike. A job in flight is released, so its holder's result does not drop this one.
  */
 export const queueCapturedPageQuery = (db: Builder, v: Values<CapturedPageValues>) =>
   db
     .insert(enrichmentJobs)
-    .select(
-      db
-        .select({
-          itemId: savedItems.id,
-          attempts: sql<number>`0`.as('attempts'),
-          runAfterMs: sql<number>`0`.as('run_after_ms'),
-          leaseUntilMs: sql<number | null>`NULL`.as('lease_until_ms'),
-          lastError: sql<string | null>`NULL`.as('last_error'),
-          createdAt: sql<string>`${v.now}`.as('created_at'),
-          priority: sql<number>`0`.as('priority'),
-        })
-        .from(savedItems)
-        .where(itemByUrl(v)),
-    )
+    .select(db.select(newJobOf(v.now, 0)).from(savedItems).where(itemByUrl(v)))
     .onConflictDoUpdate({
       target: enrichmentJobs.itemId,
       set: { attempts: 0, runAfterMs: 0, leaseUntilMs: null, lastError: null, priority: 0 },
@@ -253,15 +254,7 @@ export async function queueArticleRefresh(db: Database, userId: string | null, n
     .insert(enrichmentJobs)
     .select(
       db
-        .select({
-          itemId: savedItems.id,
-          attempts: sql<number>`0`.as('attempts'),
-          runAfterMs: sql<number>`0`.as('run_after_ms'),
-          leaseUntilMs: sql<number | null>`NULL`.as('lease_until_ms'),
-          lastError: sql<string | null>`NULL`.as('last_error'),
-          createdAt: sql<string>`${now}`.as('created_at'),
-          priority: sql<number>`1`.as('priority'),
-        })
+        .select(newJobOf(now, 1))
         .from(savedItems)
         .where(
           userId === null

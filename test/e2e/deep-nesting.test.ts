@@ -66,6 +66,7 @@ describe('deeply nested "[" on every JSON route', () => {
       'POST /v1/folders',
       'POST /v1/saved-items/:id/read-state',
       'PUT /v1/saved-items/:id/folder',
+      'PUT /v1/saved-items/:id/progress',
     ])
   })
 

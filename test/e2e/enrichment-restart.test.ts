@@ -93,7 +93,7 @@ test('a server killed mid-enrichment leaves its jobs to the next one, which fini
     'pending',
   ])
 
-  // The dead process's leases (15 s) run out, then the new one takes the jobs over.
+  // The dead process's leases (45 s, core/enrichment/retry-policy.ts) run out, then the new one takes the jobs over.
   const items = await until(
     'every item enriched',
     async () => {
@@ -107,7 +107,7 @@ test('a server killed mid-enrichment leaves its jobs to the next one, which fini
       }[]
       return all.every((item) => item.enrichmentStatus === 'enriched') ? all : null
     },
-    40_000,
+    70_000,
   )
   for (const item of items) {
     const n = item.originalUrl.split('/').pop()

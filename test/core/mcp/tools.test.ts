@@ -7,6 +7,8 @@ import { SCOPES } from '../../../core/types.ts'
 const EXPECTED_SCOPES: Record<string, string> = {
   save_url: 'saved-items:capture',
   list_saved_items: 'saved-items:read',
+  search_saved_items: 'saved-items:read',
+  read_saved_item: 'saved-items:read',
   mark_read: 'saved-items:write',
   mark_unread: 'saved-items:write',
   open_saved_item: 'saved-items:write',
@@ -18,7 +20,7 @@ const EXPECTED_SCOPES: Record<string, string> = {
   delete_folder: 'folders:delete',
   whoami: 'account:read',
 }
-const READ_TOOLS = ['list_saved_items', 'list_folders', 'whoami']
+const READ_TOOLS = ['list_saved_items', 'search_saved_items', 'read_saved_item', 'list_folders', 'whoami']
 const DELETE_TOOLS = ['delete_saved_item', 'delete_folder']
 
 const call = (name: unknown, id: number = 1) => ({
@@ -29,7 +31,7 @@ const call = (name: unknown, id: number = 1) => ({
 })
 
 describe('TOOLS', () => {
-  test('holds exactly the twelve tools of docs/mcp.md#tools, each once', () => {
+  test('holds exactly the fourteen tools of docs/mcp.md#tools, each once', () => {
     assert.deepEqual(
       TOOLS.map((tool) => tool.name),
       Object.keys(EXPECTED_SCOPES),
@@ -50,7 +52,7 @@ describe('TOOLS', () => {
     }
   })
 
-  test('annotations: the list tools and whoami are read-only, only delete_* is destructive, none is open-world', () => {
+  test('annotations: the list, search and read tools and whoami are read-only, only delete_* is destructive, none is open-world', () => {
     for (const tool of TOOLS) {
       assert.equal(tool.annotations.readOnlyHint, READ_TOOLS.includes(tool.name), `${tool.name} readOnlyHint`)
       assert.equal(tool.annotations.destructiveHint, DELETE_TOOLS.includes(tool.name), `${tool.name} destructiveHint`)
