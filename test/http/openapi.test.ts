@@ -664,6 +664,28 @@ describe('the operations of docs/api.md#endpoints', () => {
     expect(check({ progress: '0.5' })).toBe(false)
   })
 
+  test('GET /v1/search: q, limit and cursor; results of { savedItem, snippet }; the query syntax described; 400 ValidationError', () => {
+    const op = doc.paths['/v1/search'].get
+    const query = Object.fromEntries(
+      deref(op.parameters)
+        .filter((p: any) => p.in === 'query')
+        .map((p: any) => [p.name, p]),
+    )
+    expect(Object.keys(query).sort()).toEqual(['cursor', 'limit', 'q'])
+    expect(query.q.required).toBe(true)
+    expect(query.limit.required).toBe(false)
+    const ok = jsonSchemaOf(op.responses['200'])
+    expect(ok.required).toEqual(['results'])
+    const result = deref(ok.properties.results.items)
+    expect([...result.required].sort()).toEqual(['savedItem', 'snippet'])
+    expect(result.properties.savedItem).toEqual(deref(doc.components.schemas.SavedItem))
+    expect(ajv.compile(result.properties.snippet)(null)).toBe(true)
+    expect(ajv.compile(result.properties.snippet)('x'.repeat(201))).toBe(false)
+    for (const word of ['is:read', 'type:', 'tag:', 'site:', 'folder:', 'status:', 'after:', 'before:', 'OR', '-word'])
+      expect(op.description).toContain(word)
+    expect(errorTags(jsonSchemaOf(op.responses['400']))).toEqual(['ValidationError'])
+  })
+
   test('GET /v1/me answers { id, email }', () => {
     expect(jsonSchemaOf(doc.paths['/v1/me'].get.responses['200'])).toEqual({
       type: 'object',
