@@ -54,11 +54,12 @@ export async function searchSavedItems(
   const positive = search.query.clauses.filter((clause) => !clause.negated)
   const negative = search.query.clauses.filter((clause) => clause.negated)
   const conditions: SQL[] = [eq(savedItems.userId, userId), ...search.query.filters.map((f) => filterSql(f, search))]
-  const exclude = negative.length > 0 ? negative.map((clause) => clauseMatch(clause)).join(' OR ') : null
+  const expanded = await expandPrefixes(db, search.query.clauses)
+  const exclude = negative.length > 0 ? negative.map((clause) => clauseMatch(clause, expanded)).join(' OR ') : null
 
   if (positive.length > 0) {
     // The person's words, never matched against the owner column; and only the person's rows.
-    let words = positive.map((clause) => clauseMatch(clause)).join(' AND ')
+    let words = positive.map((clause) => clauseMatch(clause, expanded)).join(' AND ')
     if (exclude) words = `(${words}) NOT (${exclude})`
     const match = `owner : "${ownerToken(userId)}" AND (- {owner} : (${words}))`
     let ranked: { doc: number; id: string }[]
@@ -165,17 +166,53 @@ async function orderTies(
 }
 
 /** A clause as FTS5 query text: its alternatives joined by OR. */
-function clauseMatch(clause: SearchClause): string {
-  const terms = clause.alternatives.map(termMatch)
+function clauseMatch(clause: SearchClause, expanded: Map<string, string[]>): string {
+  const terms = clause.alternatives.map((term) => termMatch(term, expanded))
   return terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`
 }
 
 /**
- * A term as an FTS5 string (a phrase of its tokens), with `*` for a prefix. Tokens are runs of letters,
- * marks and digits, so a double quote can never be among them; doubling is belt and braces.
+ * A term as an FTS5 string (a phrase of its tokens), with `*` for a prefix; or, for a one-token prefix the
+ * vocabulary expanded, its terms ORed. Tokens are runs of letters, marks and digits, so a double quote can
+ * never be among them; doubling is belt and braces.
  */
-function termMatch(term: SearchTerm): string {
-  return `"${term.tokens.join(' ').replaceAll('"', '""')}"${term.prefix ? '*' : ''}`
+function termMatch(term: SearchTerm, expanded: Map<string, string[]>): string {
+  const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`
+  const terms = term.prefix && term.tokens.length === 1 ? expanded.get(term.tokens[0]!) : undefined
+  if (terms) return terms.length === 0 ? quoted(term.tokens[0]!) : `(${terms.map(quoted).join(' OR ')})`
+  return `${quoted(term.tokens.join(' '))}${term.prefix ? '*' : ''}`
+}
+
+/** Prefixes up to this long are served by the index's own prefix indexes (2 and 3 characters). */
+const NATIVE_PREFIX_CHARS = 3
+/** A longer prefix naming more terms than this is left to FTS5's own prefix query. */
+const MAX_EXPANSION = 64
+
+/**
+ * The terms each longer one-token prefix of the query names, read from the index's vocabulary. FTS5
+ * evaluates a prefix longer than its prefix indexes by merging the doclists of all its terms in memory
+ * first; a common word typed last ("memory") cost 190 ms at 100,000 items, and far more when the page's
+ * snippets asked again. Its terms ORed are read incrementally, like any word. (docs/search.md#index)
+ */
+async function expandPrefixes(db: Database, clauses: SearchClause[]): Promise<Map<string, string[]>> {
+  const expanded = new Map<string, string[]>()
+  for (const clause of clauses)
+    for (const term of clause.alternatives) {
+      const token = term.tokens[0]!
+      if (!term.prefix || term.tokens.length !== 1 || [...token].length <= NATIVE_PREFIX_CHARS) continue
+      if (expanded.has(token)) continue
+      const last = token.codePointAt(token.length - 1)!
+      const next = token.slice(0, token.length - (last > 0xffff ? 2 : 1)) + String.fromCodePoint(last + 1)
+      const rows = (await db.all(
+        sql`SELECT term FROM search_vocab WHERE term >= ${token} AND term < ${next} LIMIT ${MAX_EXPANSION + 1}`,
+      )) as { term: string }[]
+      if (rows.length <= MAX_EXPANSION)
+        expanded.set(
+          token,
+          rows.map((row) => row.term),
+        )
+    }
+  return expanded
 }
 
 function filterSql(filter: SearchFilter, search: ResolvedSearch): SQL {

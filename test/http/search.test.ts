@@ -74,6 +74,21 @@ describe('matching', () => {
     expect(await w.ids('tip typescript')).toEqual([])
   })
 
+  test('a long prefix finds every word it starts (expanded from the vocabulary, or FTS5 past 64 of them)', async () => {
+    const w = await world()
+    const kestrels = [
+      await w.item('https://example.com/k1', { title: 'Kestrel sightings' }),
+      await w.item('https://example.com/k2', { title: 'Two kestrels' }),
+      await w.item('https://example.com/k3', { title: 'Kestrelling at dawn' }),
+    ]
+    expect((await w.ids('kestr')).sort()).toEqual([...kestrels].sort())
+    expect(await w.ids('kestrx')).toEqual([])
+    const many: string[] = []
+    for (let i = 0; i < 70; i++) many.push(await w.item(`https://example.com/m${i}`, { title: `alphaword${i}x` }))
+    const found = await w.search('alphawo', '&limit=100')
+    expect(found.body.results.map((r: any) => r.savedItem.id).sort()).toEqual([...many].sort())
+  })
+
   test('a phrase matches the words together; -word and -"phrase" exclude; OR takes either', async () => {
     const w = await world()
     const safe = await w.item('https://example.com/1', { title: 'Memory safety in Rust' })
