@@ -120,6 +120,7 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
     }
     // A page sent with the capture is read instead of the URL: no request leaves for it.
     const captured = await capturedPageOf(deps.db, job.itemId)
+    if (captured) await pause(0)
     let extracted: ExtractedPage & { fallback: string | null }
     let fetched: Record<string, unknown>
     if (captured) {
@@ -132,9 +133,13 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
         : { metadata: metadataFromUrl(page.finalUrl), article: null, fallback: null }
       fetched = { source: 'fetch', redirects: page.redirects, bytes: page.body.byteLength, truncated: page.truncated }
     }
-    const stored =
-      (await storeArticle(deps.db, job.itemId, extracted.article, now(), captured)) &&
-      (await completeEnrichment(deps.db, job, extracted.metadata, now()))
+    // The embedded driver is synchronous: a turn of the event loop between these writes (each up to tens
+    // of ms for a 2 MiB page) lets requests in, instead of one long stall (docs/benchmarks.md#reading).
+    await pause(0)
+    const kept = await storeArticle(deps.db, job.itemId, extracted.article, now(), captured)
+    await pause(0)
+    const stored = kept && (await completeEnrichment(deps.db, job, extracted.metadata, now()))
+    await pause(0)
     deps.log('info', {
       msg: 'enrichment',
       itemId: job.itemId,
