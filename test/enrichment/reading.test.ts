@@ -118,7 +118,10 @@ test('an extraction thread that gives up: the item keeps the metadata, has no ar
   expect(enriched.title).toBe('Parsing HTML as it streams, in TypeScript')
   expect(enriched.siteName).toBe('Example Engineering')
   expect(await contentStatus(s, item.id)).toBe(404)
-  const log = s.h.logs.find((entry) => entry.msg === 'enrichment' && entry.itemId === item.id)
+  // The log line follows the stored result (the worker yields between its writes).
+  const log = await waitFor('the enrichment log line', () =>
+    s.h.logs.find((entry) => entry.msg === 'enrichment' && entry.itemId === item.id),
+  )
   expect(log).toMatchObject({
     outcome: 'enriched',
     source: 'fetch',

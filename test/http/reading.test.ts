@@ -85,7 +85,10 @@ describe('capture with the rendered page', () => {
     expect(content.text.startsWith('By Ada Example · March 14, 2025\n\nWhen someone saves a link')).toBe(true)
     // The stored page is dropped once used.
     expect(await countRows(s.h.db, 'captured_pages')).toBe(0)
-    const log = s.h.logs.find((entry) => entry.msg === 'enrichment' && entry.itemId === item.id)
+    // The log line follows the stored result (the worker yields between its writes).
+    const log = await waitFor('the enrichment log line', () =>
+      s.h.logs.find((entry) => entry.msg === 'enrichment' && entry.itemId === item.id),
+    )
     expect(log).toMatchObject({ outcome: 'enriched', source: 'page', articleWords: 148 })
   })
 
@@ -110,6 +113,10 @@ describe('capture with the rendered page', () => {
     noFetchWorkers(s)
     const item = await captureWithPage(s, ARTICLE)
     const first = await contentOf(s, item.id)
+    // The article is stored a turn before the job is settled (the worker yields between its writes).
+    await waitFor('the job to be settled', async () =>
+      (await countRows(s.h.db, 'enrichment_jobs')) === 0 ? true : null,
+    )
     await s.h.call('PUT', `/v1/saved-items/${item.id}/progress`, { token: s.key, body: { progress: 0.3 } })
 
     s.h.clock.advance(1000)
