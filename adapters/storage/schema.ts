@@ -298,9 +298,21 @@ export const capturedPages = sqliteTable('captured_pages', {
 })
 
 /**
- * The full-text index's document numbers (docs/search.md#index): one per indexed item. The index
- * (`search_index`, an FTS5 table the 0006 migration creates with its triggers) is keyed by `doc`, an
- * integer primary key, so its rows survive VACUUM (which may renumber an implicit rowid).
+ * Each person's range of the full-text index's document numbers (docs/search.md#index): a person's items
+ * are numbered from `slot << 32`, so a search reads only that range of the index. Slots are never reused.
+ */
+export const searchOwners = sqliteTable('search_owners', {
+  slot: integer('slot').primaryKey({ autoIncrement: true }),
+  userId: text('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+})
+
+/**
+ * The full-text index's document numbers (docs/search.md#index): one per indexed item, in its owner's
+ * range. The index (`search_index`, an FTS5 table the 0008 migration creates; triggers from 0006) is
+ * keyed by `doc`, an integer primary key, so its rows survive VACUUM (which may renumber an implicit rowid).
  */
 export const searchDocs = sqliteTable('search_docs', {
   doc: integer('doc').primaryKey(),

@@ -21,13 +21,29 @@ const BATCH = `(SELECT item_id FROM (
       - (min(coalesce(c.word_count, 0), 10000) + 50) AS words_before
     FROM search_pending p LEFT JOIN item_contents c ON c.item_id = p.item_id ORDER BY p.item_id LIMIT ${INDEX_BATCH}
   ) WHERE words_before < ${INDEX_BATCH_WORDS})`
+/** Document numbers per person: a person's items are numbered from `slot << DOC_BITS` (docs/search.md#index). */
+export const DOC_BITS = 32
+const RANGE = `(o.slot << ${DOC_BITS})`
 const STEPS = [
-  // A number for every item that has none yet (a new item; an item deleted meanwhile gets none).
-  `INSERT OR IGNORE INTO search_docs (item_id) SELECT s.id FROM saved_items s WHERE s.id IN ${BATCH}`,
+  // A range for every person with an item in the batch who has none yet.
+  `INSERT INTO search_owners (user_id) SELECT DISTINCT s.user_id FROM saved_items s WHERE s.id IN ${BATCH}
+   ON CONFLICT DO NOTHING`,
+  // A number for every item that has none yet (a new item; an item deleted meanwhile gets none): after the
+  // highest in its owner's range. SQLite reads the whole SELECT before the first row goes in, so the
+  // numbers of one batch follow each other. A range full (2^32 items ever indexed for one person) leaves
+  // the item unindexed rather than spill into the next person's range.
+  `INSERT INTO search_docs (doc, item_id)
+   SELECT doc, item_id FROM (
+     SELECT coalesce((SELECT d.doc FROM search_docs d WHERE d.doc BETWEEN ${RANGE} AND ${RANGE} + ${2 ** DOC_BITS - 1} ORDER BY d.doc DESC LIMIT 1), ${RANGE})
+         + row_number() OVER (PARTITION BY o.slot ORDER BY s.id) AS doc,
+       s.id AS item_id, ${RANGE} + ${2 ** DOC_BITS - 1} AS last
+     FROM saved_items s JOIN search_owners o ON o.user_id = s.user_id
+     WHERE s.id IN ${BATCH} AND NOT EXISTS (SELECT 1 FROM search_docs d WHERE d.item_id = s.id)
+   ) WHERE doc <= last`,
   `DELETE FROM search_index WHERE rowid IN (SELECT doc FROM search_docs WHERE item_id IN ${BATCH})`,
-  `INSERT INTO search_index (rowid, title, description, site_name, host, url, summary, source_name, body, owner)
+  `INSERT INTO search_index (rowid, title, description, site_name, host, url, summary, source_name, body)
    SELECT d.doc, s.title, s.description, s.site_name, s.host, s.normalized_url, s.preview_summary, s.source_name,
-     substr(c.text, 1, ${BODY_INDEX_CHARS}), replace(s.user_id, '-', '')
+     substr(c.text, 1, ${BODY_INDEX_CHARS})
    FROM search_docs d JOIN saved_items s ON s.id = d.item_id LEFT JOIN item_contents c ON c.item_id = s.id
    WHERE d.item_id IN ${BATCH}`,
   `DELETE FROM search_pending WHERE item_id IN ${BATCH}`,
@@ -56,8 +72,8 @@ async function indexBatch(db: Database): Promise<number> {
   if (exec) {
     // Embedded: one job of the next group commit, so it shares that transaction and its one fsync.
     return groupCommitted(db, () => {
-      const [, , , last] = STEPS.map((step) => (db as unknown as { run(q: unknown): unknown }).run(sql.raw(step)))
-      return changesOf(last)
+      const last = STEPS.map((step) => (db as unknown as { run(q: unknown): unknown }).run(sql.raw(step)))
+      return changesOf(last.at(-1))
     })
   }
   return db.transaction(async (tx) => {

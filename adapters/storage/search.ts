@@ -1,10 +1,13 @@
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { SearchClause, SearchFilter, SearchQuery, SearchTerm } from '../../core/search/query.ts'
+import { snippetOf } from '../../core/search/snippet.ts'
 import type { SavedItem } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
-import { ITEM_FIELDS, itemFromRow, type RawRow } from './saved-item-rows.ts'
-import { folders, savedItems, searchDocs } from './schema.ts'
+import { preparedPer } from './prepared.ts'
+import { AFTER_ITEM_FIELDS, ITEM_FIELDS, itemFromRow, type RawRow } from './saved-item-rows.ts'
+import { folders, itemContents, savedItems, searchDocs, searchOwners } from './schema.ts'
+import { BODY_INDEX_CHARS, DOC_BITS } from './search-index.ts'
 
 /**
  * The FTS5 table the 0006 migration creates (docs/search.md#index), declared here for queries only:
@@ -18,14 +21,11 @@ const searchIndex = sqliteTable('search_index', {
 
 /**
  * bm25 weights per indexed column, in the table's order: title, description, site_name, host, url,
- * summary, source_name, body, owner. A word in the title counts most, one deep in the article least; the
- * owner token (the person's id) counts nothing.
+ * summary, source_name, body. A word in the title counts most, one deep in the article least.
  */
-const BM25 = sql.raw('bm25(search_index, 10.0, 4.0, 3.0, 3.0, 2.0, 3.0, 2.0, 1.0, 0.0)')
+const BM25 = sql.raw('bm25(search_index, 10.0, 4.0, 3.0, 3.0, 2.0, 3.0, 2.0, 1.0)')
 /** Results ranked beyond the page, so equally scored ones can still be put newest first. */
 const TIE_SLACK = 50
-/** Marks around matched words, the separator for cut text, and the window in tokens. */
-const SNIPPET = sql.raw("snippet(search_index, -1, '«', '»', '…', 24)")
 
 /** A query with its folder filter resolved to an id (or "no folder"). */
 export interface ResolvedSearch {
@@ -39,10 +39,39 @@ export interface SearchHit {
   snippet: string | null
 }
 
+/** The first and last document number of the person whose slot is the `slot` placeholder, as SQL. */
+const RANGE_FIRST = sql`(${sql.placeholder('slot')} << ${sql.raw(String(DOC_BITS))})`
+const RANGE_LAST = sql`(${sql.placeholder('slot')} << ${sql.raw(String(DOC_BITS))}) + ${sql.raw(String(2 ** DOC_BITS - 1))}`
+
+/**
+ * The best-scored rows of the person's range for a MATCH, as offsets in the range (below 2^32, so exact
+ * in JavaScript; the document numbers themselves are computed by SQLite, in 64 bits).
+ */
+const rankedRows = preparedPer((db) =>
+  db
+    .select({ offset: sql<number>`${searchIndex.rowid} - ${RANGE_FIRST}`, score: sql<number>`${BM25}` })
+    .from(searchIndex)
+    .where(
+      sql`search_index MATCH ${sql.placeholder('match')} AND ${searchIndex.rowid} BETWEEN ${RANGE_FIRST} AND ${RANGE_LAST}`,
+    )
+    .orderBy(BM25, desc(searchIndex.rowid))
+    .limit(sql.placeholder('limit'))
+    .prepare(),
+)
+
+const slotOf = preparedPer((db) =>
+  db
+    .select({ slot: searchOwners.slot })
+    .from(searchOwners)
+    .where(eq(searchOwners.userId, sql.placeholder('userId')))
+    .prepare(),
+)
+
 /**
  * One page of the person's items matching the query, best first (bm25 with the weights above; ties
  * newest first), or for a query of filters only, newest first. Fetches one row more than `limit` to tell
- * whether another page follows. Only index tokens reach MATCH (core/search/query.ts), each quoted.
+ * whether another page follows. Only index tokens reach MATCH (core/search/query.ts), each quoted; and
+ * only the person's range of the index is read.
  */
 export async function searchSavedItems(
   db: Database,
@@ -54,72 +83,65 @@ export async function searchSavedItems(
   const positive = search.query.clauses.filter((clause) => !clause.negated)
   const negative = search.query.clauses.filter((clause) => clause.negated)
   const conditions: SQL[] = [eq(savedItems.userId, userId), ...search.query.filters.map((f) => filterSql(f, search))]
+  const [owner] = (await slotOf(db).all({ userId })) as { slot: number }[]
+  // No range yet: none of the person's items is indexed, so no words can match.
+  if (!owner && positive.length > 0) return { hits: [], more: false }
+  const slot = owner?.slot ?? 0
+  const bits = sql.raw(String(DOC_BITS))
+  const inRange = sql`${searchIndex.rowid} BETWEEN (${slot} << ${bits}) AND (${slot} << ${bits}) + ${sql.raw(String(2 ** DOC_BITS - 1))}`
   const expanded = await expandPrefixes(db, search.query.clauses)
   const exclude = negative.length > 0 ? negative.map((clause) => clauseMatch(clause, expanded)).join(' OR ') : null
 
   if (positive.length > 0) {
-    // The person's words, never matched against the owner column; and only the person's rows.
-    let words = positive.map((clause) => clauseMatch(clause, expanded)).join(' AND ')
-    if (exclude) words = `(${words}) NOT (${exclude})`
-    const match = `owner : "${ownerToken(userId)}" AND (- {owner} : (${words}))`
-    let ranked: { doc: number; id: string }[]
+    let match = positive.map((clause) => clauseMatch(clause, expanded)).join(' AND ')
+    if (exclude) match = `(${match}) NOT (${exclude})`
+    let ranked: { offset: number; id: string }[]
     if (search.query.filters.length === 0) {
       // Words only: ranked inside the index (no join per match), then the page's items put in order.
-      const top = (await db.all(
-        sql`SELECT rowid AS doc, ${BM25} AS score FROM search_index WHERE search_index MATCH ${match} ORDER BY score, rowid DESC LIMIT ${offset + limit + 1 + TIE_SLACK}`,
-      )) as { doc: number; score: number }[]
-      ranked = await orderTies(db, userId, top, offset, limit)
+      const top = (await rankedRows(db).all({ match, slot, limit: offset + limit + 1 + TIE_SLACK })) as {
+        offset: number
+        score: number
+      }[]
+      ranked = await orderTies(db, userId, slot, top, offset, limit)
     } else {
       ranked = (await db
-        .select({ doc: sql<number>`${searchIndex}.rowid`, id: savedItems.id })
+        .select({
+          offset: sql<number>`${searchIndex.rowid} - (${slot} << ${sql.raw(String(DOC_BITS))})`,
+          id: savedItems.id,
+        })
         .from(searchIndex)
-        .innerJoin(searchDocs, eq(searchDocs.doc, sql`${searchIndex}.rowid`))
+        .innerJoin(searchDocs, eq(searchDocs.doc, searchIndex.rowid))
         .innerJoin(savedItems, eq(savedItems.id, searchDocs.itemId))
-        .where(and(sql`search_index MATCH ${match}`, ...conditions))
+        .where(and(sql`search_index MATCH ${match}`, inRange, ...conditions))
         .orderBy(BM25, desc(savedItems.lastSavedAt), desc(savedItems.id))
         .limit(limit + 1)
-        .offset(offset)) as { doc: number; id: string }[]
+        .offset(offset)) as { offset: number; id: string }[]
     }
     const more = ranked.length > limit
     const page = more ? ranked.slice(0, limit) : ranked
     if (page.length === 0) return { hits: [], more }
+    // The page's items with their article text (as much as is indexed), for their snippets.
     const items = new Map(
-      (
-        (await db
-          .select(ITEM_FIELDS)
-          .from(savedItems)
-          .leftJoin(folders, eq(folders.id, savedItems.folderId))
-          .where(
-            inArray(
-              savedItems.id,
-              page.map((hit) => hit.id),
-            ),
-          )
-          .values()) as RawRow[]
-      ).map((row) => [row[0] as string, itemFromRow(row)]),
-    )
-    // Snippets for the page alone, from the words alone (the owner token is never what a snippet shows).
-    const snippets = new Map(
-      (
-        (await db.all(
-          sql`SELECT rowid AS doc, ${SNIPPET} AS snippet FROM search_index WHERE search_index MATCH ${`- {owner} : (${words})`} AND rowid IN (${sql.raw(page.map((hit) => String(Math.trunc(Number(hit.doc)))).join(', '))})`,
-        )) as { doc: number; snippet: string | null }[]
-      ).map((row) => [Number(row.doc), row.snippet]),
+      ((await pageItems(db).values({ ids: JSON.stringify(page.map((hit) => hit.id)) })) as RawRow[]).map((row) => [
+        row[0] as string,
+        { item: itemFromRow(row), body: row[AFTER_ITEM_FIELDS] as string | null },
+      ]),
     )
     const hits: SearchHit[] = []
     for (const hit of page) {
-      const item = items.get(hit.id)
+      const found = items.get(hit.id)
       // Deleted between the two reads: left out of this page.
-      if (item) hits.push({ item, snippet: cutSnippet(snippets.get(hit.doc) ?? null) })
+      if (found)
+        hits.push({ item: found.item, snippet: snippetOf(snippetFields(found.item, found.body), search.query) })
     }
     return { hits, more }
   }
-  if (exclude)
+  if (exclude && owner)
     conditions.push(
-      sql`${savedItems.id} NOT IN (SELECT d.item_id FROM search_index JOIN search_docs d ON d.doc = search_index.rowid WHERE search_index MATCH ${exclude})`,
+      sql`${savedItems.id} NOT IN (SELECT d.item_id FROM search_index JOIN search_docs d ON d.doc = search_index.rowid WHERE search_index MATCH ${exclude} AND ${inRange})`,
     )
   const rows = (await db
-    .select({ ...ITEM_FIELDS, snippet: sql<string | null>`NULL` })
+    .select(ITEM_FIELDS)
     .from(savedItems)
     .leftJoin(folders, eq(folders.id, savedItems.folderId))
     .where(and(...conditions))
@@ -132,8 +154,58 @@ export async function searchSavedItems(
   return { hits: page.map((row) => ({ item: itemFromRow(row), snippet: null })), more }
 }
 
-/** A person's id as the one token their index rows carry (hex: the tokenizer keeps it whole). */
-const ownerToken = (userId: string): string => userId.replaceAll('-', '').toLowerCase()
+/**
+ * The texts a snippet may come from, in order of preference: the article, then what describes it, then
+ * the title and the rest of what is indexed (docs/search.md#results).
+ */
+const snippetFields = (item: SavedItem, body: string | null): (string | null | undefined)[] => [
+  body,
+  item.description,
+  item.previewSummary,
+  item.title,
+  item.siteName,
+  item.sourceName,
+  item.host,
+  item.normalizedUrl,
+]
+
+/**
+ * The person's items of some ranked rows, by their offsets in the person's range. CROSS JOIN keeps
+ * search_docs the outer loop: the planner otherwise walked all of the person's items (by the user_id
+ * index) to find these few. One statement, built once, whatever the number of rows (a JSON array).
+ */
+const tieKeys = preparedPer((db) =>
+  db
+    .select({
+      offset: sql<number>`${searchDocs.doc} - (${sql.placeholder('slot')} << ${sql.raw(String(DOC_BITS))})`,
+      id: savedItems.id,
+      lastSavedAt: savedItems.lastSavedAt,
+    })
+    .from(searchDocs)
+    .crossJoin(savedItems)
+    .where(
+      and(
+        sql`${searchDocs.doc} IN (SELECT (${sql.placeholder('slot')} << ${sql.raw(String(DOC_BITS))}) + value FROM json_each(${sql.placeholder('offsets')}))`,
+        eq(savedItems.id, searchDocs.itemId),
+        eq(savedItems.userId, sql.placeholder('userId')),
+      ),
+    )
+    .prepare(),
+)
+
+/** Items by id (a JSON array), each with the indexed part of its article's text. */
+const pageItems = preparedPer((db) =>
+  db
+    .select({
+      ...ITEM_FIELDS,
+      body: sql<string | null>`substr(${itemContents.text}, 1, ${sql.raw(String(BODY_INDEX_CHARS))})`,
+    })
+    .from(savedItems)
+    .leftJoin(folders, eq(folders.id, savedItems.folderId))
+    .leftJoin(itemContents, eq(itemContents.itemId, savedItems.id))
+    .where(sql`${savedItems.id} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`)
+    .prepare(),
+)
 
 /**
  * The page of `top` (ranked by score inside the index) with equal scores newest saved first: the items of
@@ -142,27 +214,27 @@ const ownerToken = (userId: string): string => userId.replaceAll('-', '').toLowe
 async function orderTies(
   db: Database,
   userId: string,
-  top: { doc: number; score: number }[],
+  slot: number,
+  top: { offset: number; score: number }[],
   offset: number,
   limit: number,
-): Promise<{ doc: number; id: string }[]> {
+): Promise<{ offset: number; id: string }[]> {
   if (top.length <= offset) return []
-  // CROSS JOIN keeps search_docs the outer loop: the planner otherwise walked all of the person's items
-  // (by the user_id index) to find these few. The numbers come from the index, written in as integers.
-  const docs = top.map((row) => String(Math.trunc(Number(row.doc)))).join(', ')
-  const keys = (await db.all(
-    sql`SELECT d.doc AS doc, s.id AS id, s.last_saved_at AS lastSavedAt FROM search_docs d CROSS JOIN saved_items s ON s.id = d.item_id WHERE d.doc IN (${sql.raw(docs)}) AND s.user_id = ${userId}`,
-  )) as { doc: number; id: string; lastSavedAt: string }[]
-  const score = new Map(top.map((row) => [Number(row.doc), row.score]))
+  const keys = (await tieKeys(db).all({
+    slot,
+    offsets: JSON.stringify(top.map((row) => Number(row.offset))),
+    userId,
+  })) as { offset: number; id: string; lastSavedAt: string }[]
+  const score = new Map(top.map((row) => [Number(row.offset), row.score]))
   return keys
     .sort(
       (a, b) =>
-        score.get(a.doc)! - score.get(b.doc)! ||
+        score.get(Number(a.offset))! - score.get(Number(b.offset))! ||
         (a.lastSavedAt < b.lastSavedAt ? 1 : a.lastSavedAt > b.lastSavedAt ? -1 : 0) ||
         (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
     )
     .slice(offset, offset + limit + 1)
-    .map(({ doc, id }) => ({ doc, id }))
+    .map(({ offset, id }) => ({ offset: Number(offset), id }))
 }
 
 /** A clause as FTS5 query text: its alternatives joined by OR. */
@@ -179,7 +251,7 @@ function clauseMatch(clause: SearchClause, expanded: Map<string, string[]>): str
 function termMatch(term: SearchTerm, expanded: Map<string, string[]>): string {
   const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`
   const terms = term.prefix && term.tokens.length === 1 ? expanded.get(term.tokens[0]!) : undefined
-  if (terms) return terms.length === 0 ? quoted(term.tokens[0]!) : `(${terms.map(quoted).join(' OR ')})`
+  if (terms) return terms.length === 1 ? quoted(terms[0]!) : `(${terms.map(quoted).join(' OR ')})`
   return `${quoted(term.tokens.join(' '))}${term.prefix ? '*' : ''}`
 }
 
@@ -187,6 +259,19 @@ function termMatch(term: SearchTerm, expanded: Map<string, string[]>): string {
 const NATIVE_PREFIX_CHARS = 3
 /** A longer prefix naming more terms than this is left to FTS5's own prefix query. */
 const MAX_EXPANSION = 64
+
+/** The index's `search_vocab` (an fts5vocab table), declared for queries only, like search_index. */
+const searchVocab = sqliteTable('search_vocab', { term: text('term') })
+
+/** Terms from `from` (inclusive) to `to` (exclusive), at most {@link MAX_EXPANSION}. */
+const termsBetween = preparedPer((db) =>
+  db
+    .select({ term: searchVocab.term })
+    .from(searchVocab)
+    .where(and(gte(searchVocab.term, sql.placeholder('from')), lt(searchVocab.term, sql.placeholder('to'))))
+    .limit(MAX_EXPANSION)
+    .prepare(),
+)
 
 /**
  * The terms each longer one-token prefix of the query names, read from the index's vocabulary. FTS5
@@ -201,16 +286,14 @@ async function expandPrefixes(db: Database, clauses: SearchClause[]): Promise<Ma
       const token = term.tokens[0]!
       if (!term.prefix || term.tokens.length !== 1 || [...token].length <= NATIVE_PREFIX_CHARS) continue
       if (expanded.has(token)) continue
-      const last = token.codePointAt(token.length - 1)!
-      const next = token.slice(0, token.length - (last > 0xffff ? 2 : 1)) + String.fromCodePoint(last + 1)
-      const rows = (await db.all(
-        sql`SELECT term FROM search_vocab WHERE term >= ${token} AND term < ${next} LIMIT ${MAX_EXPANSION + 1}`,
-      )) as { term: string }[]
-      if (rows.length <= MAX_EXPANSION)
-        expanded.set(
-          token,
-          rows.map((row) => row.term),
-        )
+      // The first string after every term the prefix starts: its last character counted up by one.
+      const chars = [...token]
+      const next = chars.slice(0, -1).join('') + String.fromCodePoint(chars.at(-1)!.codePointAt(0)! + 1)
+      // The terms after the word itself: the vocabulary counts each term's documents as it goes, and the
+      // word as typed is often the commonest of them ("memory" cost 2 ms to count, 0.1 ms to step over).
+      // Tokens hold no character below "0", so token + "\u0001" is the first string after it.
+      const rows = (await termsBetween(db).all({ from: `${token}\u0001`, to: next })) as { term: string }[]
+      if (rows.length < MAX_EXPANSION) expanded.set(token, [token, ...rows.map((row) => row.term)])
     }
   return expanded
 }
@@ -237,21 +320,4 @@ function filterSql(filter: SearchFilter, search: ResolvedSearch): SQL {
     case 'before':
       return sql`${savedItems.lastSavedAt} < ${`${filter.date}T00:00:00.000Z`}`
   }
-}
-
-/** The longest snippet sent, in characters (marks included). */
-export const SNIPPET_MAX_CHARS = 200
-
-/** FTS5's snippet, cut to {@link SNIPPET_MAX_CHARS} at a word boundary without leaving a mark open. */
-function cutSnippet(snippet: string | null): string | null {
-  if (snippet === null) return null
-  const text = snippet.replace(/\s+/g, ' ').trim()
-  if (text === '') return null
-  if (text.length <= SNIPPET_MAX_CHARS) return text
-  let cut = text.slice(0, SNIPPET_MAX_CHARS - 2)
-  const space = cut.lastIndexOf(' ')
-  if (space > SNIPPET_MAX_CHARS / 2) cut = cut.slice(0, space)
-  // An opened mark without its close: close it, so the text stays balanced.
-  if (cut.lastIndexOf('«') > cut.lastIndexOf('»')) cut += '»'
-  return `${cut}…`
 }

@@ -82,6 +82,9 @@ describe('matching', () => {
       await w.item('https://example.com/k3', { title: 'Kestrelling at dawn' }),
     ]
     expect((await w.ids('kestr')).sort()).toEqual([...kestrels].sort())
+    // A whole word typed last: itself and every longer word it starts.
+    expect((await w.ids('kestrel')).sort()).toEqual([...kestrels].sort())
+    expect(await w.ids('kestrels')).toEqual([kestrels[1]!])
     expect(await w.ids('kestrx')).toEqual([])
     const many: string[] = []
     for (let i = 0; i < 70; i++) many.push(await w.item(`https://example.com/m${i}`, { title: `alphaword${i}x` }))
