@@ -19,8 +19,11 @@ import { bunSqlClient, embeddedSqlClient, type SqlClient } from './sql-client.ts
 export type Database = LibSQLDatabase<typeof schema> & {
   $client: SqlClient
   $embedded?: true
-  /** Runs SQL synchronously on the embedded connection (transaction control for group commit); absent on @libsql/client. */
-  $exec?: (sql: string) => void
+  /**
+   * Runs SQL synchronously on the embedded connection, prepared once per text (transaction control for
+   * group commit, fixed statements); returns the driver's run result (`changes`). Absent on @libsql/client.
+   */
+  $exec?: (sql: string, ...args: unknown[]) => unknown
   /** The database file's path, for an embedded file (not `:memory:`). */
   $file?: string
   /** Which engine reads the database: bun:sqlite (Bun, a file), libsql (Deno and Node, a file) or @libsql/client. */
@@ -172,13 +175,15 @@ async function openBunSqlite(path: string): Promise<Database> {
   return db
 }
 
-/** Runs fixed statements (transaction control), each prepared once: SQLite parses SQL text on every `exec`. */
-function preparedRunner(prepare: (sql: string) => { run(): unknown }): (sql: string) => void {
-  const statements = new Map<string, { run(): unknown }>()
-  return (sql) => {
+/** Runs fixed statements (transaction control, the indexer's steps), each prepared once: SQLite parses SQL text on every `exec`. */
+function preparedRunner(
+  prepare: (sql: string) => { run(...args: unknown[]): unknown },
+): (sql: string, ...args: unknown[]) => unknown {
+  const statements = new Map<string, { run(...args: unknown[]): unknown }>()
+  return (sql, ...args) => {
     let statement = statements.get(sql)
     if (!statement) statements.set(sql, (statement = prepare(sql)))
-    statement.run()
+    return statement.run(...args)
   }
 }
 

@@ -95,28 +95,32 @@ export async function searchSavedItems(
   if (positive.length > 0) {
     let match = positive.map((clause) => clauseMatch(clause, expanded)).join(' AND ')
     if (exclude) match = `(${match}) NOT (${exclude})`
-    let ranked: { offset: number; id: string }[]
     if (search.query.filters.length === 0) {
-      // Words only: ranked inside the index (no join per match), then the page's items put in order.
+      // Words only: ranked inside the index (no join per match), then the page's rows read once.
       const top = (await rankedRows(db).all({ match, slot, limit: offset + limit + 1 + TIE_SLACK })) as {
         offset: number
         score: number
       }[]
-      ranked = await orderTies(db, userId, slot, top, offset, limit)
-    } else {
-      ranked = (await db
-        .select({
-          offset: sql<number>`${searchIndex.rowid} - (${slot} << ${sql.raw(String(DOC_BITS))})`,
-          id: savedItems.id,
-        })
-        .from(searchIndex)
-        .innerJoin(searchDocs, eq(searchDocs.doc, searchIndex.rowid))
-        .innerJoin(savedItems, eq(savedItems.id, searchDocs.itemId))
-        .where(and(sql`search_index MATCH ${match}`, inRange, ...conditions))
-        .orderBy(BM25, desc(savedItems.lastSavedAt), desc(savedItems.id))
-        .limit(limit + 1)
-        .offset(offset)) as { offset: number; id: string }[]
+      const ranked = await pageOfRanked(db, userId, slot, top, offset, limit)
+      const more = ranked.length > limit
+      const page = more ? ranked.slice(0, limit) : ranked
+      return {
+        hits: page.map(({ item, body }) => ({ item, snippet: snippetOf(snippetFields(item, body), search.query) })),
+        more,
+      }
     }
+    const ranked = (await db
+      .select({
+        offset: sql<number>`${searchIndex.rowid} - (${slot} << ${sql.raw(String(DOC_BITS))})`,
+        id: savedItems.id,
+      })
+      .from(searchIndex)
+      .innerJoin(searchDocs, eq(searchDocs.doc, searchIndex.rowid))
+      .innerJoin(savedItems, eq(savedItems.id, searchDocs.itemId))
+      .where(and(sql`search_index MATCH ${match}`, inRange, ...conditions))
+      .orderBy(BM25, desc(savedItems.lastSavedAt), desc(savedItems.id))
+      .limit(limit + 1)
+      .offset(offset)) as { offset: number; id: string }[]
     const more = ranked.length > limit
     const page = more ? ranked.slice(0, limit) : ranked
     if (page.length === 0) return { hits: [], more }
@@ -170,19 +174,22 @@ const snippetFields = (item: SavedItem, body: string | null): (string | null | u
 ]
 
 /**
- * The person's items of some ranked rows, by their offsets in the person's range. CROSS JOIN keeps
- * search_docs the outer loop: the planner otherwise walked all of the person's items (by the user_id
- * index) to find these few. One statement, built once, whatever the number of rows (a JSON array).
+ * The person's items of some ranked rows, by their offsets in the person's range, each with the indexed
+ * part of its article's text, then the offset. CROSS JOIN keeps search_docs the outer loop: the planner
+ * otherwise walked all of the person's items (by the user_id index) to find these few. One statement,
+ * built once, whatever the number of rows (a JSON array).
  */
-const tieKeys = preparedPer((db) =>
+const itemsAt = preparedPer((db) =>
   db
     .select({
+      ...ITEM_FIELDS,
+      body: sql<string | null>`substr(${itemContents.text}, 1, ${sql.raw(String(BODY_INDEX_CHARS))})`,
       offset: sql<number>`${searchDocs.doc} - (${sql.placeholder('slot')} << ${sql.raw(String(DOC_BITS))})`,
-      id: savedItems.id,
-      lastSavedAt: savedItems.lastSavedAt,
     })
     .from(searchDocs)
     .crossJoin(savedItems)
+    .leftJoin(folders, eq(folders.id, savedItems.folderId))
+    .leftJoin(itemContents, eq(itemContents.itemId, savedItems.id))
     .where(
       and(
         sql`${searchDocs.doc} IN (SELECT (${sql.placeholder('slot')} << ${sql.raw(String(DOC_BITS))}) + value FROM json_each(${sql.placeholder('offsets')}))`,
@@ -208,33 +215,44 @@ const pageItems = preparedPer((db) =>
 )
 
 /**
- * The page of `top` (ranked by score inside the index) with equal scores newest saved first: the items of
- * the ranked rows are read once, sorted by (score, lastSavedAt desc, id desc), and cut to the page.
+ * The page of `top` (ranked by score inside the index, best first) with equal scores newest saved first,
+ * and one row more when there is one. Only the page's rows are read, and with them every row of a tie
+ * the page cuts through (its order is by lastSavedAt, so the rows are read before the cut is made): the
+ * rows from the start of the tie holding the page's first row to the end of the tie holding its last.
  */
-async function orderTies(
+async function pageOfRanked(
   db: Database,
   userId: string,
   slot: number,
   top: { offset: number; score: number }[],
   offset: number,
   limit: number,
-): Promise<{ offset: number; id: string }[]> {
+): Promise<{ item: SavedItem; body: string | null }[]> {
   if (top.length <= offset) return []
-  const keys = (await tieKeys(db).all({
+  let from = offset
+  while (from > 0 && top[from - 1]!.score === top[offset]!.score) from--
+  let to = Math.min(offset + limit + 1, top.length)
+  while (to < top.length && top[to]!.score === top[to - 1]!.score) to++
+  const rows = (await itemsAt(db).values({
     slot,
-    offsets: JSON.stringify(top.map((row) => Number(row.offset))),
+    offsets: JSON.stringify(top.slice(from, to).map((row) => Number(row.offset))),
     userId,
-  })) as { offset: number; id: string; lastSavedAt: string }[]
-  const score = new Map(top.map((row) => [Number(row.offset), row.score]))
-  return keys
+  })) as RawRow[]
+  const score = new Map(top.slice(from, to).map((row) => [Number(row.offset), row.score]))
+  return rows
+    .map((row) => ({
+      item: itemFromRow(row),
+      body: row[AFTER_ITEM_FIELDS] as string | null,
+      score: score.get(Number(row[AFTER_ITEM_FIELDS + 1]))!,
+    }))
     .sort(
       (a, b) =>
-        score.get(Number(a.offset))! - score.get(Number(b.offset))! ||
-        (a.lastSavedAt < b.lastSavedAt ? 1 : a.lastSavedAt > b.lastSavedAt ? -1 : 0) ||
-        (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+        a.score - b.score ||
+        (a.item.lastSavedAt < b.item.lastSavedAt ? 1 : a.item.lastSavedAt > b.item.lastSavedAt ? -1 : 0) ||
+        (a.item.id < b.item.id ? 1 : a.item.id > b.item.id ? -1 : 0),
     )
-    .slice(offset, offset + limit + 1)
-    .map(({ offset, id }) => ({ offset: Number(offset), id }))
+    .slice(offset - from, offset - from + limit + 1)
+    .map(({ item, body }) => ({ item, body }))
 }
 
 /** A clause as FTS5 query text: its alternatives joined by OR. */

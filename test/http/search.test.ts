@@ -125,6 +125,32 @@ describe('ranking and snippets', () => {
     expect(await w.ids('kubernetes')).toEqual([newer, older, inBody])
   })
 
+  test('equal scores are newest saved first across pages, whatever order the items were indexed in', async () => {
+    const w = await world()
+    const ids: string[] = []
+    for (let i = 0; i < 12; i++) ids.push(await w.item(`https://example.com/tie${i}`, { title: 'Kestrel' }))
+    // Saved again: the newest now, though indexed among the first.
+    for (const i of [2, 7]) {
+      w.h.clock.advance(1000)
+      const reply = await w.h.call('POST', '/v1/captures', {
+        token: w.key,
+        body: { url: `https://example.com/tie${i}` },
+      })
+      expect(reply.status).toBe(200)
+    }
+    const expected = [7, 2, 11, 10, 9, 8, 6, 5, 4, 3, 1, 0].map((i) => ids[i]!)
+    const seen: string[] = []
+    let cursor: string | null = null
+    do {
+      const reply = await w.search('kestrel', `&limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      expect(reply.status).toBe(200)
+      seen.push(...reply.body.results.map((r: any) => r.savedItem.id))
+      const link = reply.headers.get('link')
+      cursor = link ? new URL(/<([^>]+)>; rel="next"/.exec(link)![1]!).searchParams.get('cursor') : null
+    } while (cursor)
+    expect(seen).toEqual(expected)
+  })
+
   test('snippets mark the matched words with « », stay within 200 characters, and are null for filters only', async () => {
     const w = await world()
     const long = `${'An introduction that goes on for a while. '.repeat(30)}Here the quantum computing part starts. ${'More words after it. '.repeat(30)}`
