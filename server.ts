@@ -1,9 +1,12 @@
 import { systemClock, webRandom } from './core/time.ts'
 import { startSearchIndexer } from './adapters/storage/search-index.ts'
+import { startImportWorker } from './adapters/app/import-worker.ts'
 import { closeSharedArticleThreads } from './adapters/reading/article-threads.ts'
 import { PAGE_BODY_MAX_BYTES } from './core/reading/page-limits.ts'
+import { IMPORT_MAX_BYTES } from './core/import/types.ts'
 import { ConfigError, readConfig } from './adapters/config.ts'
 import { runCli } from './adapters/cli/run-cli.ts'
+import { readFile } from 'node:fs/promises'
 import { createServer } from './adapters/http/app.ts'
 import { createLogger } from './adapters/runtime/logger.ts'
 import { DatabaseOpenError, openDatabase } from './adapters/storage/open-database.ts'
@@ -50,10 +53,18 @@ if (args.length > 0) {
         clock: systemClock,
         random: webRandom,
         readStdin,
+        readFile: async (path) => new Uint8Array(await readFile(path)),
       },
       {
         out: (line) => console.log(line),
         err: (line) => console.error(line),
+        write: (chunk) =>
+          new Promise<void>((resolve, reject) =>
+            process.stdout.write(chunk, (error) => (error ? reject(error) : resolve())),
+          ),
+        progress: process.stderr.isTTY
+          ? (line) => process.stderr.write(line === null ? '\r\x1b[2K' : `\r\x1b[2K${line}`)
+          : undefined,
       },
     ),
   )
@@ -72,15 +83,16 @@ const enrichment = startEnrichment({ db, config, clock: systemClock, log })
 const searchIndexer = startSearchIndexer(db, (error) =>
   log('warn', { msg: 'search indexing failed', error: error instanceof Error ? error.name : 'unknown' }),
 )
+const imports = startImportWorker({ db, clock: systemClock, random: webRandom, log })
 const checkpointer = await startWalCheckpointer(db, (message) =>
   log('warn', { msg: 'WAL checkpoint failed', error: message.slice(0, 200) }),
 )
-// The transport limit sits above the API's own caps (64 KiB, 5 MiB for a capture with its page), so
-// oversized bodies get the typed 413.
+// The transport limit sits above the API's own caps (64 KiB, 5 MiB for a capture with its page, 50 MiB for
+// an import file), so oversized bodies get their typed error.
 const http = serve(server.fetch, {
   port: config.port,
   hostname: config.host,
-  maxBodyBytes: PAGE_BODY_MAX_BYTES + 1024 * 1024,
+  maxBodyBytes: Math.max(PAGE_BODY_MAX_BYTES, IMPORT_MAX_BYTES) + 1024 * 1024,
 })
 log('info', {
   msg: 'listening',
@@ -96,7 +108,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     searchIndexer.stop()
     checkpointer?.stop()
     // In-flight jobs get a moment to finish; one cut off is taken over when its lease runs out.
-    await Promise.race([enrichment?.stop(), new Promise((resolve) => setTimeout(resolve, 2000))])
+    await Promise.race([
+      Promise.all([enrichment?.stop(), imports.stop()]),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ])
     await http.stop()
     closeSharedArticleThreads()
     db.$client.close()

@@ -112,6 +112,24 @@ export class ConnectError extends Error {
   }
 }
 
+/**
+ * A file that cannot be imported at all: no supported format, a broken container, too large
+ * (docs/import-export.md#bad-input). The import is refused whole and nothing is written.
+ */
+export class ImportFormatError extends Error {
+  readonly _tag = 'ImportFormatError'
+}
+
+/** No import with this id among the caller's own (docs/import-export.md#imports). */
+export class ImportNotFoundError extends Error {
+  readonly _tag = 'ImportNotFoundError'
+  readonly importId: string
+  constructor(importId: string) {
+    super(`No import with id "${importId.slice(0, 64)}"`)
+    this.importId = importId.slice(0, 64)
+  }
+}
+
 export type AppError =
   | InvalidUrlError
   | InvalidFolderNameError
@@ -129,6 +147,8 @@ export type AppError =
   | UnsupportedMediaTypeError
   | RateLimitExceededError
   | ConnectError
+  | ImportFormatError
+  | ImportNotFoundError
 
 const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
   'InvalidUrlError',
@@ -147,6 +167,8 @@ const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
   'UnsupportedMediaTypeError',
   'RateLimitExceeded',
   'ConnectError',
+  'ImportFormatError',
+  'ImportNotFoundError',
 ])
 
 export function isAppError(value: unknown): value is AppError {
@@ -164,5 +186,6 @@ export function toErrorBody(error: AppError): Record<string, string> {
     body.savedItemId = error.savedItemId
   if (error._tag === 'FolderNotFoundError') body.folderId = error.folderId
   if (error._tag === 'ConnectError') body.code = error.code
+  if (error._tag === 'ImportNotFoundError') body.importId = error.importId
   return body
 }

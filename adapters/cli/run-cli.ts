@@ -4,12 +4,17 @@ import type { Database } from '../storage/open-database.ts'
 import { articlesRefresh } from './article-commands.ts'
 import { backup, restore } from './database-commands.ts'
 import { UsageError } from './flags.ts'
+import { exportLibraryCommand, importFile } from './import-export-commands.ts'
 import { keyCreate, keyList, keyRevoke, signingKeyRotate } from './key-commands.ts'
 import { userCreate, userDelete, userList, userPassword } from './user-commands.ts'
 
 export interface CliIo {
   out(line: string): void
   err(line: string): void
+  /** Raw text to standard output, in order (an export streamed out); resolves once it is written. */
+  write?(chunk: string): Promise<void>
+  /** On a terminal: one status line redrawn in place on stderr (null clears it); absent elsewhere. */
+  progress?(line: string | null): void
 }
 
 export interface CliDeps {
@@ -19,6 +24,8 @@ export interface CliDeps {
   random: RandomSource
   /** Everything on standard input (passwords are read from it, never from argv). */
   readStdin(): Promise<string>
+  /** A file's bytes (an import file). */
+  readFile(path: string): Promise<Uint8Array>
 }
 
 const HELP = `Readlater admin commands (all honour DATABASE_URL / DATABASE_AUTH_TOKEN):
@@ -37,6 +44,9 @@ const HELP = `Readlater admin commands (all honour DATABASE_URL / DATABASE_AUTH_
   bun server.ts restore --from PATH                         check a backup and put it in place (stop the server first)
   bun server.ts signing-key rotate                          a new token signing key; the old one verifies until its tokens expire
   bun server.ts articles refresh (--email E | --all)        extract the articles of enriched items again, after live work
+  bun server.ts import --email E --file F [--format X]      import a Pocket, Instapaper, Omnivore, wallabag, bookmarks or
+                                                            URL-list file (progress bar on a terminal, a summary at the end)
+  bun server.ts export --email E --format json|netscape|csv the whole library to stdout
   bun server.ts help                                        this text
 
 Scopes: ${SCOPES.join(', ')}
@@ -56,7 +66,7 @@ const COMMANDS: Record<string, Command> = {
   'articles refresh': articlesRefresh,
 }
 
-const SINGLE_WORD: Record<string, Command> = { backup, restore }
+const SINGLE_WORD: Record<string, Command> = { backup, restore, import: importFile, export: exportLibraryCommand }
 
 /** Runs one admin command. Returns the exit code: 0 done, 1 refused, 2 bad arguments (docs/operations.md#admin-cli). */
 export async function runCli(argv: string[], deps: CliDeps, io: CliIo): Promise<number> {

@@ -2,6 +2,7 @@ import { type DocumentDecoration, Elysia } from 'elysia'
 import { requireScope } from '../../core/auth/scopes.ts'
 import {
   InsufficientScopeError,
+  PayloadTooLargeError,
   RateLimitExceededError,
   UnauthorizedError,
   ValidationError,
@@ -27,7 +28,14 @@ export type Access = Scope | 'any-credential'
  * A route's `auth`: who may call it, and for a route that takes a page (`html`, docs/reading.md#page-capture)
  * `pageBody: true`, which lifts its body cap to 5 MiB for bodies that do carry one.
  */
-export type AuthOption = Access | { scope: Access; pageBody: true }
+export type AuthOption =
+  | Access
+  | { scope: Access; pageBody: true }
+  /**
+   * A route that needs several scopes (all of them); with `file`, its body is a file (an import) up to
+   * `file.bytes`, read raw, and a larger one is refused with `file.overCap()` (the route's own typed error).
+   */
+  | { scopes: readonly Scope[]; file?: { bytes: number; overCap: () => Error } }
 
 /** A body that is not JSON, handed to the MCP route so it can answer with JSON-RPC's own parse error. */
 export const NOT_JSON: unique symbol = Symbol('not JSON')
@@ -73,7 +81,7 @@ export function guard(deps: AppDeps) {
   const limiter = new SharedRateLimiter(deps.db, deps.clock, deps.log)
   const baseUrl = deps.config.baseUrl
 
-  async function admit(c: GuardContext, access: Access, resource: Resource): Promise<Admission> {
+  async function admit(c: GuardContext, access: Access | readonly Scope[], resource: Resource): Promise<Admission> {
     const known = c[ADMITTED]
     if (known) return known
     const mcp = resource === 'mcp'
@@ -100,7 +108,8 @@ export function guard(deps: AppDeps) {
       throw new RateLimitExceededError(
         `Rate limit of ${limit.limit} requests per ${window} s exceeded; retry in ${limit.resetSeconds} s`,
       )
-    if (access !== 'any-credential') refuseOutOfScope(c, metadataUrl, () => requireScope(principal.scopes, access))
+    if (typeof access !== 'string') refuseOutOfScope(c, metadataUrl, () => requireScopes(principal.scopes, access))
+    else if (access !== 'any-credential') refuseOutOfScope(c, metadataUrl, () => requireScope(principal.scopes, access))
     // A malformed key is refused before the body is read, like every other header problem.
     const key = c.request.headers.get('idempotency-key')
     if (key !== null && !mcp && MUTATING.has(c.request.method)) validateIdempotencyKey(key)
@@ -120,7 +129,12 @@ export function guard(deps: AppDeps) {
   }
 
   /** The hooks of a route that takes a credential; `json` is learnt from the route's own body schema. */
-  function credentialHooks(access: Access, resource: Resource, pageBody = false) {
+  function credentialHooks(
+    access: Access | readonly Scope[],
+    resource: Resource,
+    pageBody = false,
+    file: { bytes: number; overCap: () => Error } | null = null,
+  ) {
     const route = { json: false }
     return {
       introspect(hook: Record<string, unknown>) {
@@ -130,7 +144,11 @@ export function guard(deps: AppDeps) {
         async (context: unknown) => {
           const c = context as unknown as GuardContext
           const admission = await admit(c, access, resource)
-          const raw = await readBodyCapped(c.request, pageBody ? PAGE_BODY_MAX_BYTES : MAX_BODY_BYTES)
+          const raw = file
+            ? await readBodyCapped(c.request, file.bytes).catch((error) => {
+                throw error instanceof PayloadTooLargeError ? file.overCap() : error
+              })
+            : await readBodyCapped(c.request, pageBody ? PAGE_BODY_MAX_BYTES : MAX_BODY_BYTES)
           admission.raw = raw
           if (!route.json) return raw
           requireJsonContentType(c.request)
@@ -187,7 +205,11 @@ export function guard(deps: AppDeps) {
 
   return new Elysia().macro({
     auth: (option: AuthOption) =>
-      typeof option === 'string' ? credentialHooks(option, 'rest') : credentialHooks(option.scope, 'rest', true),
+      typeof option === 'string'
+        ? credentialHooks(option, 'rest')
+        : 'scopes' in option
+          ? credentialHooks(option.scopes, 'rest', false, option.file ?? null)
+          : credentialHooks(option.scope, 'rest', true),
     mcp: (_: true) => credentialHooks('any-credential', 'mcp', true),
     public: (_: true) => {
       const route = { json: false }
@@ -214,6 +236,12 @@ export function guard(deps: AppDeps) {
   })
 }
 
+/** Every scope of a route that needs several: the missing ones named together in one 403. */
+function requireScopes(granted: readonly string[], needed: readonly Scope[]): void {
+  const missing = needed.filter((scope) => !granted.includes(scope))
+  if (missing.length > 0) throw new InsufficientScopeError(missing.join(' '), needed.join(' '))
+}
+
 /** A capture with `html`: a REST body with an `html` string, or an MCP `save_url` call with one. */
 function carriesPage(resource: Resource, body: unknown): boolean {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return false
@@ -225,8 +253,8 @@ function carriesPage(resource: Resource, body: unknown): boolean {
 }
 
 /** OpenAPI's `security` for a route, and the scopes it needs; the document builder words the sentence. */
-function securityDetail(access: Access): DocumentDecoration {
-  const scopes = access === 'any-credential' ? [] : [access]
+function securityDetail(access: Access | readonly Scope[]): DocumentDecoration {
+  const scopes = typeof access !== 'string' ? [...access] : access === 'any-credential' ? [] : [access]
   // Either scheme: an API key or OAuth access token as a bearer, or an OAuth client asking for the scope.
   const detail: DocumentDecoration = { security: [{ bearer: scopes }, { oauth2: scopes }] }
   // OpenAPI allows `x-` extensions on an operation; Elysia's type for `detail` does not list them.

@@ -148,9 +148,11 @@ function finishOperation(method: string, operation: Json): void {
   if (authenticated && mutating)
     operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }]
 
-  // The renderer lists form encodings beside JSON by default; the guard answers those with 415.
+  // The renderer lists form encodings beside JSON by default; the guard answers those with 415. A file
+  // upload (an import: every media type a binary string) keeps the types it lists.
   const content = operation.requestBody?.content
-  if (content?.['application/json']) operation.requestBody.content = { 'application/json': content['application/json'] }
+  if (content?.['application/json'] && content['application/json'].schema?.format !== 'binary')
+    operation.requestBody.content = { 'application/json': content['application/json'] }
   if (operation.requestBody && !operation.requestBody.description) delete operation.requestBody.description
 
   const paged = (operation.parameters ?? []).some((p: Json) => p.name === 'cursor')

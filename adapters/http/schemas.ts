@@ -3,6 +3,7 @@ import { t, type TSchema } from 'elysia'
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, SCOPES, SORTS, TAGS } from '../../core/types.ts'
 import { CONNECT_ERROR_CODES } from '../../core/connect/connect-errors.ts'
+import { IMPORT_FORMATS } from '../../core/import/types.ts'
 import { CODE_CHALLENGE_PATTERN } from '../../core/connect/connect-request.ts'
 
 // One source of truth for request validation, response shaping and /openapi.json. Nullable values are
@@ -247,6 +248,8 @@ export const Errors = {
   UnsupportedMediaTypeError: errorBody('UnsupportedMediaTypeError'),
   RateLimitExceeded: errorBody('RateLimitExceeded'),
   ConnectError: errorBody('ConnectError', { code: literals(CONNECT_ERROR_CODES) }),
+  ImportFormatError: errorBody('ImportFormatError'),
+  ImportNotFoundError: errorBody('ImportNotFoundError', { importId: t.String() }),
   InternalError: errorBody('InternalError'),
 }
 
@@ -264,3 +267,35 @@ export const commonWriteErrors = {
   415: Errors.UnsupportedMediaTypeError,
   422: Errors.IdempotencyKeyReuseError,
 }
+
+/** An import job (docs/import-export.md#imports). */
+export const ImportDto = t.Object(
+  {
+    id: t.String(),
+    format: literals(IMPORT_FORMATS),
+    status: literals(['queued', 'running', 'done', 'failed'] as const),
+    total: t.Integer({ description: 'Entries in the file' }),
+    processed: t.Integer({ description: 'Entries handled so far (created + updated + skipped)' }),
+    created: t.Integer(),
+    updated: t.Integer({ description: 'Entries whose URL was already saved: merged into that item' }),
+    skipped: t.Integer({ description: 'Entries that could not be imported (each listed in errors, up to 100)' }),
+    folderNames: t.Array(t.String(), { description: 'Folders the import put items in, created or reused' }),
+    droppedTags: t.Array(t.String(), { description: 'Tags of the file that match no tag value (not imported)' }),
+    errors: t.Array(t.Object({ line: t.Integer(), message: t.String() }, closed), {
+      description: 'The first 100 entries that could not be imported, with their line (or entry number)',
+    }),
+    createdAt: t.String(),
+    finishedAt: t.Union([t.String(), t.Null()]),
+  },
+  closed,
+)
+export const ImportResponse = t.Object({ import: ImportDto }, closed)
+export const ImportList = t.Object({ imports: t.Array(ImportDto) }, closed)
+export const ImportQuery = t.Object(
+  { format: t.Optional(t.String({ description: `One of ${IMPORT_FORMATS.join(', ')}; detected when absent` })) },
+  closed,
+)
+export const ExportQuery = t.Object(
+  { format: t.Optional(t.String({ description: 'json (default), netscape or csv' })) },
+  closed,
+)

@@ -22,6 +22,12 @@ export interface ClaimedJob {
 const p = sql.placeholder
 const free = sql`(${enrichmentJobs.leaseUntilMs} IS NULL OR ${enrichmentJobs.leaseUntilMs} <= ${p('nowMs')})`
 
+/** Imported items' fetches held at once per host, at most (docs/import-export.md#enrichment). */
+export const IMPORT_FETCHES_PER_HOST = 2
+// An imported item's job (priority 2) waits while its host already has that many held: a 10,000-item
+// import of one site never hammers it, and live captures (0) and backfills (1) are never held back.
+const hostHasRoom = sql`(enrichment_jobs.priority < 2 OR enrichment_jobs.host IS NULL OR (SELECT count(*) FROM enrichment_jobs h WHERE h.host = enrichment_jobs.host AND h.lease_until_ms > ${p('nowMs')}) < ${sql.raw(String(IMPORT_FETCHES_PER_HOST))})`
+
 // Prepared once per database: workers poll, and building a drizzle query costs as much as running it.
 const claimStatement = preparedPer((db) =>
   db
@@ -31,7 +37,7 @@ const claimStatement = preparedPer((db) =>
       and(
         eq(
           enrichmentJobs.itemId,
-          sql`(SELECT ${enrichmentJobs.itemId} FROM ${enrichmentJobs} WHERE ${enrichmentJobs.runAfterMs} <= ${p('nowMs')} AND ${free} ORDER BY ${enrichmentJobs.priority}, ${enrichmentJobs.runAfterMs}, ${enrichmentJobs.itemId} LIMIT 1)`,
+          sql`(SELECT ${enrichmentJobs.itemId} FROM ${enrichmentJobs} WHERE ${enrichmentJobs.runAfterMs} <= ${p('nowMs')} AND ${free} AND ${hostHasRoom} ORDER BY ${enrichmentJobs.priority}, ${enrichmentJobs.runAfterMs}, ${enrichmentJobs.itemId} LIMIT 1)`,
         ),
         free,
       ),

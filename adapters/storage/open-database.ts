@@ -24,6 +24,8 @@ export type Database = LibSQLDatabase<typeof schema> & {
    * group commit, fixed statements); returns the driver's run result (`changes`). Absent on @libsql/client.
    */
   $exec?: (sql: string, ...args: unknown[]) => unknown
+  /** Reads rows synchronously on the embedded connection, each statement prepared once; absent on @libsql/client. */
+  $all?: (sql: string, ...args: unknown[]) => Record<string, unknown>[]
   /** The database file's path, for an embedded file (not `:memory:`). */
   $file?: string
   /** Which engine reads the database: bun:sqlite (Bun, a file), libsql (Deno and Node, a file) or @libsql/client. */
@@ -143,6 +145,7 @@ function openEmbedded(path: string): Database {
   migrateEmbedded(db as never, { migrationsFolder: MIGRATIONS })
   db.$client = embeddedSqlClient(native)
   db.$exec = preparedRunner((statement) => native.prepare(statement))
+  db.$all = preparedReader((statement) => native.prepare(statement))
   db.$embedded = true
   db.$engine = 'libsql'
   return db
@@ -169,6 +172,7 @@ async function openBunSqlite(path: string): Promise<Database> {
   migrate(db as never, { migrationsFolder: MIGRATIONS })
   db.$client = bunSqlClient(native)
   db.$exec = preparedRunner((statement) => native.prepare(statement))
+  db.$all = preparedReader((statement) => native.prepare(statement))
   if (path !== ':memory:') db.$file = path
   db.$embedded = true
   db.$engine = 'bun:sqlite'
@@ -184,6 +188,18 @@ function preparedRunner(
     let statement = statements.get(sql)
     if (!statement) statements.set(sql, (statement = prepare(sql)))
     return statement.run(...args)
+  }
+}
+
+/** Reads rows of fixed statements, each prepared once (bun:sqlite and libsql both answer `all` with objects). */
+function preparedReader(
+  prepare: (sql: string) => { all(...args: unknown[]): unknown },
+): (sql: string, ...args: unknown[]) => Record<string, unknown>[] {
+  const statements = new Map<string, { all(...args: unknown[]): unknown }>()
+  return (sql, ...args) => {
+    let statement = statements.get(sql)
+    if (!statement) statements.set(sql, (statement = prepare(sql)))
+    return statement.all(...args) as Record<string, unknown>[]
   }
 }
 

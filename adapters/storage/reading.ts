@@ -61,6 +61,8 @@ const newJobOf = (now: string | ReturnType<typeof sql.placeholder>, priority: 0 
   lastError: sql<string | null>`NULL`.as('last_error'),
   createdAt: sql<string>`${now}`.as('created_at'),
   priority: sql<number>`${sql.raw(String(priority))}`.as('priority'),
+  // Only imported items' jobs name their host (docs/import-export.md#enrichment).
+  host: sql<string | null>`NULL`.as('host'),
 })
 
 /**

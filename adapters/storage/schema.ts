@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // Timestamps are RFC 3339 UTC strings with milliseconds: fixed width, so text order is time order.
 
@@ -251,10 +251,18 @@ export const enrichmentJobs = sqliteTable(
     leaseUntilMs: integer('lease_until_ms'),
     lastError: text('last_error'),
     createdAt: text('created_at').notNull(),
-    /** 0 for captures (live work), 1 for backfills: a claim takes every due 0 before any 1. */
+    /**
+     * 0 for captures (live work), 1 for backfills, 2 for imported items: a claim takes every due 0 before
+     * any 1, and any 1 before any 2 (docs/import-export.md#enrichment).
+     */
     priority: integer('priority').notNull().default(0),
+    /** The item's host, for imported items: no more than 2 of them are fetched from one host at once. */
+    host: text('host'),
   },
-  (t) => [index('enrichment_jobs_due_idx').on(t.priority, t.runAfterMs)],
+  (t) => [
+    index('enrichment_jobs_due_idx').on(t.priority, t.runAfterMs),
+    index('enrichment_jobs_host_idx').on(t.host, t.leaseUntilMs),
+  ],
 )
 
 /**
@@ -321,3 +329,37 @@ export const searchDocs = sqliteTable('search_docs', {
     .unique()
     .references(() => savedItems.id, { onDelete: 'cascade' }),
 })
+
+/**
+ * Imports (docs/import-export.md#jobs): the uploaded file is kept until the job is done, and the job's
+ * progress (entries processed, counts, errors) is written in the same transaction as each batch of
+ * entries, so a crash resumes after the last committed batch, every entry applied once.
+ */
+export const imports = sqliteTable(
+  'imports',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    format: text('format').notNull(),
+    status: text('status').$type<'queued' | 'running' | 'done' | 'failed'>().notNull(),
+    total: integer('total').notNull(),
+    processed: integer('processed').notNull(),
+    created: integer('created').notNull(),
+    updated: integer('updated').notNull(),
+    skipped: integer('skipped').notNull(),
+    folderNames: text('folder_names', { mode: 'json' }).$type<string[]>().notNull(),
+    droppedTags: text('dropped_tags', { mode: 'json' }).$type<string[]>().notNull(),
+    errors: text('errors', { mode: 'json' }).$type<{ line: number; message: string }[]>().notNull(),
+    /** Why the job failed, when it did (a file the job could not read again). */
+    failure: text('failure'),
+    /** The file as uploaded; null once the job is done or failed. */
+    file: blob('file', { mode: 'buffer' }),
+    /** Held by a worker until this time (epoch ms); null when nobody holds it. */
+    leaseUntilMs: integer('lease_until_ms'),
+    createdAt: text('created_at').notNull(),
+    finishedAt: text('finished_at'),
+  },
+  (t) => [index('imports_user_created_idx').on(t.userId, t.createdAt), index('imports_status_idx').on(t.status)],
+)

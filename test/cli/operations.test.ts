@@ -34,6 +34,7 @@ async function setup(): Promise<Setup> {
     clock: new TestClock(),
     random,
     readStdin: async () => stdin,
+    readFile: async (path: string) => new Uint8Array(await Bun.file(path).arrayBuffer()),
   }
   return {
     deps,

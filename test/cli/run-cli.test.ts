@@ -28,6 +28,7 @@ const deps: CliDeps = {
   clock,
   random,
   readStdin: async () => '',
+  readFile: async (path: string) => new Uint8Array(await Bun.file(path).arrayBuffer()),
 }
 
 beforeAll(async () => {

@@ -5,8 +5,8 @@ import type { Scope } from '../../core/types.ts'
 // and test/http/route-access.test.ts checks the routes agree with this table.
 // Rows: method, a sample path, the route pattern, access, whether it takes a JSON body.
 
-/** Who may call an endpoint: holders of one scope, any valid credential, or anyone. */
-export type EndpointAccess = Scope | 'any-credential' | 'public'
+/** Who may call an endpoint: holders of one scope (or of two, space-separated), any valid credential, or anyone. */
+export type EndpointAccess = Scope | `${Scope} ${Scope}` | 'any-credential' | 'public'
 
 export interface EndpointRule {
   method: string
@@ -48,6 +48,10 @@ export const ENDPOINT_TABLE: readonly [
   ['PATCH', '/v1/folders/f1', '/v1/folders/:id', 'folders:write', true],
   ['DELETE', '/v1/folders/f1', '/v1/folders/:id', 'folders:delete', false],
   ['GET', '/v1/me', '/v1/me', 'account:read', false],
+  ['POST', '/v1/imports', '/v1/imports', 'saved-items:capture folders:write', false],
+  ['GET', '/v1/imports', '/v1/imports', 'saved-items:read', false],
+  ['GET', '/v1/imports/abc', '/v1/imports/:id', 'saved-items:read', false],
+  ['GET', '/v1/export', '/v1/export', 'saved-items:read folders:read', false],
   ['POST', '/connect/authorize', '/connect/authorize', 'any-credential', true],
   ['POST', '/connect/exchange', '/connect/exchange', 'public', true],
   ['POST', '/mcp', '/mcp', 'any-credential', true],

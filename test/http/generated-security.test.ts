@@ -38,11 +38,17 @@ function foreignAnswer(op: Operation): { status: number; tag?: string } | null {
   if (op.path.startsWith('/v1/saved-items/'))
     return op.method === 'DELETE' ? { status: 204 } : { status: 404, tag: 'SavedItemNotFoundError' }
   if (op.path.startsWith('/v1/folders/')) return { status: 404, tag: 'FolderNotFoundError' }
+  if (op.path.startsWith('/v1/imports/')) return { status: 404, tag: 'ImportNotFoundError' }
   throw new Error(`no rule for another person's id in ${op.method} ${op.path}: add one`)
 }
 
 function pathFor(op: Operation, ids: RouteIds): string {
-  return op.path.replace('{id}', op.path.startsWith('/v1/folders/') ? ids.folderId : ids.itemId)
+  const id = op.path.startsWith('/v1/folders/')
+    ? ids.folderId
+    : op.path.startsWith('/v1/imports/')
+      ? ids.importId
+      : ids.itemId
+  return op.path.replace('{id}', id)
 }
 
 /** Row counts of every table (rate-limit counters and the migration log aside). */
@@ -193,7 +199,12 @@ describe('every operation of /openapi.json', () => {
           { status: 403, tag: 'InsufficientScopeError' },
         )
         expect(reply.body.requiredScope).toBe(scope)
-        expect(reply.headers.get('www-authenticate')).toContain(`error="insufficient_scope", scope="${scope}"`)
+        // The challenge names every scope the operation needs (one, or all of an import's), so one
+        // re-authorization is enough.
+        const challenge = /error="insufficient_scope", scope="([^"]*)"/.exec(
+          reply.headers.get('www-authenticate') ?? '',
+        )
+        expect(challenge?.[1]?.split(' ')).toEqual(op.scopes)
       }
     }
   })

@@ -20,7 +20,9 @@ function declaredRules(routes: readonly RouteLike[]): EndpointRule[] {
     const security = detail.security as unknown[] | undefined
     if (!Array.isArray(security)) return []
     const scopes = (detail['x-required-scopes'] as EndpointAccess[] | undefined) ?? []
-    const access: EndpointAccess = security.length === 0 ? 'public' : (scopes[0] ?? 'any-credential')
+    const access = (
+      security.length === 0 ? 'public' : scopes.length > 0 ? scopes.join(' ') : 'any-credential'
+    ) as EndpointAccess
     return [{ method: route.method, pattern: route.path, access, jsonBody: route.hooks?.body !== undefined }]
   })
 }

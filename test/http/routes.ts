@@ -6,6 +6,7 @@ import type { Harness } from '../helpers/harness.ts'
 export interface RouteIds {
   itemId: string
   folderId: string
+  importId: string
 }
 
 /** What a route answers when its path names a resource of another person. */
@@ -13,6 +14,7 @@ export type ForeignAnswer =
   | { resource: 'saved-item'; status: 404; tag: 'SavedItemNotFoundError' }
   | { resource: 'saved-item'; status: 204 } // DELETE is idempotent: same as a missing item (docs/api.md#lists)
   | { resource: 'folder'; status: 404; tag: 'FolderNotFoundError' }
+  | { resource: 'import'; status: 404; tag: 'ImportNotFoundError' }
 
 export interface RouteSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -160,14 +162,38 @@ export const ROUTES: readonly RouteSpec[] = [
     foreign: folderNotFound,
   },
   { method: 'GET', pattern: '/v1/me', path: () => '/v1/me', scope: 'account:read', success: 200, foreign: null },
+  {
+    method: 'GET',
+    pattern: '/v1/imports',
+    path: () => '/v1/imports',
+    scope: 'saved-items:read',
+    success: 200,
+    foreign: null,
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/imports/:id',
+    path: (ids) => `/v1/imports/${ids.importId}`,
+    scope: 'saved-items:read',
+    success: 200,
+    foreign: { resource: 'import', status: 404, tag: 'ImportNotFoundError' },
+  },
 ]
 
 export const routeName = (route: RouteSpec): string => `${route.method} ${route.pattern}`
 
-/** The ENDPOINT_RULES rows this table must cover: every authenticated one except /connect/* (scope-free; covered by test/connect). */
+/**
+ * The ENDPOINT_RULES rows this table must cover: every authenticated one except /connect/* (scope-free;
+ * covered by test/connect) and those needing two scopes (the import and the export: test/http/imports.test.ts
+ * checks each scope they need, and the generated security test every operation).
+ */
 export function rulesToCover(): EndpointRule[] {
   return ENDPOINT_RULES.filter(
-    (rule) => rule.access !== 'public' && !rule.pattern.startsWith('/connect/') && rule.pattern !== '/mcp',
+    (rule) =>
+      rule.access !== 'public' &&
+      !rule.pattern.startsWith('/connect/') &&
+      rule.pattern !== '/mcp' &&
+      !rule.access.includes(' '),
   )
 }
 
@@ -208,7 +234,13 @@ export async function seedPerson(harness: Harness, token: string, label: string)
   })
   const folder = await harness.call('POST', '/v1/folders', { token, body: { name: `${label} folder` } })
   if (folder.status !== 200) throw new Error(`seed folder failed: ${folder.status} ${folder.text}`)
-  return { itemId: capture.body.savedItem.id, folderId: folder.body.id }
+  const started = await harness.call('POST', '/v1/imports', {
+    token,
+    raw: `https://example.com/${label}/imported\n`,
+    headers: { 'content-type': 'text/plain' },
+  })
+  if (started.status !== 202) throw new Error(`seed import failed: ${started.status} ${started.text}`)
+  return { itemId: capture.body.savedItem.id, folderId: folder.body.id, importId: started.body.import.id }
 }
 
 /** Every row a person owns (items, folders), for "nothing changed" assertions. */

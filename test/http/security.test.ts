@@ -141,8 +141,10 @@ for (const route of ROUTES) {
         // Only the addressed resource is someone else's; everything else in the request is B's own.
         const ids: RouteIds =
           foreign.resource === 'saved-item'
-            ? { itemId: a.ids.itemId, folderId: b.ids.folderId }
-            : { itemId: b.ids.itemId, folderId: a.ids.folderId }
+            ? { ...b.ids, itemId: a.ids.itemId }
+            : foreign.resource === 'folder'
+              ? { ...b.ids, folderId: a.ids.folderId }
+              : { ...b.ids, importId: a.ids.importId }
         const reply = await h.call(route.method, route.path(ids), options(route, ids, { token: b.key }))
         expect(reply.status).toBe(foreign.status)
         if (foreign.status === 404 && foreign.resource === 'saved-item') {
@@ -150,6 +152,12 @@ for (const route of ROUTES) {
             _tag: 'SavedItemNotFoundError',
             message: expect.any(String),
             savedItemId: a.ids.itemId,
+          })
+        } else if (foreign.status === 404 && foreign.resource === 'import') {
+          expect(reply.body).toEqual({
+            _tag: 'ImportNotFoundError',
+            message: expect.any(String),
+            importId: a.ids.importId,
           })
         } else if (foreign.status === 404) {
           expect(reply.body).toEqual({

@@ -15,6 +15,8 @@ export interface PageOptions {
   script?: string
   /** A class for `<main>`, for pages that lay themselves out (the reader view sets its own measure). */
   mainClass?: string
+  /** Reload the page after this many seconds (an import's progress page follows its job without script). */
+  refreshSeconds?: number
 }
 
 /** The frame of every page: small CSS inline (no external requests), responsive, not frameable (headers). */
@@ -25,6 +27,7 @@ export function layout(options: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Readlater</title>
+${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${String(options.refreshSeconds)}">` : null}
 <style>${raw(STYLES + (options.styles ?? ''))}</style>
 ${options.script ? html`<script src="${options.script}" defer></script>` : null}
 </head>

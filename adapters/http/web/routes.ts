@@ -1,7 +1,7 @@
 import { logUnexpected } from '../../app/unexpected.ts'
 import { Elysia } from 'elysia'
 import { isScope } from '../../../core/auth/scopes.ts'
-import { isAppError } from '../../../core/errors.ts'
+import { ImportFormatError, isAppError, PayloadTooLargeError } from '../../../core/errors.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { prepareCapture } from '../../../core/items/capture.ts'
 import { MAX_PAGE_SIZE } from '../../../core/items/list-order.ts'
@@ -33,6 +33,11 @@ import { READER_SCRIPT_PATH, READER_SCRIPT_VERSION } from './reader-script.ts'
 import { searchFor } from './search.ts'
 import { READER_STYLES } from './styles.ts'
 import { settingsPage, type SettingsView } from './pages/settings.ts'
+import { importProgressPage } from './pages/import-export.ts'
+import { importOf, importsOf, startImport } from '../../app/imports.ts'
+import { byteStream, exportFormatOf, exportLibrary } from '../../app/export.ts'
+import { IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
+import { readBodyCapped } from '../body.ts'
 import { signInPage } from './pages/sign-in.ts'
 import { signOutPage } from './pages/sign-out.ts'
 import { signUpClosedPage, signUpPage } from './pages/sign-up.ts'
@@ -101,7 +106,7 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
     status: number,
     title: string,
     body: SafeHtml,
-    extra: Pick<PageOptions, 'styles' | 'script' | 'mainClass'> & { csp?: string } = {},
+    extra: Pick<PageOptions, 'styles' | 'script' | 'mainClass' | 'refreshSeconds'> & { csp?: string } = {},
   ): Response {
     const headers = new Headers(HTML_HEADERS)
     if (extra.csp) headers.set('content-security-policy', extra.csp)
@@ -293,10 +298,11 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
     extra: Partial<SettingsView> = {},
   ): Promise<Response> {
     const userId = visit.session.userId
-    const [keys, agents, user] = await Promise.all([
+    const [keys, agents, user, imports] = await Promise.all([
       listApiKeys(db, userId),
       listActiveGrants(db, userId),
       findUserById(db, userId),
+      importsOf(deps, sessionPrincipal(visit.session)),
     ])
     keys.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
     // A key issued through the connect flow names its issuer; while the key is in force so is the issuer.
@@ -328,6 +334,7 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
         agents,
         issuedBy,
         signupAttemptedAt: recentAttempt,
+        imports,
         ...extra,
       }),
     )
@@ -365,6 +372,73 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
         { href: '/', label: 'Go to the start page' },
       )
     })(visit)
+
+  // ── Import and export (docs/web.md#import-and-export) ──────────────────────────────────────────
+
+  /** The upload: a multipart form (the file and the CSRF field), read up to the import's limit. */
+  const uploadImport = signedIn(async (visit) => {
+    const type = visit.request.headers.get('content-type') ?? ''
+    let form: FormData | null = null
+    try {
+      const body = await readBodyCapped(visit.request, IMPORT_MAX_BYTES + 64 * 1024)
+      if (type.toLowerCase().startsWith('multipart/form-data'))
+        form = await new Response(new Blob([body as BlobPart]), { headers: { 'content-type': type } }).formData()
+    } catch (error) {
+      if (!(error instanceof PayloadTooLargeError)) form = null
+      else return settings(visit, 400, { importError: 'The file is over the 50 MiB limit of an import.' })
+    }
+    const csrf = form?.get('csrf')
+    if (!isValidCsrf(visit.request, typeof csrf === 'string' ? csrf : null, secure))
+      return message(
+        visit,
+        403,
+        'Form expired',
+        'This form could not be verified (its security token is missing or stale). Reload the page and try again.',
+        { href: '/settings', label: 'Reload the form' },
+      )
+    const file = form?.get('file')
+    if (!file || typeof file === 'string' || file.size === 0)
+      return settings(visit, 400, { importError: 'Choose a file to import.' })
+    try {
+      const started = await startImport(deps, sessionPrincipal(visit.session), {
+        bytes: new Uint8Array(await file.arrayBuffer()),
+        format: null,
+        contentType: file.type || null,
+      })
+      return redirect(visit, `/settings/imports/${started.id}`)
+    } catch (error) {
+      if (error instanceof ImportFormatError)
+        return settings(visit, 400, { importError: `Nothing was imported: ${error.message}.` })
+      throw error
+    }
+  })
+
+  const showImport = (visit: Visit, id: string) =>
+    signedIn(async (visit) => {
+      const job = await importOf(deps, sessionPrincipal(visit.session), id)
+      if (!job)
+        return message(visit, 404, 'No such import', 'There is no import with this address in your account.', {
+          href: '/settings',
+          label: 'Back to settings',
+        })
+      const running = job.status !== 'done' && job.status !== 'failed'
+      return page(visit, 200, 'Import', importProgressPage(job), running ? { refreshSeconds: 1 } : {})
+    })(visit)
+
+  const downloadExport = signedIn(async (visit) => {
+    const { filename, contentType, chunks } = exportLibrary(
+      deps,
+      sessionPrincipal(visit.session),
+      exportFormatOf(visit.url.searchParams.get('format')),
+    )
+    return new Response(byteStream(chunks), {
+      headers: {
+        'content-type': contentType,
+        'content-disposition': `attachment; filename="${filename}"`,
+        'cache-control': 'no-store',
+      },
+    })
+  })
 
   const showSettings = signedIn((visit) =>
     settings(visit, 200, { notice: NOTICES[visit.url.searchParams.get('done') ?? ''] ?? null }),
@@ -592,6 +666,13 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
       form,
     )
     .post('/settings/sessions/sign-out-others', posted(signOutOthers), form)
+    .post('/settings/import', run(uploadImport), form)
+    .get(
+      '/settings/imports/:id',
+      run((visit) => showImport(visit, paramOf(visit, 3))),
+      hidden,
+    )
+    .get('/settings/export', run(downloadExport), hidden)
     .post('/settings/delete-account', posted(deleteOwnAccount), form)
     .post('/queue/capture', posted(capture), form)
     .post(

@@ -16,7 +16,7 @@ export interface Operation {
 interface OpenApiOperation {
   security?: Record<string, string[]>[]
   'x-required-scopes'?: string[]
-  requestBody?: { content?: Record<string, unknown> }
+  requestBody?: { content?: Record<string, { schema?: { format?: string } }> }
 }
 
 /** Every operation under `paths`, in document order. */
@@ -31,7 +31,10 @@ export function operationsOf(document: { paths: Record<string, Record<string, Op
         path,
         public: security.length === 0,
         scopes: operation['x-required-scopes'] ?? [],
-        jsonBody: Boolean(operation.requestBody?.content?.['application/json']),
+        // A file upload that may be a JSON file (an import) is a file, not a JSON body: binary schema.
+        jsonBody:
+          Boolean(operation.requestBody?.content?.['application/json']) &&
+          operation.requestBody?.content?.['application/json']?.schema?.format !== 'binary',
         mutating: method !== 'get',
       })
     }

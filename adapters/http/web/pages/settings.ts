@@ -4,6 +4,8 @@ import { html, type SafeHtml } from '../html.ts'
 import type { ApiKeyRow } from '../../../storage/api-keys.ts'
 import type { ConnectedAgent } from '../../../storage/oauth-grants.ts'
 import { csrfField, errorNotice, timeOf } from './parts.ts'
+import type { ImportDto } from '../../../app/imports.ts'
+import { importExportSections } from './import-export.ts'
 
 export interface SettingsView {
   csrf: string
@@ -21,6 +23,10 @@ export interface SettingsView {
   signupAttemptedAt?: string | null
   /** Why "Delete account" was refused. */
   deleteError?: string | null
+  /** The person's imports, newest first. */
+  imports?: ImportDto[]
+  /** Why "Import" was refused. */
+  importError?: string | null
 }
 
 const scopeList = (scopes: readonly string[]): SafeHtml =>
@@ -74,7 +80,7 @@ ${agents.map(
 
 /**
  * Labels "API keys", "Label", one checkbox per scope string, "Create key", "Connected agents", "Revoke",
- * "Sign out other sessions", "Delete account" (docs/web.md#pages).
+ * "Import", the "Export" links, "Sign out other sessions", "Delete account" (docs/web.md#pages).
  */
 export function settingsPage(view: SettingsView): SafeHtml {
   const checked = new Set(view.form?.scopes ?? [])
@@ -111,6 +117,7 @@ ${keyTable(view.csrf, view.keys, view.issuedBy ?? new Map())}
 <h2 id="connected-agents">Connected agents</h2>
 ${agentTable(view.csrf, view.agents)}
 </section>
+${importExportSections({ csrf: view.csrf, imports: view.imports ?? [], importError: view.importError ?? null })}
 <section aria-labelledby="sessions">
 <h2 id="sessions">Sessions</h2>
 <form method="post" action="/settings/sessions/sign-out-others" class="card">

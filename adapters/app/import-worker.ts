@@ -1,0 +1,147 @@
+import { parseImportFile } from '../../core/import/parse-import.ts'
+import { appendBounded, appendErrors, IMPORT_MAX_DROPPED_TAGS, rowsOfBatch } from '../../core/import/rows.ts'
+import type { ParsedEntry } from '../../core/import/types.ts'
+import { toTimestamp } from '../../core/time.ts'
+import type { Clock, RandomSource } from '../../core/types.ts'
+import {
+  claimImport,
+  failImport,
+  releaseImport,
+  writeImportBatch,
+  type ClaimedImport,
+  type ImportRecord,
+} from '../storage/imports.ts'
+import type { Database } from '../storage/open-database.ts'
+import type { Log } from './deps.ts'
+
+export interface ImportWorkerOptions {
+  /** Entries written per transaction: small enough that a batch holds the serving thread a few ms. */
+  batchSize: number
+  /** How often an idle worker looks for a queued import. */
+  pollMs: number
+  /** How long a claim holds an import without a batch written; a dead process's import is taken over after it. */
+  leaseMs: number
+}
+
+export const DEFAULT_IMPORT_WORKER_OPTIONS: ImportWorkerOptions = { batchSize: 250, pollMs: 500, leaseMs: 10_000 }
+
+export interface ImportWorker {
+  /** Stops after the batch in flight and lets go of its import, which the next process resumes at once. */
+  stop(): Promise<void>
+  /** Runs every waiting import to its end, or with `onlyId` that one if nobody else holds it (tests, the CLI). */
+  drain(onlyId?: string, onBatch?: (record: ImportRecord) => void): Promise<void>
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Runs imports in this process (docs/import-export.md#jobs): in the `background`, claims a queued import
+ * (or one whose process died), reads its file once, and writes its entries in batches, each batch with the import's progress in
+ * one transaction, yielding to the event loop between batches so requests go on being served.
+ */
+export function startImportWorker(
+  deps: { db: Database; clock: Clock; random: RandomSource; log: Log },
+  options: ImportWorkerOptions = DEFAULT_IMPORT_WORKER_OPTIONS,
+  background = true,
+): ImportWorker {
+  let running = true
+  let busy: Promise<void> = Promise.resolve()
+
+  async function runOnce(onlyId: string | null = null, onBatch?: (record: ImportRecord) => void): Promise<boolean> {
+    const nowMs = deps.clock.now().getTime()
+    const claim = await claimImport(deps.db, nowMs, nowMs + options.leaseMs, onlyId)
+    if (!claim) return false
+    await runClaim(claim, onBatch)
+    return true
+  }
+
+  async function runClaim(claim: ClaimedImport, onBatch?: (record: ImportRecord) => void): Promise<void> {
+    let entries: ParsedEntry[]
+    try {
+      // Read with the import's own time as "now", so a resumed import clamps dates as the first run did.
+      entries = parseImportFile(claim.file, {
+        format: claim.record.format,
+        contentType: null,
+        now: new Date(claim.record.createdAt),
+      }).entries
+    } catch (error) {
+      await failImport(deps.db, claim, error instanceof Error ? error.message : 'the file cannot be read', now())
+      return
+    }
+    const record = claim.record
+    while (running) {
+      const from = record.processed
+      const slice = entries.slice(from, from + options.batchSize)
+      const batch = rowsOfBatch(slice, {
+        importedAt: record.createdAt,
+        nowMs: deps.clock.now().getTime(),
+        random: deps.random,
+      })
+      const nextLeaseUntilMs = deps.clock.now().getTime() + options.leaseMs
+      const result = await writeImportBatch(
+        deps.db,
+        claim,
+        { rows: batch.rows, folders: batch.folders, now: now(), nextLeaseUntilMs },
+        (outcome) => ({
+          processed: from + slice.length,
+          created: record.created + outcome.created,
+          updated: record.updated + outcome.updated,
+          skipped: record.skipped + batch.errors.length,
+          folderNames: appendBounded(record.folderNames, outcome.folderNames, 1000, (name) => name.toLowerCase()),
+          droppedTags: appendBounded(record.droppedTags, batch.droppedTags, IMPORT_MAX_DROPPED_TAGS, (tag) =>
+            tag.toLowerCase(),
+          ),
+          errors: appendErrors(record.errors, batch.errors),
+          done: from + slice.length >= entries.length,
+        }),
+      )
+      Object.assign(record, result.progress)
+      claim.leaseUntilMs = nextLeaseUntilMs
+      onBatch?.(record)
+      if (result.progress.done) {
+        record.status = 'done'
+        record.finishedAt = now()
+        deps.log('info', {
+          msg: 'import done',
+          import: record.id,
+          created: record.created,
+          updated: record.updated,
+          skipped: record.skipped,
+        })
+        return
+      }
+      // A turn of the event loop between batches: requests waiting meanwhile are served first.
+      await pause(0)
+    }
+    await releaseImport(deps.db, claim)
+  }
+
+  const now = () => toTimestamp(deps.clock.now())
+
+  async function loop(): Promise<void> {
+    while (running) {
+      let worked = false
+      try {
+        worked = await runOnce()
+      } catch (error) {
+        deps.log('warn', { msg: 'import batch failed', error: error instanceof Error ? error.name : 'unknown' })
+      }
+      if (!worked) await pause(options.pollMs)
+    }
+  }
+
+  if (background) busy = loop()
+  return {
+    async stop() {
+      running = false
+      await busy
+    },
+    async drain(onlyId, onBatch) {
+      if (onlyId) {
+        await runOnce(onlyId, onBatch)
+        return
+      }
+      while (await runOnce(null, onBatch)) {}
+    },
+  }
+}

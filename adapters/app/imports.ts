@@ -1,0 +1,87 @@
+import { ImportFormatError } from '../../core/errors.ts'
+import { uuidv7 } from '../../core/ids.ts'
+import { parseImportFile } from '../../core/import/parse-import.ts'
+import { IMPORT_FORMATS, IMPORT_MAX_BYTES, type ImportFormat } from '../../core/import/types.ts'
+import { toTimestamp } from '../../core/time.ts'
+import type { Principal } from '../../core/types.ts'
+import { findImport, insertImport, listImports, type ImportRecord } from '../storage/imports.ts'
+import type { AppDeps } from './deps.ts'
+
+/** An import as the API shows it (docs/import-export.md#imports). */
+export interface ImportDto {
+  id: string
+  format: ImportFormat
+  status: ImportRecord['status']
+  total: number
+  processed: number
+  created: number
+  updated: number
+  skipped: number
+  folderNames: string[]
+  droppedTags: string[]
+  errors: { line: number; message: string }[]
+  createdAt: string
+  finishedAt: string | null
+}
+
+export function toImportDto(record: ImportRecord): ImportDto {
+  return {
+    id: record.id,
+    format: record.format,
+    status: record.status,
+    total: record.total,
+    processed: record.processed,
+    created: record.created,
+    updated: record.updated,
+    skipped: record.skipped,
+    folderNames: record.folderNames,
+    droppedTags: record.droppedTags,
+    errors: record.errors,
+    createdAt: record.createdAt,
+    finishedAt: record.finishedAt,
+  }
+}
+
+/** The `format` a caller named, or null for "detect it"; anything else is refused before the file is read. */
+export function importFormatOf(value: string | null | undefined): ImportFormat | null {
+  if (value === undefined || value === null || value === '') return null
+  if ((IMPORT_FORMATS as readonly string[]).includes(value)) return value as ImportFormat
+  throw new ImportFormatError(`format: "${value.slice(0, 40)}" is not one of ${IMPORT_FORMATS.join(', ')}`)
+}
+
+/**
+ * Accepts a file for import: the whole file is read here (so a file that is no supported format, a broken
+ * container or malformed CSV is refused with nothing written), then kept with a queued job that the
+ * import workers run in batches (docs/import-export.md#jobs).
+ */
+export async function startImport(
+  deps: AppDeps,
+  principal: Principal,
+  input: { bytes: Uint8Array; format: ImportFormat | null; contentType: string | null },
+): Promise<ImportDto> {
+  if (input.bytes.byteLength > IMPORT_MAX_BYTES)
+    throw new ImportFormatError(`the file is over the ${IMPORT_MAX_BYTES / 1024 / 1024} MiB limit of an import`)
+  const now = deps.clock.now()
+  const parsed = parseImportFile(input.bytes, { format: input.format, contentType: input.contentType, now })
+  const record = await insertImport(
+    deps.db,
+    {
+      id: uuidv7(now.getTime(), deps.random),
+      userId: principal.userId,
+      format: parsed.format,
+      total: parsed.entries.length,
+      createdAt: toTimestamp(now),
+    },
+    input.bytes,
+  )
+  return toImportDto(record)
+}
+
+export async function importOf(deps: AppDeps, principal: Principal, id: string): Promise<ImportDto | null> {
+  const record = await findImport(deps.db, principal.userId, id)
+  return record ? toImportDto(record) : null
+}
+
+export async function importsOf(deps: AppDeps, principal: Principal): Promise<ImportDto[]> {
+  return (await listImports(deps.db, principal.userId)).map(toImportDto)
+}

@@ -1,0 +1,129 @@
+import { Elysia, t } from 'elysia'
+import { ImportFormatError, ImportNotFoundError, UnsupportedMediaTypeError } from '../../../core/errors.ts'
+import { IMPORT_FORMATS, IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
+import { byteStream, exportFormatOf, exportLibrary } from '../../app/export.ts'
+import { importFormatOf, importOf, importsOf, startImport } from '../../app/imports.ts'
+import type { RouteContext } from '../route-context.ts'
+import { commonAuthedErrors, Errors, ExportQuery, ImportList, ImportQuery, ImportResponse } from '../schemas.ts'
+
+/**
+ * The media types an import file may come as (docs/import-export.md#imports): the five of the formats,
+ * and what browsers and curl send for the same files (Windows names a CSV `application/vnd.ms-excel` and
+ * a zip `application/x-zip-compressed`; `application/octet-stream` is any file). The type is a hint:
+ * the format is read from the bytes.
+ */
+const FILE_TYPES = new Set([
+  'text/html',
+  'text/csv',
+  'application/json',
+  'application/zip',
+  'text/plain',
+  'application/x-zip-compressed',
+  'application/vnd.ms-excel',
+  'text/x-csv',
+  'application/octet-stream',
+])
+
+const overCap = () =>
+  new ImportFormatError(`the file is over the ${IMPORT_MAX_BYTES / 1024 / 1024} MiB limit of an import`)
+
+export const importRoutes = ({ deps, guard }: RouteContext) =>
+  new Elysia()
+    .use(guard)
+    .post(
+      '/v1/imports',
+      async ({ body, query, request, set, principal }) => {
+        const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+        if (!FILE_TYPES.has(contentType))
+          throw new UnsupportedMediaTypeError(
+            `Content-Type must be one of ${[...FILE_TYPES].join(', ')}, got ${contentType ? `"${contentType.slice(0, 80)}"` : 'none'}`,
+          )
+        const format = importFormatOf(query.format)
+        const created = await startImport(deps, principal, {
+          bytes: body as Uint8Array,
+          format,
+          contentType,
+        })
+        set.status = 202
+        set.headers.location = `/v1/imports/${created.id}`
+        return { import: created }
+      },
+      {
+        query: ImportQuery,
+        response: {
+          202: ImportResponse,
+          ...commonAuthedErrors,
+          400: t.Union([Errors.ImportFormatError, Errors.ValidationError]),
+          409: Errors.IdempotencyKeyInFlightError,
+          415: Errors.UnsupportedMediaTypeError,
+          422: Errors.IdempotencyKeyReuseError,
+        },
+        auth: { scopes: ['saved-items:capture', 'folders:write'], file: { bytes: IMPORT_MAX_BYTES, overCap } },
+        detail: {
+          summary: 'Import a file',
+          description: `The file is the request body (up to 50 MiB): Pocket's CSV (alone or zipped) or older HTML export, browser bookmarks (Netscape HTML, also Raindrop's and Pinboard's), Instapaper's CSV, Omnivore's zip, wallabag's JSON, Readlater's own JSON or CSV export, or a list of URLs one per line. \`format\` (${IMPORT_FORMATS.join(', ')}) is detected from the bytes when absent. The file is read at once: a file that is no supported format, a broken or oversized zip (over 200 MiB expanded), malformed CSV or over 50 MiB is 400 ImportFormatError and nothing is written. Otherwise 202 with the queued import; it runs in the background in batches (a crash resumes it, no entry twice): follow it at Location. Entries keep their saved time, read state, folder and tags; a URL already saved is merged (created/updated/skipped counts, errors with their line).`,
+          tags: ['Import and export'],
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(
+              ['text/csv', 'text/html', 'application/json', 'application/zip', 'text/plain'].map((type) => [
+                type,
+                { schema: { type: 'string', format: 'binary' } },
+              ]),
+            ),
+          },
+        } as never,
+      },
+    )
+    .get(
+      '/v1/imports/:id',
+      async ({ params, principal }) => {
+        const found = await importOf(deps, principal, params.id)
+        if (!found) throw new ImportNotFoundError(params.id)
+        return { import: found }
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        response: { 200: ImportResponse, ...commonAuthedErrors, 404: Errors.ImportNotFoundError },
+        auth: 'saved-items:read',
+        detail: {
+          summary: 'Read an import',
+          description:
+            'Where an import stands: its counts, the folders it used, dropped tags and the first 100 errors.',
+          tags: ['Import and export'],
+        },
+      },
+    )
+    .get('/v1/imports', async ({ principal }) => ({ imports: await importsOf(deps, principal) }), {
+      response: { 200: ImportList, ...commonAuthedErrors },
+      auth: 'saved-items:read',
+      detail: {
+        summary: 'List imports',
+        description: "The caller's imports, newest first (up to 100).",
+        tags: ['Import and export'],
+      },
+    })
+    .get(
+      '/v1/export',
+      async ({ query, principal }) => {
+        const { filename, contentType, chunks } = exportLibrary(deps, principal, exportFormatOf(query.format))
+        return new Response(byteStream(chunks), {
+          headers: {
+            'content-type': contentType,
+            'content-disposition': `attachment; filename="${filename}"`,
+            'cache-control': 'no-store',
+          },
+        })
+      },
+      {
+        query: ExportQuery,
+        response: { 200: t.String(), ...commonAuthedErrors, 400: Errors.ValidationError },
+        auth: { scopes: ['saved-items:read', 'folders:read'] },
+        detail: {
+          summary: 'Export the library',
+          description:
+            'Every saved item with every field and its folder name, streamed as an attachment: `json` (default; `{ format: "readlater", version: 1, exportedAt, savedItems: [SavedItem…] }`), `netscape` (bookmark HTML every browser, Pinboard and Raindrop import; folders as folders, TAGS, TOREAD="1" for unread) or `csv` (url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name). Each imports back into Readlater with its URLs, titles, read state, folders, tags and saved times.',
+          tags: ['Import and export'],
+        },
+      },
+    )

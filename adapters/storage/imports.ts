@@ -1,0 +1,338 @@
+import type { ImportEntryError, ImportFormat } from '../../core/import/types.ts'
+import { groupCommitted } from './group-commit.ts'
+import type { Database } from './open-database.ts'
+
+/** An import as stored (docs/import-export.md#jobs), without its file. */
+export interface ImportRecord {
+  id: string
+  userId: string
+  format: ImportFormat
+  status: 'queued' | 'running' | 'done' | 'failed'
+  total: number
+  processed: number
+  created: number
+  updated: number
+  skipped: number
+  folderNames: string[]
+  droppedTags: string[]
+  errors: ImportEntryError[]
+  failure: string | null
+  createdAt: string
+  finishedAt: string | null
+}
+
+/** A claimed import: the record, its file, and the lease this claim holds. */
+export interface ClaimedImport {
+  record: ImportRecord
+  file: Uint8Array
+  leaseUntilMs: number
+}
+
+/** One entry of a batch, ready to write: the item row's values, the folder by its key. */
+export interface ImportRow {
+  id: string
+  url: string
+  normalizedUrl: string
+  host: string
+  type: string
+  title: string | null
+  tags: string[]
+  createdAt: string
+  lastSavedAt: string
+  isRead: boolean
+  folderKey: string | null
+}
+
+/** A folder a batch names: created when the person has none by that key, else reused. */
+export interface ImportFolder {
+  id: string
+  name: string
+  key: string
+}
+
+/** Where the import stands after a batch: written whole with the batch, in its transaction. */
+export interface ImportProgress {
+  processed: number
+  created: number
+  updated: number
+  skipped: number
+  folderNames: string[]
+  droppedTags: string[]
+  errors: ImportEntryError[]
+}
+
+const COLUMNS = `id, user_id AS userId, format, status, total, processed, created, updated, skipped,
+  folder_names AS folderNames, dropped_tags AS droppedTags, errors, failure, created_at AS createdAt, finished_at AS finishedAt`
+
+function recordOf(row: Record<string, unknown>): ImportRecord {
+  return {
+    id: row.id as string,
+    userId: row.userId as string,
+    format: row.format as ImportFormat,
+    status: row.status as ImportRecord['status'],
+    total: Number(row.total),
+    processed: Number(row.processed),
+    created: Number(row.created),
+    updated: Number(row.updated),
+    skipped: Number(row.skipped),
+    folderNames: JSON.parse(row.folderNames as string),
+    droppedTags: JSON.parse(row.droppedTags as string),
+    errors: JSON.parse(row.errors as string),
+    failure: (row.failure as string | null) ?? null,
+    createdAt: row.createdAt as string,
+    finishedAt: (row.finishedAt as string | null) ?? null,
+  }
+}
+
+/** Rows of a statement with positional arguments, on any driver. */
+async function rows(db: Database, sql: string, args: unknown[]): Promise<Record<string, unknown>[]> {
+  if (db.$all) return db.$all(sql, ...args)
+  return (await db.$client.execute({ sql, args: args as never })).rows as Record<string, unknown>[]
+}
+
+/** A queued import with its file, as one row (the file is the uploaded bytes, kept until the job ends). */
+export async function insertImport(
+  db: Database,
+  record: Pick<ImportRecord, 'id' | 'userId' | 'format' | 'total' | 'createdAt'>,
+  file: Uint8Array,
+): Promise<ImportRecord> {
+  const [row] = await rows(
+    db,
+    `INSERT INTO imports (id, user_id, format, status, total, processed, created, updated, skipped, folder_names,
+       dropped_tags, errors, file, created_at) VALUES (?, ?, ?, 'queued', ?, 0, 0, 0, 0, '[]', '[]', '[]', ?, ?)
+     RETURNING ${COLUMNS}`,
+    [record.id, record.userId, record.format, record.total, file, record.createdAt],
+  )
+  return recordOf(row!)
+}
+
+/** One import of a person, or null (another person's import is null too). */
+export async function findImport(db: Database, userId: string, id: string): Promise<ImportRecord | null> {
+  const [row] = await rows(db, `SELECT ${COLUMNS} FROM imports WHERE id = ? AND user_id = ?`, [id, userId])
+  return row ? recordOf(row) : null
+}
+
+/** A person's imports, newest first. */
+export async function listImports(db: Database, userId: string, limit = 100): Promise<ImportRecord[]> {
+  const found = await rows(
+    db,
+    `SELECT ${COLUMNS} FROM imports WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+    [userId, limit],
+  )
+  return found.map(recordOf)
+}
+
+/**
+ * Takes the oldest import that is queued, or running under a lease that ran out (its process died), and
+ * holds it until `leaseUntilMs` (with `onlyId`, that import or none: the CLI runs its own). One UPDATE … RETURNING: two processes never claim the same import.
+ */
+export async function claimImport(
+  db: Database,
+  nowMs: number,
+  leaseUntilMs: number,
+  onlyId: string | null = null,
+): Promise<ClaimedImport | null> {
+  const free = '(lease_until_ms IS NULL OR lease_until_ms <= ?)'
+  const [row] = await rows(
+    db,
+    `UPDATE imports SET status = 'running', lease_until_ms = ?
+     WHERE id = (SELECT id FROM imports WHERE status IN ('queued', 'running') AND ${free} AND (? IS NULL OR id = ?)
+                 ORDER BY created_at, id LIMIT 1)
+       AND ${free}
+     RETURNING ${COLUMNS}, file`,
+    [leaseUntilMs, nowMs, onlyId, onlyId, nowMs],
+  )
+  if (!row) return null
+  return { record: recordOf(row), file: new Uint8Array(row.file as ArrayBufferLike), leaseUntilMs }
+}
+
+/** Ends an import that cannot go on (its file no longer reads), while the claim still holds it. */
+export async function failImport(db: Database, claim: ClaimedImport, failure: string, now: string): Promise<void> {
+  await rows(
+    db,
+    `UPDATE imports SET status = 'failed', failure = ?, file = NULL, lease_until_ms = NULL, finished_at = ?
+     WHERE id = ? AND lease_until_ms = ? RETURNING id`,
+    [failure, now, claim.record.id, claim.leaseUntilMs],
+  )
+}
+
+/** Lets go of a claim (a process stopping between batches): another process, or this one restarted, resumes at once. */
+export async function releaseImport(db: Database, claim: ClaimedImport): Promise<void> {
+  await rows(db, 'UPDATE imports SET lease_until_ms = NULL WHERE id = ? AND lease_until_ms = ? RETURNING id', [
+    claim.record.id,
+    claim.leaseUntilMs,
+  ])
+}
+
+/** The claim was lost (another process took the import over): this batch is not written. */
+export class ImportLeaseLostError extends Error {
+  readonly _tag = 'ImportLeaseLostError'
+}
+
+/** What one batch wrote. */
+export interface BatchOutcome {
+  created: number
+  updated: number
+  /** The names of the batch's folders as stored (an existing folder keeps its own name). */
+  folderNames: string[]
+}
+
+type Op = { all: string; args: unknown[] } | { run: string; args: unknown[] }
+
+/**
+ * One batch of entries in ONE transaction (docs/import-export.md#jobs): the folders it names, its items
+ * (inserted, or merged into the person's item with the same normalized URL), their enrichment at import
+ * priority, and the import's progress, written only while this claim still holds the import and no
+ * other batch was written since (`processed` as read): a crash or a lost lease leaves none of it.
+ */
+export async function writeImportBatch(
+  db: Database,
+  claim: ClaimedImport,
+  batch: { rows: ImportRow[]; folders: ImportFolder[]; now: string; nextLeaseUntilMs: number },
+  progress: (outcome: BatchOutcome) => ImportProgress & { done: boolean },
+): Promise<BatchOutcome & { progress: ImportProgress & { done: boolean } }> {
+  const program = () => batchProgram(claim, batch, progress)
+  const exec = db.$exec
+  const all = db.$all
+  if (exec && all) {
+    // Embedded: one job of the next group commit (its own savepoint: a throw undoes only this batch).
+    return groupCommitted(db, () => {
+      const steps = program()
+      let step = steps.next()
+      while (!step.done) {
+        const op = step.value
+        step = steps.next('all' in op ? all(op.all, ...op.args) : changesOf(exec(op.run, ...op.args)))
+      }
+      return step.value
+    })
+  }
+  const client = db.$client as unknown as {
+    transaction(mode: 'write'): Promise<{
+      execute(statement: { sql: string; args: unknown[] }): Promise<{ rows: unknown[]; rowsAffected: number }>
+      commit(): Promise<void>
+      rollback(): Promise<void>
+      close(): void
+    }>
+  }
+  const tx = await client.transaction('write')
+  try {
+    const steps = program()
+    let step = steps.next()
+    while (!step.done) {
+      const op = step.value
+      const result = await tx.execute({ sql: 'all' in op ? op.all : op.run, args: op.args })
+      step = steps.next('all' in op ? (result.rows as Record<string, unknown>[]) : result.rowsAffected)
+    }
+    await tx.commit()
+    return step.value
+  } catch (error) {
+    await tx.rollback().catch(() => {})
+    throw error
+  } finally {
+    tx.close()
+  }
+}
+
+function changesOf(result: unknown): number {
+  const r = result as { changes?: number | bigint }
+  return Number(r.changes ?? 0)
+}
+
+// Stored tags keep their order; the entry's tags not yet present are appended (as a recapture does).
+const MERGED_TAGS = `(SELECT json_group_array(value) FROM (
+  SELECT value FROM json_each(saved_items.tags)
+  UNION ALL
+  SELECT value FROM json_each(excluded.tags) WHERE value NOT IN (SELECT value FROM json_each(saved_items.tags))))`
+// Whether the merge changes anything: an import of what is already saved leaves updatedAt alone.
+const CHANGES = `excluded.created_at < saved_items.created_at OR excluded.last_saved_at > saved_items.last_saved_at
+  OR excluded.is_read > saved_items.is_read OR (saved_items.title IS NULL AND excluded.title IS NOT NULL)
+  OR (excluded.folder_id IS NOT NULL AND excluded.folder_id IS NOT saved_items.folder_id)
+  OR EXISTS (SELECT 1 FROM json_each(excluded.tags) WHERE value NOT IN (SELECT value FROM json_each(saved_items.tags)))`
+
+const INSERT_FOLDERS = `INSERT INTO folders (id, user_id, name, name_key, created_at, updated_at)
+  SELECT f.value ->> 'id', ?, f.value ->> 'name', f.value ->> 'key', ?, ? FROM json_each(?) f WHERE true
+  ON CONFLICT (user_id, name_key) DO NOTHING`
+const FOLDER_NAMES = `SELECT name FROM folders WHERE user_id = ? AND name_key IN (SELECT value FROM json_each(?))`
+// Each entry as a capture with its history (docs/import-export.md#entries): a new item keeps the file's
+// times, read state, folder and tags; a known URL is merged: the earlier createdAt, the later lastSavedAt,
+// never read → unread, tags added, the folder set when the entry names one.
+const UPSERT_ITEMS = `INSERT INTO saved_items (id, user_id, original_url, normalized_url, host, title, type, tags,
+    enrichment_status, capture_channel, folder_id, is_read, last_saved_at, created_at, updated_at)
+  SELECT e.value ->> 'id', ?1, e.value ->> 'url', e.value ->> 'normalizedUrl', e.value ->> 'host', e.value ->> 'title',
+    e.value ->> 'type', json(e.value ->> 'tags'), 'pending', 'api', f.id, e.value ->> 'isRead',
+    e.value ->> 'lastSavedAt', e.value ->> 'createdAt', ?2
+  FROM json_each(?3) e LEFT JOIN folders f ON f.user_id = ?1 AND f.name_key = e.value ->> 'folderKey'
+  WHERE true
+  ON CONFLICT (user_id, normalized_url) DO UPDATE SET
+    created_at = min(saved_items.created_at, excluded.created_at),
+    last_saved_at = max(saved_items.last_saved_at, excluded.last_saved_at),
+    is_read = max(saved_items.is_read, excluded.is_read),
+    title = coalesce(saved_items.title, excluded.title),
+    tags = ${MERGED_TAGS},
+    folder_id = coalesce(excluded.folder_id, saved_items.folder_id),
+    updated_at = CASE WHEN ${CHANGES} THEN excluded.updated_at ELSE saved_items.updated_at END
+  RETURNING id`
+// New items were queued by the insert trigger at live priority: imported ones wait behind live work and
+// backfills, and carry their host for the per-host cap (docs/import-export.md#enrichment).
+const QUEUE_IMPORTED = `UPDATE enrichment_jobs SET priority = 2,
+    host = (SELECT s.host FROM saved_items s WHERE s.id = enrichment_jobs.item_id)
+  WHERE item_id IN (SELECT value FROM json_each(?)) AND attempts = 0 AND lease_until_ms IS NULL`
+const WRITE_PROGRESS = `UPDATE imports SET processed = ?, created = ?, updated = ?, skipped = ?, folder_names = ?,
+    dropped_tags = ?, errors = ?, status = ?, file = CASE WHEN ? THEN NULL ELSE file END, finished_at = ?,
+    lease_until_ms = ?
+  WHERE id = ? AND processed = ? AND lease_until_ms = ?`
+
+function* batchProgram(
+  claim: ClaimedImport,
+  batch: { rows: ImportRow[]; folders: ImportFolder[]; now: string; nextLeaseUntilMs: number },
+  progress: (outcome: BatchOutcome) => ImportProgress & { done: boolean },
+): Generator<Op, BatchOutcome & { progress: ImportProgress & { done: boolean } }, unknown> {
+  const userId = claim.record.userId
+  let folderNames: string[] = []
+  if (batch.folders.length > 0) {
+    yield { run: INSERT_FOLDERS, args: [userId, batch.now, batch.now, JSON.stringify(batch.folders)] }
+    const named = (yield {
+      all: FOLDER_NAMES,
+      args: [userId, JSON.stringify(batch.folders.map((f) => f.key))],
+    }) as Record<string, unknown>[]
+    folderNames = named.map((row) => row.name as string)
+  }
+  let created = 0
+  let updated = 0
+  if (batch.rows.length > 0) {
+    const values = batch.rows.map((row) => ({ ...row, tags: JSON.stringify(row.tags), isRead: row.isRead ? 1 : 0 }))
+    const returned = (yield { all: UPSERT_ITEMS, args: [userId, batch.now, JSON.stringify(values)] }) as Record<
+      string,
+      unknown
+    >[]
+    const fresh = new Set(batch.rows.map((row) => row.id))
+    const createdIds = new Set<string>()
+    for (const row of returned) if (fresh.has(row.id as string)) createdIds.add(row.id as string)
+    created = createdIds.size
+    updated = returned.length - created
+    if (createdIds.size > 0) yield { run: QUEUE_IMPORTED, args: [JSON.stringify([...createdIds])] }
+  }
+  const outcome = { created, updated, folderNames }
+  const next = progress(outcome)
+  const changed = (yield {
+    run: WRITE_PROGRESS,
+    args: [
+      next.processed,
+      next.created,
+      next.updated,
+      next.skipped,
+      JSON.stringify(next.folderNames),
+      JSON.stringify(next.droppedTags),
+      JSON.stringify(next.errors),
+      next.done ? 'done' : 'running',
+      next.done ? 1 : 0,
+      next.done ? batch.now : null,
+      next.done ? null : batch.nextLeaseUntilMs,
+      claim.record.id,
+      claim.record.processed,
+      claim.leaseUntilMs,
+    ],
+  }) as number
+  if (changed !== 1) throw new ImportLeaseLostError(`import ${claim.record.id}: the claim no longer holds it`)
+  return { ...outcome, progress: next }
+}

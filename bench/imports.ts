@@ -1,0 +1,231 @@
+/**
+ * `bun bench/imports.ts` (part of `npm run bench`): import and export at 100,000 entries
+ * (docs/import-export.md, docs/benchmarks.md#import-and-export).
+ *
+ *   1. generates a 100,000-entry Netscape bookmark file (folders two deep, tags) and a 100,000-row Pocket
+ *      CSV (BENCH_IMPORT_ENTRIES), each with its own person on one server (ENRICHMENT=off, so only the
+ *      import is measured);
+ *   2. uploads each and times it to "done": entries per second, beside a bare batched insert of the same
+ *      rows (250 a transaction, one prepared INSERT, no merge, no folders, no progress) into a fresh copy
+ *      of the same schema through the same driver (bun:sqlite) in the same run: the ratio is what the
+ *      import's merge rules, folders, enrichment queueing and durable progress cost;
+ *   3. samples the server's RSS during each import, and the p99 of `GET /v1/saved-items?limit=50` (one
+ *      request at a time, from a third person) while the import runs;
+ *   4. exports the 100,000 items in each format: MB/s and the server's RSS meanwhile.
+ * Pinned like bench/run.ts when taskset is there.
+ */
+import { Database as BunDatabase } from 'bun:sqlite'
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { percentile } from './load.ts'
+import { pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
+
+const ENTRIES = Number(process.env.BENCH_IMPORT_ENTRIES ?? 100_000)
+const log = (line: string) => console.error(line)
+const workDir = mkdtempSync(join(tmpdir(), 'readlater-bench-imports-'))
+const dbPath = join(workDir, 'imports.db')
+const env = {
+  DATABASE_URL: `file:${dbPath}`,
+  RATE_LIMIT_MAX: '100000000',
+  IP_RATE_LIMIT_MAX: '100000000',
+  LOG_LEVEL: 'silent',
+  ENRICHMENT: 'off',
+}
+
+/** A seeded generator, so every run imports the same files. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
+    return state / 2 ** 32
+  }
+}
+const random = generator(7)
+const HOSTS = Array.from({ length: 2000 }, (_, i) => `site${i}.example.com`)
+const WORDS = ['rust', 'memory', 'safety', 'design', 'notes', 'the', 'a', 'guide', 'to', 'on', 'kestrel', 'garden']
+const TAGS = ['ai', 'tools', 'typescript', 'security', 'design', 'backend', 'frontend', 'cooking', 'travel']
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!
+const title = () => Array.from({ length: 3 + Math.floor(random() * 6) }, () => pick(WORDS)).join(' ')
+const time = () => 1_300_000_000 + Math.floor(random() * 400_000_000)
+const url = (kind: string, i: number) => `https://${pick(HOSTS)}/${kind}/${i}/${pick(WORDS)}?utm_source=x`
+
+function netscapeFile(): string {
+  const out = ['<!DOCTYPE NETSCAPE-Bookmark-file-1>', '<TITLE>Bookmarks</TITLE>', '<DL><p>']
+  const perFolder = 1000
+  for (let i = 0; i < ENTRIES; i++) {
+    if (i % perFolder === 0) {
+      if (i > 0) out.push('</DL><p></DL><p>')
+      out.push(`<DT><H3>Topic ${Math.floor(i / 10_000)}</H3><DL><p><DT><H3>Shelf ${i / perFolder}</H3><DL><p>`)
+    }
+    out.push(`<DT><A HREF="${url('n', i)}" ADD_DATE="${time()}" TAGS="${pick(TAGS)},${pick(TAGS)}">${title()}</A>`)
+  }
+  out.push('</DL><p></DL><p>', '</DL><p>')
+  return out.join('\n')
+}
+
+function pocketFile(): string {
+  const out = ['title,url,time_added,tags,status']
+  for (let i = 0; i < ENTRIES; i++)
+    out.push(
+      `"${title()}",${url('p', i)},${time()},${pick(TAGS)}|${pick(TAGS)},${random() < 0.6 ? 'archive' : 'unread'}`,
+    )
+  return out.join('\n')
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024
+}
+
+async function main(): Promise<number> {
+  log(
+    `readlater import bench: ${ENTRIES} entries, bun ${Bun.version}, ${cpus().length} cores, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  )
+  log(pinCores())
+  const lastLine = (text: string) => text.trim().split('\n').at(-1)!.trim()
+  const keys: string[] = []
+  for (const who of ['netscape', 'pocket', 'reader']) {
+    await run([SERVER, 'user', 'create', '--email', `${who}@bench.example`, '--password', 'bench-password-123'], env)
+    keys.push(
+      lastLine(
+        await run(
+          [
+            SERVER,
+            'key',
+            'create',
+            '--email',
+            `${who}@bench.example`,
+            '--scopes',
+            'saved-items:capture,saved-items:read,folders:write,folders:read',
+            '--label',
+            'bench',
+          ],
+          env,
+        ),
+      ),
+    )
+  }
+  // The schema with its people and no items: the bare insert's database.
+  const emptyCopy = join(workDir, 'empty.db')
+  copyFileSync(dbPath, emptyCopy)
+  const files = { netscape: netscapeFile(), pocket: pocketFile() }
+  const server = await startServer('readlater', [SERVER], env)
+  const pid = server.process.pid
+  // The reader's own library: 2,000 items, so its list reads a real page.
+  for (let i = 0; i < 2000; i += 1)
+    await fetch(`${server.url}/v1/captures`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys[2]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `https://reader.example.com/${i}` }),
+    }).then((r) => r.arrayBuffer())
+
+  const rows: Record<string, unknown>[] = []
+  for (const [index, format] of (['netscape', 'pocket'] as const).entries()) {
+    const body = files[format]
+    const headers = { authorization: `Bearer ${keys[index]}` }
+    let peakRss = rssMiB(pid)
+    const started = performance.now()
+    const reply = await fetch(`${server.url}/v1/imports`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': format === 'pocket' ? 'text/csv' : 'text/html' },
+      body,
+    })
+    if (reply.status !== 202) throw new Error(`${format}: ${reply.status} ${await reply.text()}`)
+    const id = ((await reply.json()) as { import: { id: string } }).import.id
+    const listTimes: number[] = []
+    let job: { status: string; created: number; skipped: number; processed: number } = {
+      status: 'queued',
+      created: 0,
+      skipped: 0,
+      processed: 0,
+    }
+    while (job.status !== 'done' && job.status !== 'failed') {
+      peakRss = Math.max(peakRss, rssMiB(pid))
+      const t = performance.now()
+      await (
+        await fetch(`${server.url}/v1/saved-items?limit=50`, { headers: { authorization: `Bearer ${keys[2]}` } })
+      ).arrayBuffer()
+      listTimes.push(performance.now() - t)
+      job = ((await (await fetch(`${server.url}/v1/imports/${id}`, { headers })).json()) as { import: typeof job })
+        .import
+    }
+    const seconds = (performance.now() - started) / 1000
+    const sorted = Float64Array.from(listTimes).sort()
+    rows.push({
+      format,
+      status: job.status,
+      created: job.created,
+      skipped: job.skipped,
+      seconds,
+      perSecond: ENTRIES / seconds,
+      fileMiB: body.length / 2 ** 20,
+      peakRssMiB: peakRss,
+      listP50: percentile(sorted, 50),
+      listP99: percentile(sorted, 99),
+      listSamples: listTimes.length,
+    })
+  }
+
+  // Export, each format: MB/s and RSS.
+  const exports: Record<string, unknown>[] = []
+  for (const format of ['json', 'netscape', 'csv']) {
+    let peakRss = rssMiB(pid)
+    const timer = setInterval(() => {
+      peakRss = Math.max(peakRss, rssMiB(pid))
+    }, 50)
+    const started = performance.now()
+    const response = await fetch(`${server.url}/v1/export?format=${format}`, {
+      headers: { authorization: `Bearer ${keys[1]}` },
+    })
+    let bytes = 0
+    for await (const chunk of response.body!) bytes += chunk.byteLength
+    const seconds = (performance.now() - started) / 1000
+    clearInterval(timer)
+    exports.push({ format, MiB: bytes / 2 ** 20, seconds, MiBps: bytes / 2 ** 20 / seconds, peakRssMiB: peakRss })
+  }
+  await stopAll()
+
+  // The baseline: the same rows inserted bare, in batches of 250, through the same driver.
+  const bare = new BunDatabase(emptyCopy)
+  bare.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL')
+  const userId = (bare.query("SELECT id FROM users WHERE email = 'pocket@bench.example'").get() as { id: string }).id
+  const insert =
+    bare.prepare(`INSERT INTO saved_items (id, user_id, original_url, normalized_url, host, title, type, tags,
+    enrichment_status, is_read, last_saved_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'website', '[]', 'pending', 0, ?, ?, ?)`)
+  const lines = files.pocket.split('\n').slice(1)
+  const bareStart = performance.now()
+  for (let i = 0; i < lines.length; i += 250)
+    bare.transaction(() => {
+      for (const [k, line] of lines.slice(i, i + 250).entries()) {
+        const u = line.split(',').at(-4)!
+        const at = new Date().toISOString()
+        insert.run(`bare-${i + k}`, userId, u, u, 'example.com', 'title', at, at, at)
+      }
+    })()
+  const bareSeconds = (performance.now() - bareStart) / 1000
+  bare.close()
+  const barePerSecond = ENTRIES / bareSeconds
+
+  log('')
+  log('import      entries/s  ÷ bare insert  seconds  file MiB  peak RSS MiB  list p50/p99 ms (samples)')
+  for (const row of rows)
+    log(
+      `${String(row.format).padEnd(10)} ${(row.perSecond as number).toFixed(0).padStart(10)} ${((row.perSecond as number) / barePerSecond).toFixed(3).padStart(14)} ${(row.seconds as number).toFixed(1).padStart(8)} ${(row.fileMiB as number).toFixed(1).padStart(9)} ${(row.peakRssMiB as number).toFixed(0).padStart(13)}  ${(row.listP50 as number).toFixed(1)} / ${(row.listP99 as number).toFixed(1)} (${row.listSamples})`,
+    )
+  log(`  bare batched insert of the same rows (bun:sqlite, 250 a transaction): ${barePerSecond.toFixed(0)} rows/s`)
+  log('')
+  log('export      MiB   seconds   MiB/s  peak RSS MiB')
+  for (const row of exports)
+    log(
+      `${String(row.format).padEnd(9)} ${(row.MiB as number).toFixed(1).padStart(6)} ${(row.seconds as number).toFixed(2).padStart(9)} ${(row.MiBps as number).toFixed(1).padStart(7)} ${(row.peakRssMiB as number).toFixed(0).padStart(13)}`,
+    )
+  const file = join(tmpdir(), `readlater-bench-imports-${new Date().toISOString().replaceAll(':', '-')}.json`)
+  writeFileSync(file, JSON.stringify({ entries: ENTRIES, imports: rows, barePerSecond, exports }, null, 2))
+  log(`  results JSON: ${file}`)
+  return rows.every((row) => row.status === 'done') ? 0 : 1
+}
+
+process.exit(await main())

@@ -1,0 +1,39 @@
+/**
+ * The text of a file: a byte-order mark decides the encoding (and is removed); without one, the charset
+ * of the upload's `Content-Type` when the runtime knows it; otherwise UTF-8, falling back to
+ * Windows-1252 when the bytes are not valid UTF-8 (old Windows browsers wrote bookmark files that way).
+ * @see docs/import-export.md#detection
+ */
+export function decodeText(bytes: Uint8Array, contentType?: string | null): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return decode('utf-8', bytes.subarray(3))
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return decode('utf-16le', bytes.subarray(2))
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return decode('utf-16be', bytes.subarray(2))
+  const charset = contentType ? /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType)?.[1] : undefined
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    const decoder = decoderFor(charset)
+    if (decoder !== null) return stripBom(decoder.decode(bytes))
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    const legacy = decoderFor('windows-1252')
+    return legacy === null ? decode('utf-8', bytes) : legacy.decode(bytes)
+  }
+}
+
+function decode(encoding: string, bytes: Uint8Array): string {
+  return new TextDecoder(encoding).decode(bytes)
+}
+
+function decoderFor(label: string): TextDecoder | null {
+  try {
+    return new TextDecoder(label)
+  } catch {
+    // A label the runtime does not know: ignored, since the Content-Type is only a hint.
+    return null
+  }
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}

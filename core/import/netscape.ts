@@ -1,0 +1,89 @@
+import { appendFolderPart, checkEntry, IMPORT_MAX_TITLE_LENGTH, type RawEntry } from './entry-rules.ts'
+import { lineCounter, scanHtml } from './html-tokens.ts'
+import { splitBookmarkTags } from './tags.ts'
+import type { ParsedEntry } from './types.ts'
+
+/** Text kept of one title or folder name while reading; the rules cut it much shorter anyway. */
+const MAX_COLLECTED_TEXT = IMPORT_MAX_TITLE_LENGTH * 4
+
+interface Anchor {
+  line: number
+  href: string | undefined
+  addDate: string | undefined
+  tags: string | undefined
+  toRead: string | undefined
+  folder: string | null
+  title: string
+}
+
+/**
+ * A browser bookmark file (NETSCAPE-Bookmark-file-1) as Chrome, Firefox, Safari, Raindrop and Pinboard
+ * write it. Each `<A HREF>` is an entry (an `<A>` without `HREF` is a named anchor, not a bookmark); its
+ * folder is the path of `<H3>` names around it, outermost first (browser roots such as "Bookmarks bar"
+ * included); `<H1>` and `<DD>` are not read.
+ * @see docs/import-export.md#formats
+ */
+export function parseNetscape(html: string, now: Date): ParsedEntry[] {
+  const lineAt = lineCounter(html)
+  const anchors: Anchor[] = []
+  // One folder path per open <DL>, already joined and cut, so depth costs nothing per bookmark.
+  const folders: (string | null)[] = [null]
+  let heading: string | null = null
+  let headingText: string | null = null
+  let anchor: Anchor | null = null
+
+  scanHtml(html, {
+    open(name, attributes, offset) {
+      // An anchor left unclosed ends where the next item, heading or list begins.
+      if (name === 'dt' || name === 'dd' || name === 'dl' || name === 'h3') anchor = null
+      if (name === 'a' && attributes.has('href')) {
+        heading = null
+        anchor = {
+          line: lineAt(offset),
+          href: attributes.get('href'),
+          addDate: attributes.get('add_date'),
+          tags: attributes.get('tags'),
+          toRead: attributes.get('toread'),
+          folder: folders[folders.length - 1] ?? null,
+          title: '',
+        }
+        anchors.push(anchor)
+      } else if (name === 'h3') {
+        heading = null
+        headingText = ''
+      } else if (name === 'dl') {
+        // A <DL> right after an <H3> holds that folder; any other (the file's outer list) adds no level.
+        const parent = folders[folders.length - 1] ?? null
+        folders.push(heading === null ? parent : appendFolderPart(parent, heading))
+        heading = null
+      }
+    },
+    close(name) {
+      if (name === 'a') anchor = null
+      else if (name === 'h3' && headingText !== null) {
+        heading = headingText
+        headingText = null
+      } else if (name === 'dl' && folders.length > 1) folders.pop()
+    },
+    text(text) {
+      if (anchor !== null && anchor.title.length < MAX_COLLECTED_TEXT) anchor.title += text
+      else if (headingText !== null && headingText.length < MAX_COLLECTED_TEXT) headingText += text
+    },
+  })
+
+  // Pinboard marks unread bookmarks TOREAD="1" and read ones TOREAD="0"; a browser writes no TOREAD, and
+  // a bookmark is not something read or unread there, so it comes in unread.
+  const readStateKnown = anchors.some((found) => found.toRead !== undefined)
+  return anchors.map((found) => {
+    const raw: RawEntry = {
+      line: found.line,
+      url: found.href,
+      title: found.title,
+      savedAt: { value: found.addDate, field: 'ADD_DATE' },
+      isRead: readStateKnown && found.toRead?.trim() !== '1',
+      folder: found.folder,
+      tags: splitBookmarkTags(found.tags),
+    }
+    return checkEntry(raw, now)
+  })
+}

@@ -1,0 +1,96 @@
+import { columnIndex, readCsv } from './csv.ts'
+import { checkEntry, type RawEntry } from './entry-rules.ts'
+import { dateOf, isJsonObject, notAnObject, textOf } from './json.ts'
+import { splitTags, stringsOf } from './tags.ts'
+import { ImportFormatError, type ParsedEntry } from './types.ts'
+
+/** The version of our JSON export this server reads. */
+export const READLATER_EXPORT_VERSION = 1
+
+/** Our CSV export's header: `url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,…`. */
+export function isReadlaterHeader(columns: readonly string[]): boolean {
+  return ['url', 'is_read', 'created_at'].every((column) => columns.includes(column))
+}
+
+/** Our JSON export: an object with `"format": "readlater"`. */
+export function isReadlaterJson(value: unknown): boolean {
+  return isJsonObject(value) && value.format === 'readlater'
+}
+
+/**
+ * Our JSON export, `{ format: "readlater", version: 1, exportedAt, savedItems: [SavedItemDto…] }`: the URL
+ * as first captured (`originalUrl`), `createdAt` as the saved date and `lastSavedAt` as is, the folder's
+ * name, read state and tags as they were. @see docs/import-export.md#formats
+ */
+export function parseReadlaterJson(value: unknown, now: Date): ParsedEntry[] {
+  if (!isJsonObject(value)) throw new ImportFormatError('the file is not a Readlater export: it is not a JSON object')
+  if (value.version !== READLATER_EXPORT_VERSION) {
+    const version = JSON.stringify(value.version) ?? 'none'
+    throw new ImportFormatError(
+      `the file is a Readlater export of version ${version}; this server reads version ${READLATER_EXPORT_VERSION}`,
+    )
+  }
+  if (!Array.isArray(value.savedItems)) {
+    throw new ImportFormatError('the file is not a Readlater export: it has no "savedItems" array')
+  }
+  return value.savedItems.map((item: unknown, index) => {
+    const line = index + 1
+    if (!isJsonObject(item)) return notAnObject(line)
+    if (item.isRead !== undefined && item.isRead !== null && typeof item.isRead !== 'boolean') {
+      return badReadState(line, JSON.stringify(item.isRead), 'isRead')
+    }
+    const folder = isJsonObject(item.folder) ? textOf(item.folder.name) : null
+    const raw: RawEntry = {
+      line,
+      url: textOf(item.originalUrl),
+      title: textOf(item.title),
+      savedAt: { value: dateOf(item.createdAt), field: 'createdAt' },
+      lastSavedAt: { value: dateOf(item.lastSavedAt), field: 'lastSavedAt' },
+      isRead: item.isRead === true,
+      folder: folder === null ? null : [folder],
+      tags: stringsOf(item.tags),
+    }
+    return checkEntry(raw, now)
+  })
+}
+
+/**
+ * Our CSV export: `url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,
+ * site_name,source_name`, tags separated by `|`, `is_read` true or false, ISO timestamps. The other
+ * columns are derived again when the item is enriched. @see docs/import-export.md#formats
+ */
+export function parseReadlaterCsv(text: string, now: Date): ParsedEntry[] {
+  const table = readCsv(text)
+  const [url, title, folder, tags, isRead, createdAt, lastSavedAt] = [
+    'url',
+    'title',
+    'folder',
+    'tags',
+    'is_read',
+    'created_at',
+    'last_saved_at',
+  ].map((column) => columnIndex(table, column)) as [number, number, number, number, number, number, number]
+  return table.rows.map(({ line, cells }) => {
+    const read = cells[isRead]?.trim().toLowerCase() ?? ''
+    if (read !== 'true' && read !== 'false' && read !== '') return badReadState(line, `"${read}"`, 'is_read')
+    const folderName = cells[folder]?.trim() ?? ''
+    return checkEntry(
+      {
+        line,
+        url: cells[url],
+        title: cells[title],
+        savedAt: { value: cells[createdAt], field: 'created_at' },
+        lastSavedAt: { value: cells[lastSavedAt], field: 'last_saved_at' },
+        isRead: read === 'true',
+        // One name, even if it contains " / ": our folders are flat.
+        folder: folderName === '' ? null : [folderName],
+        tags: splitTags(cells[tags], '|'),
+      },
+      now,
+    )
+  })
+}
+
+function badReadState(line: number, value: string, field: string): ParsedEntry {
+  return { ok: false, error: { line, message: `${field} ${value.slice(0, 100)} is neither true nor false` } }
+}

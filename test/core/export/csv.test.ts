@@ -1,0 +1,89 @@
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { parse } from 'csv-parse/sync'
+import { CSV_COLUMNS, csvExportChunks, csvField } from '../../../core/export/csv.ts'
+import type { ExportItem } from '../../../core/export/export-item.ts'
+import { collect, EXPORTED_AT, exportItem, fromArray, HOSTILE, HOSTILE_ITEM, THREE_ITEMS } from './export-fixtures.ts'
+
+// docs/import-export.md#export: the CSV export is RFC 4180, UTF-8 without a BOM, values exactly as stored.
+
+const HEADER =
+  'url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name\r\n'
+
+const exportCsv = async (items: readonly ExportItem[]) =>
+  (await collect(csvExportChunks(fromArray(items), { exportedAt: EXPORTED_AT }))).join('')
+
+const fields: readonly [value: string | null, expected: string][] = [
+  [null, ''],
+  ['', ''],
+  ['plain text', 'plain text'],
+  ['a,b', '"a,b"'],
+  ['say "hi"', '"say ""hi"""'],
+  ['"', '""""'],
+  ['line\nbreak', '"line\nbreak"'],
+  ['carriage\rreturn', '"carriage\rreturn"'],
+  [' padded ', ' padded '],
+  ['semi;colon|pipe\ttab', 'semi;colon|pipe\ttab'],
+  ["'quoted'", "'quoted'"],
+  ['日本語 🎉', '日本語 🎉'],
+  // Not altered against formula injection: a data export keeps its values (see csvExportChunks).
+  ['=SUM(A1:A2)', '=SUM(A1:A2)'],
+  ['-10% off', '-10% off'],
+  ['+1', '+1'],
+  ['@handle', '@handle'],
+]
+
+describe('csvField() quotes as RFC 4180 asks, and only then', () => {
+  for (const [value, expected] of fields) {
+    test(JSON.stringify(value), () => {
+      assert.equal(csvField(value), expected)
+    })
+  }
+})
+
+describe('csvExportChunks()', () => {
+  test('an empty library is the header alone, with no BOM', async () => {
+    const text = await exportCsv([])
+    assert.equal(text, HEADER)
+    assert.equal(text.charCodeAt(0), 'u'.charCodeAt(0))
+    assert.deepEqual(parse(text), [[...CSV_COLUMNS]])
+  })
+
+  test('writes the header and one record per chunk, exactly', async () => {
+    const chunks = await collect(csvExportChunks(fromArray(THREE_ITEMS), { exportedAt: EXPORTED_AT }))
+    assert.deepEqual(chunks, [
+      HEADER,
+      'https://example.com/typed?a=1&b=2,Typed streams,Reading,typescript|tools,false,2026-11-20T08:00:00.000Z,2026-11-24T18:30:15.500Z,https://example.com/typed?a=1&b=2,article,How to stream a library,Example,\r\n',
+      'https://video.example.org/watch?v=42,,Reading,,true,2026-10-01T12:00:00.000Z,2026-11-23T21:45:59.999Z,https://video.example.org/watch?v=42,video,,,\r\n',
+      'https://example.com/posts/streams?utm_source=feed,Plain,,ai,true,2026-09-03T07:00:00.000Z,2026-11-02T09:15:00.000Z,https://example.com/posts/streams,article,,Example,Hacker News\r\n',
+    ])
+  })
+
+  test('hostile text survives exactly when parsed back', async () => {
+    const text = await exportCsv([HOSTILE_ITEM, exportItem({ title: HOSTILE.repeat(2) })])
+    const [header, hostile, second, ...rest] = parse(text) as string[][]
+    assert.deepEqual(header, [...CSV_COLUMNS])
+    assert.deepEqual(hostile, [
+      HOSTILE_ITEM.originalUrl,
+      HOSTILE,
+      `Tom & "Jerry's" <Folder>, 🎉`,
+      'front-end|security',
+      'false',
+      HOSTILE_ITEM.createdAt,
+      HOSTILE_ITEM.lastSavedAt,
+      HOSTILE_ITEM.normalizedUrl,
+      'article',
+      `${HOSTILE}  `,
+      HOSTILE,
+      `=HYPERLINK("https://evil.example","x")`,
+    ])
+    assert.equal(second![1], HOSTILE.repeat(2))
+    assert.deepEqual(rest, [])
+  })
+
+  test('every record ends in CRLF, and a line break inside a value is kept as it is', async () => {
+    const text = await exportCsv([exportItem({ title: 'one\ntwo' })])
+    assert.ok(text.endsWith('\r\n'))
+    assert.ok(text.includes(',"one\ntwo",'))
+  })
+})

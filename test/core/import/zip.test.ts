@@ -1,0 +1,236 @@
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { deflateSync, zipSync } from 'fflate'
+import { parseImportFile } from '../../../core/import/parse-import.ts'
+import { IMPORT_MAX_EXPANDED_BYTES, ImportFormatError } from '../../../core/import/types.ts'
+import { crc32, listZip, readZipEntries } from '../../../core/import/zip.ts'
+import { craftZip, omnivoreZip, pocketZip } from '../../fixtures/import/read-fixture.ts'
+
+// docs/import-export.md#detection (zip): the central directory first, nothing inflated that is not read,
+// and the expanded size counted as it is produced, so a lying zip stops early.
+
+const NOW = new Date('2025-06-01T00:00:00.000Z')
+const encoder = new TextEncoder()
+const HEADER = 'title,url,time_added,tags,status\n'
+const SMALL_CAP = 64 * 1024
+
+/** Bytes that deflate cannot shrink (a fixed pseudo-random sequence), so deflate stores them as they are. */
+function incompressible(length: number): Uint8Array {
+  const bytes = new Uint8Array(length)
+  let state = 0x12345678
+  for (let i = 0; i < length; i++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0
+    bytes[i] = state >>> 24
+  }
+  return bytes
+}
+
+/** Deflate data whose tail is garbage: inflating it to the end fails, so reaching the end shows. */
+function poisonedTail(length: number, goodPrefix: number): Uint8Array {
+  const data = deflateSync(incompressible(length), { level: 0 })
+  data.fill(0xff, goodPrefix)
+  return data
+}
+
+function expectRefusal(run: () => unknown, message: string | RegExp) {
+  assert.throws(run, (error: unknown) => {
+    assert.ok(error instanceof ImportFormatError, String(error))
+    if (typeof message === 'string') assert.equal(error.message, message)
+    else assert.match(error.message, message)
+    return true
+  })
+}
+
+describe('listZip()', () => {
+  test('lists the central directory without inflating anything', () => {
+    const entries = listZip(omnivoreZip())
+    assert.deepEqual(
+      entries.map((entry) => entry.name),
+      [
+        'metadata_2_to_3.json',
+        'metadata_0_to_2.json',
+        'content/the-tyranny-of-obviousness-18a7f7a3b2e.html',
+        'highlights/the-tyranny-of-obviousness-18a7f7a3b2e.md',
+      ],
+    )
+  })
+
+  test('leaves directories out', () => {
+    const zip = zipSync({ folder: {}, 'folder/file.csv': encoder.encode('a') })
+    assert.deepEqual(
+      listZip(zip).map((entry) => entry.name),
+      ['folder/file.csv'],
+    )
+  })
+})
+
+describe('ZIP64', () => {
+  const csv = encoder.encode(`${HEADER}A,https://a.example/,1600000000,,unread\n`)
+  for (const zip64End of [false, true]) {
+    test(
+      zip64End ? 'sizes and the end of the central directory in ZIP64 records' : 'sizes in a ZIP64 extra field',
+      () => {
+        const crafted = craftZip(
+          [{ name: 'part_000000.csv', data: csv, method: 0, declaredSize: csv.length, crc32: crc32(csv), zip64: true }],
+          { zip64End },
+        )
+        const [entry] = listZip(crafted)
+        assert.equal(entry?.size, csv.length)
+        assert.equal(entry?.compressedSize, csv.length)
+        assert.equal(parseImportFile(crafted, { now: NOW }).entries.length, 1)
+      },
+    )
+  }
+})
+
+describe('a truncated or corrupt zip is damaged', () => {
+  const zip = pocketZip()
+  const cuts = [zip.length - 1, zip.length - 22, Math.floor(zip.length / 2), 30, 4]
+  for (const cut of cuts) {
+    test(`cut to ${cut} of ${zip.length} bytes`, () => {
+      expectRefusal(() => parseImportFile(zip.subarray(0, cut), { now: NOW }), /^the zip is damaged: /)
+    })
+  }
+
+  test('a central directory that points past the end of the file', () => {
+    const broken = zip.slice()
+    const view = new DataView(broken.buffer)
+    view.setUint32(broken.length - 22 + 16, broken.length * 2, true)
+    expectRefusal(
+      () => parseImportFile(broken, { now: NOW }),
+      'the zip is damaged: its central directory lies outside the file (was the file cut short?)',
+    )
+  })
+
+  test('a flipped byte in the compressed data', () => {
+    const [first] = listZip(zip)
+    const broken = zip.slice()
+    // Past the 30-byte local header and the 15-byte name, into the deflate stream.
+    const at = first!.localHeaderOffset + 30 + 15 + 20
+    broken[at] = broken[at]! ^ 0x55
+    expectRefusal(() => parseImportFile(broken, { now: NOW }), /^the zip is damaged: part_00000[01]\.csv /)
+  })
+
+  test('an entry whose checksum does not match', () => {
+    const text = encoder.encode(`${HEADER}A,https://a.example/,1600000000,,unread\n`)
+    const crafted = craftZip([
+      { name: 'part_000000.csv', data: text, method: 0, declaredSize: text.length, crc32: crc32(text) ^ 1 },
+    ])
+    expectRefusal(
+      () => parseImportFile(crafted, { now: NOW }),
+      'the zip is damaged: part_000000.csv does not match its recorded size and checksum',
+    )
+  })
+
+  test('an encrypted entry', () => {
+    const text = encoder.encode(HEADER)
+    const crafted = craftZip([
+      { name: 'part_000000.csv', data: text, method: 0, declaredSize: text.length, crc32: crc32(text), flags: 1 },
+    ])
+    expectRefusal(
+      () => parseImportFile(crafted, { now: NOW }),
+      'the zip is encrypted (part_000000.csv); export it again without a password',
+    )
+  })
+
+  test('an entry compressed with a method other than deflate', () => {
+    const text = encoder.encode(HEADER)
+    const crafted = craftZip([
+      { name: 'part_000000.csv', data: text, method: 0, declaredSize: text.length, crc32: crc32(text) },
+    ])
+    new DataView(crafted.buffer).setUint16(8, 14, true)
+    const central = crafted.length - 22 - (46 + 'part_000000.csv'.length)
+    new DataView(crafted.buffer).setUint16(central + 10, 14, true)
+    expectRefusal(
+      () => parseImportFile(crafted, { now: NOW }),
+      'the zip stores part_000000.csv with compression method 14; only stored and deflated entries are read',
+    )
+  })
+})
+
+describe('the expanded size is capped', () => {
+  test('declared sizes past 200 MiB are refused before anything is inflated', () => {
+    // The data is not deflate at all: inflating it would say "damaged", so "expands past" shows it never was.
+    const crafted = craftZip([
+      { name: 'part_000000.csv', data: new Uint8Array(64).fill(0xff), method: 8, declaredSize: 201 * 1024 * 1024 },
+    ])
+    expectRefusal(() => parseImportFile(crafted, { now: NOW }), 'the zip expands past 200 MiB')
+    assert.equal(IMPORT_MAX_EXPANDED_BYTES, 200 * 1024 * 1024)
+  })
+
+  test('declared sizes add up across the entries that are read', () => {
+    const crafted = craftZip([
+      { name: 'part_000000.csv', data: new Uint8Array(8), method: 8, declaredSize: 40 * 1024 },
+      { name: 'part_000001.csv', data: new Uint8Array(8), method: 8, declaredSize: 40 * 1024 },
+    ])
+    expectRefusal(
+      () => parseImportFile(crafted, { now: NOW, maxExpandedBytes: SMALL_CAP }),
+      'the zip expands past 64 KiB',
+    )
+  })
+
+  test('a zip bomb (declared small, inflates big) stops when the real count passes the cap', () => {
+    // A CSV of 4 MiB that deflates to a few kilobytes, declared as 100 bytes.
+    const huge = encoder.encode(HEADER + 'A,https://a.example/,1600000000,,unread\n'.repeat(100_000))
+    const bomb = deflateSync(huge)
+    assert.ok(bomb.length < 64 * 1024 && huge.length > 2 * SMALL_CAP)
+    const crafted = craftZip([{ name: 'part_000000.csv', data: bomb, method: 8, declaredSize: 100 }])
+    expectRefusal(
+      () => parseImportFile(crafted, { now: NOW, maxExpandedBytes: SMALL_CAP }),
+      'the zip expands past 64 KiB',
+    )
+  })
+
+  test('…without inflating the rest of the entry', () => {
+    // 320 KiB stored in deflate blocks whose last 128 KiB are garbage: inflating to the end would fail.
+    const data = poisonedTail(320 * 1024, 192 * 1024)
+    const crafted = craftZip([{ name: 'part_000000.csv', data, method: 8, declaredSize: 10 }])
+    expectRefusal(() => readZipEntries(crafted, listZip(crafted), SMALL_CAP), 'the zip expands past 64 KiB')
+    // With room to reach the garbage, the same entry is damaged: so above, it was never reached.
+    expectRefusal(
+      () => readZipEntries(crafted, listZip(crafted), 1024 * 1024),
+      /^the zip is damaged: part_000000\.csv cannot be inflated/,
+    )
+  })
+
+  test('…and without inflating the entries after it', () => {
+    const bomb = deflateSync(new Uint8Array(1024 * 1024))
+    const garbage = new Uint8Array(256).fill(0xff)
+    const crafted = craftZip([
+      { name: 'part_000000.csv', data: bomb, method: 8, declaredSize: 10 },
+      { name: 'part_000001.csv', data: garbage, method: 8, declaredSize: 10 },
+    ])
+    expectRefusal(
+      () => parseImportFile(crafted, { now: NOW, maxExpandedBytes: SMALL_CAP }),
+      'the zip expands past 64 KiB',
+    )
+  })
+
+  test('stored entries count too', () => {
+    const big = new Uint8Array(SMALL_CAP + 1).fill(0x41)
+    const crafted = craftZip([{ name: 'part_000000.csv', data: big, method: 0, declaredSize: 1, crc32: crc32(big) }])
+    expectRefusal(
+      () => parseImportFile(crafted, { now: NOW, maxExpandedBytes: SMALL_CAP }),
+      'the zip expands past 64 KiB',
+    )
+  })
+
+  test("entries that are not read are not counted: Omnivore's content/ is never inflated", () => {
+    // 1 MiB of content under a 64 KiB cap: reading it would pass the cap.
+    const parsed = parseImportFile(omnivoreZip(1024 * 1024), { now: NOW, maxExpandedBytes: SMALL_CAP })
+    assert.equal(parsed.format, 'omnivore')
+    assert.equal(parsed.entries.length, 3)
+  })
+
+  test('a zip within the cap is read', () => {
+    const parsed = parseImportFile(pocketZip(), { now: NOW, maxExpandedBytes: SMALL_CAP })
+    assert.equal(parsed.entries.length, 5)
+  })
+})
+
+describe('crc32()', () => {
+  test('matches the standard check value', () => {
+    assert.equal(crc32(encoder.encode('123456789')), 0xcbf43926)
+    assert.equal(crc32(new Uint8Array(0)), 0)
+  })
+})
