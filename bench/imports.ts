@@ -12,6 +12,7 @@
  *   3. samples the server's RSS during each import, and the p99 of `GET /v1/saved-items?limit=50` (one
  *      request at a time, from a third person) while the import runs;
  *   4. exports the 100,000 items in each format: MB/s and the server's RSS meanwhile.
+ * Each import and each export runs on a freshly started server process, so its RSS is its own.
  * Pinned like bench/run.ts when taskset is there.
  */
 import { Database as BunDatabase } from 'bun:sqlite'
@@ -112,8 +113,9 @@ async function main(): Promise<number> {
   const emptyCopy = join(workDir, 'empty.db')
   copyFileSync(dbPath, emptyCopy)
   const files = { netscape: netscapeFile(), pocket: pocketFile() }
-  const server = await startServer('readlater', [SERVER], env)
-  const pid = server.process.pid
+  // A fresh server process for each phase, so each RSS figure is that phase's own.
+  let server = await startServer('readlater', [SERVER], env)
+  let pid = server.process.pid
   // The reader's own library: 2,000 items, so its list reads a real page.
   for (let i = 0; i < 2000; i += 1)
     await fetch(`${server.url}/v1/captures`, {
@@ -124,6 +126,11 @@ async function main(): Promise<number> {
 
   const rows: Record<string, unknown>[] = []
   for (const [index, format] of (['netscape', 'pocket'] as const).entries()) {
+    if (index > 0) {
+      await stopAll()
+      server = await startServer('readlater', [SERVER], env)
+      pid = server.process.pid
+    }
     const body = files[format]
     const headers = { authorization: `Bearer ${keys[index]}` }
     let peakRss = rssMiB(pid)
@@ -172,6 +179,9 @@ async function main(): Promise<number> {
   // Export, each format: MB/s and RSS.
   const exports: Record<string, unknown>[] = []
   for (const format of ['json', 'netscape', 'csv']) {
+    await stopAll()
+    server = await startServer('readlater', [SERVER], env)
+    pid = server.process.pid
     let peakRss = rssMiB(pid)
     const timer = setInterval(() => {
       peakRss = Math.max(peakRss, rssMiB(pid))

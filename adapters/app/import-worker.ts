@@ -13,6 +13,7 @@ import {
 } from '../storage/imports.ts'
 import type { Database } from '../storage/open-database.ts'
 import type { Log } from './deps.ts'
+import { takeParsed } from './imports.ts'
 
 export interface ImportWorkerOptions {
   /** Entries written per transaction: small enough that a batch holds the serving thread a few ms. */
@@ -23,7 +24,7 @@ export interface ImportWorkerOptions {
   leaseMs: number
 }
 
-export const DEFAULT_IMPORT_WORKER_OPTIONS: ImportWorkerOptions = { batchSize: 250, pollMs: 500, leaseMs: 10_000 }
+export const DEFAULT_IMPORT_WORKER_OPTIONS: ImportWorkerOptions = { batchSize: 100, pollMs: 500, leaseMs: 10_000 }
 
 export interface ImportWorker {
   /** Stops after the batch in flight and lets go of its import, which the next process resumes at once. */
@@ -59,11 +60,13 @@ export function startImportWorker(
     let entries: ParsedEntry[]
     try {
       // Read with the import's own time as "now", so a resumed import clamps dates as the first run did.
-      entries = parseImportFile(claim.file, {
-        format: claim.record.format,
-        contentType: null,
-        now: new Date(claim.record.createdAt),
-      }).entries
+      entries =
+        takeParsed(claim.record.id) ??
+        parseImportFile(claim.file, {
+          format: claim.record.format,
+          contentType: null,
+          now: new Date(claim.record.createdAt),
+        }).entries
     } catch (error) {
       await failImport(deps.db, claim, error instanceof Error ? error.message : 'the file cannot be read', now())
       return

@@ -1,7 +1,7 @@
 import { ImportFormatError } from '../../core/errors.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import { parseImportFile } from '../../core/import/parse-import.ts'
-import { IMPORT_FORMATS, IMPORT_MAX_BYTES, type ImportFormat } from '../../core/import/types.ts'
+import { IMPORT_FORMATS, IMPORT_MAX_BYTES, type ImportFormat, type ParsedEntry } from '../../core/import/types.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Principal } from '../../core/types.ts'
 import { findImport, insertImport, listImports, type ImportRecord } from '../storage/imports.ts'
@@ -74,7 +74,31 @@ export async function startImport(
     },
     input.bytes,
   )
+  keepParsed(record.id, parsed.entries)
   return toImportDto(record)
+}
+
+/**
+ * Files read by this process's uploads, kept until its import worker takes the job (docs/import-export.md#jobs):
+ * the worker need not read the file a second time. Bounded and short-lived: a job another process takes,
+ * or one resumed after a restart, reads its file from the database again.
+ */
+const parsedFiles = new Map<string, { entries: ParsedEntry[]; until: number }>()
+const PARSED_KEPT = 4
+const PARSED_KEPT_MS = 60_000
+
+function keepParsed(id: string, entries: ParsedEntry[]): void {
+  const now = Date.now()
+  for (const [key, kept] of parsedFiles) if (kept.until < now) parsedFiles.delete(key)
+  while (parsedFiles.size >= PARSED_KEPT) parsedFiles.delete(parsedFiles.keys().next().value!)
+  parsedFiles.set(id, { entries, until: now + PARSED_KEPT_MS })
+}
+
+/** The entries an upload in this process already read for this import, once; null when there are none. */
+export function takeParsed(id: string): ParsedEntry[] | null {
+  const kept = parsedFiles.get(id)
+  parsedFiles.delete(id)
+  return kept && kept.until >= Date.now() ? kept.entries : null
 }
 
 export async function importOf(deps: AppDeps, principal: Principal, id: string): Promise<ImportDto | null> {

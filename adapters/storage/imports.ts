@@ -90,20 +90,22 @@ async function rows(db: Database, sql: string, args: unknown[]): Promise<Record<
   return (await db.$client.execute({ sql, args: args as never })).rows as Record<string, unknown>[]
 }
 
-/** A queued import with its file, as one row (the file is the uploaded bytes, kept until the job ends). */
+/** A queued import and its file, in one transaction (the file kept apart: see `import_files` in schema.ts). */
 export async function insertImport(
   db: Database,
   record: Pick<ImportRecord, 'id' | 'userId' | 'format' | 'total' | 'createdAt'>,
   file: Uint8Array,
 ): Promise<ImportRecord> {
-  const [row] = await rows(
-    db,
-    `INSERT INTO imports (id, user_id, format, status, total, processed, created, updated, skipped, folder_names,
-       dropped_tags, errors, file, created_at) VALUES (?, ?, ?, 'queued', ?, 0, 0, 0, 0, '[]', '[]', '[]', ?, ?)
-     RETURNING ${COLUMNS}`,
-    [record.id, record.userId, record.format, record.total, file, record.createdAt],
-  )
-  return recordOf(row!)
+  return runProgram(db, function* () {
+    const [row] = (yield {
+      all: `INSERT INTO imports (id, user_id, format, status, total, processed, created, updated, skipped, folder_names,
+         dropped_tags, errors, created_at) VALUES (?, ?, ?, 'queued', ?, 0, 0, 0, 0, '[]', '[]', '[]', ?)
+       RETURNING ${COLUMNS}`,
+      args: [record.id, record.userId, record.format, record.total, record.createdAt],
+    }) as Record<string, unknown>[]
+    yield { run: 'INSERT INTO import_files (import_id, file) VALUES (?, ?)', args: [record.id, file] }
+    return recordOf(row!)
+  })
 }
 
 /** One import of a person, or null (another person's import is null too). */
@@ -139,21 +141,24 @@ export async function claimImport(
      WHERE id = (SELECT id FROM imports WHERE status IN ('queued', 'running') AND ${free} AND (? IS NULL OR id = ?)
                  ORDER BY created_at, id LIMIT 1)
        AND ${free}
-     RETURNING ${COLUMNS}, file`,
+     RETURNING ${COLUMNS}`,
     [leaseUntilMs, nowMs, onlyId, onlyId, nowMs],
   )
   if (!row) return null
-  return { record: recordOf(row), file: new Uint8Array(row.file as ArrayBufferLike), leaseUntilMs }
+  const [stored] = await rows(db, 'SELECT file FROM import_files WHERE import_id = ?', [row.id])
+  const file = stored?.file ?? new Uint8Array()
+  return { record: recordOf(row), file: new Uint8Array(file as ArrayBufferLike), leaseUntilMs }
 }
 
 /** Ends an import that cannot go on (its file no longer reads), while the claim still holds it. */
 export async function failImport(db: Database, claim: ClaimedImport, failure: string, now: string): Promise<void> {
-  await rows(
+  const [failed] = await rows(
     db,
-    `UPDATE imports SET status = 'failed', failure = ?, file = NULL, lease_until_ms = NULL, finished_at = ?
+    `UPDATE imports SET status = 'failed', failure = ?, lease_until_ms = NULL, finished_at = ?
      WHERE id = ? AND lease_until_ms = ? RETURNING id`,
     [failure, now, claim.record.id, claim.leaseUntilMs],
   )
+  if (failed) await rows(db, 'DELETE FROM import_files WHERE import_id = ? RETURNING import_id', [claim.record.id])
 }
 
 /** Lets go of a claim (a process stopping between batches): another process, or this one restarted, resumes at once. */
@@ -191,11 +196,20 @@ export async function writeImportBatch(
   batch: { rows: ImportRow[]; folders: ImportFolder[]; now: string; nextLeaseUntilMs: number },
   progress: (outcome: BatchOutcome) => ImportProgress & { done: boolean },
 ): Promise<BatchOutcome & { progress: ImportProgress & { done: boolean } }> {
-  const program = () => batchProgram(claim, batch, progress)
+  return runProgram(db, () => batchProgram(claim, batch, progress))
+}
+
+type Program<T> = () => Generator<Op, T, unknown>
+
+/**
+ * Runs a program of statements in ONE transaction on any driver: embedded, as one job of the next group
+ * commit (its own savepoint: a throw undoes only this program); on @libsql/client, as an interactive
+ * transaction. The program is written once, as a generator that yields each statement and gets its result.
+ */
+async function runProgram<T>(db: Database, program: Program<T>): Promise<T> {
   const exec = db.$exec
   const all = db.$all
   if (exec && all) {
-    // Embedded: one job of the next group commit (its own savepoint: a throw undoes only this batch).
     return groupCommitted(db, () => {
       const steps = program()
       let step = steps.next()
@@ -278,9 +292,10 @@ const QUEUE_IMPORTED = `UPDATE enrichment_jobs SET priority = 2,
     host = (SELECT s.host FROM saved_items s WHERE s.id = enrichment_jobs.item_id)
   WHERE item_id IN (SELECT value FROM json_each(?)) AND attempts = 0 AND lease_until_ms IS NULL`
 const WRITE_PROGRESS = `UPDATE imports SET processed = ?, created = ?, updated = ?, skipped = ?, folder_names = ?,
-    dropped_tags = ?, errors = ?, status = ?, file = CASE WHEN ? THEN NULL ELSE file END, finished_at = ?,
-    lease_until_ms = ?
+    dropped_tags = ?, errors = ?, status = ?, finished_at = ?, lease_until_ms = ?
   WHERE id = ? AND processed = ? AND lease_until_ms = ?`
+// A finished import's file goes: it was kept only so a crash could resume the job.
+const DROP_FILE = 'DELETE FROM import_files WHERE import_id = ?'
 
 function* batchProgram(
   claim: ClaimedImport,
@@ -325,7 +340,6 @@ function* batchProgram(
       JSON.stringify(next.droppedTags),
       JSON.stringify(next.errors),
       next.done ? 'done' : 'running',
-      next.done ? 1 : 0,
       next.done ? batch.now : null,
       next.done ? null : batch.nextLeaseUntilMs,
       claim.record.id,
@@ -334,5 +348,6 @@ function* batchProgram(
     ],
   }) as number
   if (changed !== 1) throw new ImportLeaseLostError(`import ${claim.record.id}: the claim no longer holds it`)
+  if (next.done) yield { run: DROP_FILE, args: [claim.record.id] }
   return { ...outcome, progress: next }
 }

@@ -354,8 +354,6 @@ export const imports = sqliteTable(
     errors: text('errors', { mode: 'json' }).$type<{ line: number; message: string }[]>().notNull(),
     /** Why the job failed, when it did (a file the job could not read again). */
     failure: text('failure'),
-    /** The file as uploaded; null once the job is done or failed. */
-    file: blob('file', { mode: 'buffer' }),
     /** Held by a worker until this time (epoch ms); null when nobody holds it. */
     leaseUntilMs: integer('lease_until_ms'),
     createdAt: text('created_at').notNull(),
@@ -363,3 +361,15 @@ export const imports = sqliteTable(
   },
   (t) => [index('imports_user_created_idx').on(t.userId, t.createdAt), index('imports_status_idx').on(t.status)],
 )
+
+/**
+ * An import's file as uploaded, until its job ends. Apart from `imports` because SQLite rewrites a whole
+ * row on UPDATE, overflow pages included: each batch's progress would otherwise copy the file (up to
+ * 50 MiB) into the WAL again.
+ */
+export const importFiles = sqliteTable('import_files', {
+  importId: text('import_id')
+    .primaryKey()
+    .references(() => imports.id, { onDelete: 'cascade' }),
+  file: blob('file', { mode: 'buffer' }).notNull(),
+})

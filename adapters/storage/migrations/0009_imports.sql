@@ -1,3 +1,9 @@
+CREATE TABLE `import_files` (
+	`import_id` text PRIMARY KEY NOT NULL,
+	`file` blob NOT NULL,
+	FOREIGN KEY (`import_id`) REFERENCES `imports`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 CREATE TABLE `imports` (
 	`id` text PRIMARY KEY NOT NULL,
 	`user_id` text NOT NULL,
@@ -12,7 +18,6 @@ CREATE TABLE `imports` (
 	`dropped_tags` text NOT NULL,
 	`errors` text NOT NULL,
 	`failure` text,
-	`file` blob,
 	`lease_until_ms` integer,
 	`created_at` text NOT NULL,
 	`finished_at` text,
