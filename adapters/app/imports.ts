@@ -7,39 +7,12 @@ import type { Principal } from '../../core/types.ts'
 import { findImport, insertImport, listImports, type ImportRecord } from '../storage/imports.ts'
 import type { AppDeps } from './deps.ts'
 
-/** An import as the API shows it (docs/import-export.md#imports). */
-export interface ImportDto {
-  id: string
-  format: ImportFormat
-  status: ImportRecord['status']
-  total: number
-  processed: number
-  created: number
-  updated: number
-  skipped: number
-  folderNames: string[]
-  droppedTags: string[]
-  errors: { line: number; message: string }[]
-  createdAt: string
-  finishedAt: string | null
-}
+/** An import as the API shows it (docs/import-export.md#imports): the stored record less its owner and failure. */
+export type ImportDto = Omit<ImportRecord, 'userId' | 'failure'>
 
 export function toImportDto(record: ImportRecord): ImportDto {
-  return {
-    id: record.id,
-    format: record.format,
-    status: record.status,
-    total: record.total,
-    processed: record.processed,
-    created: record.created,
-    updated: record.updated,
-    skipped: record.skipped,
-    folderNames: record.folderNames,
-    droppedTags: record.droppedTags,
-    errors: record.errors,
-    createdAt: record.createdAt,
-    finishedAt: record.finishedAt,
-  }
+  const { userId: _owner, failure: _failure, ...dto } = record
+  return dto
 }
 
 /** The `format` a caller named, or null for "detect it"; anything else is refused before the file is read. */

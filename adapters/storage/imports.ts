@@ -1,3 +1,4 @@
+import type { ImportItemRow } from '../../core/import/rows.ts'
 import type { ImportEntryError, ImportFormat } from '../../core/import/types.ts'
 import { groupCommitted } from './group-commit.ts'
 import type { Database } from './open-database.ts'
@@ -28,20 +29,8 @@ export interface ClaimedImport {
   leaseUntilMs: number
 }
 
-/** One entry of a batch, ready to write: the item row's values, the folder by its key. */
-export interface ImportRow {
-  id: string
-  url: string
-  normalizedUrl: string
-  host: string
-  type: string
-  title: string | null
-  tags: string[]
-  createdAt: string
-  lastSavedAt: string
-  isRead: boolean
-  folderKey: string | null
-}
+/** One entry of a batch, ready to write (core/import/rows.ts). */
+export type ImportRow = ImportItemRow
 
 /** A folder a batch names: created when the person has none by that key, else reused. */
 export interface ImportFolder {
