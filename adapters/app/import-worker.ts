@@ -6,6 +6,7 @@ import type { Clock, RandomSource } from '../../core/types.ts'
 import {
   claimImport,
   failImport,
+  ImportLeaseLostError,
   releaseImport,
   writeImportBatch,
   type ClaimedImport,
@@ -34,6 +35,10 @@ export interface ImportWorker {
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** Tries of one batch before the import is failed, and the wait between them. */
+const BATCH_ATTEMPTS = 3
+const BATCH_RETRY_MS = 200
+const errorName = (error: unknown): string => (error instanceof Error ? error.name : 'unknown error')
 
 /**
  * Runs imports in this process (docs/import-export.md#jobs): in the `background`, claims a queued import
@@ -81,23 +86,46 @@ export function startImportWorker(
         random: deps.random,
       })
       const nextLeaseUntilMs = deps.clock.now().getTime() + options.leaseMs
-      const result = await writeImportBatch(
-        deps.db,
-        claim,
-        { rows: batch.rows, folders: batch.folders, now: now(), nextLeaseUntilMs },
-        (outcome) => ({
-          processed: from + slice.length,
-          created: record.created + outcome.created,
-          updated: record.updated + outcome.updated,
-          skipped: record.skipped + batch.errors.length,
-          folderNames: appendBounded(record.folderNames, outcome.folderNames, 1000, (name) => name.toLowerCase()),
-          droppedTags: appendBounded(record.droppedTags, batch.droppedTags, IMPORT_MAX_DROPPED_TAGS, (tag) =>
-            tag.toLowerCase(),
-          ),
-          errors: appendErrors(record.errors, batch.errors),
-          done: from + slice.length >= entries.length,
-        }),
-      )
+      const write = () =>
+        writeImportBatch(
+          deps.db,
+          claim,
+          { rows: batch.rows, folders: batch.folders, now: now(), nextLeaseUntilMs },
+          (outcome) => ({
+            processed: from + slice.length,
+            created: record.created + outcome.created,
+            updated: record.updated + outcome.updated,
+            skipped: record.skipped + batch.errors.length,
+            folderNames: appendBounded(record.folderNames, outcome.folderNames, 1000, (name) => name.toLowerCase()),
+            droppedTags: appendBounded(record.droppedTags, batch.droppedTags, IMPORT_MAX_DROPPED_TAGS, (tag) =>
+              tag.toLowerCase(),
+            ),
+            errors: appendErrors(record.errors, batch.errors),
+            done: from + slice.length >= entries.length,
+          }),
+        )
+      let result: Awaited<ReturnType<typeof write>> | null = null
+      for (let attempt = 1; result === null; attempt++) {
+        try {
+          result = await write()
+        } catch (error) {
+          // Another process holds the import now: it goes on from the last committed batch.
+          if (error instanceof ImportLeaseLostError) return
+          // A batch the database refuses would be refused on every retry: after a few tries the import
+          // ends as failed, saying so, rather than loop (docs/import-export.md#jobs).
+          if (attempt >= BATCH_ATTEMPTS) {
+            deps.log('warn', { msg: 'import failed', import: record.id, error: errorName(error) })
+            await failImport(
+              deps.db,
+              claim,
+              `entries from ${from + 1} on could not be saved (${errorName(error)})`,
+              now(),
+            )
+            return
+          }
+          await pause(BATCH_RETRY_MS)
+        }
+      }
       Object.assign(record, result.progress)
       claim.leaseUntilMs = nextLeaseUntilMs
       onBatch?.(record)

@@ -143,9 +143,11 @@ export async function claimImport(
 export async function failImport(db: Database, claim: ClaimedImport, failure: string, now: string): Promise<void> {
   const [failed] = await rows(
     db,
-    `UPDATE imports SET status = 'failed', failure = ?, lease_until_ms = NULL, finished_at = ?
+    // The reason is also listed as an error of line 0 (the file as a whole), so the API and the pages show it.
+    `UPDATE imports SET status = 'failed', failure = ?, lease_until_ms = NULL, finished_at = ?,
+       errors = json_insert(errors, '$[#]', json_object('line', 0, 'message', ?))
      WHERE id = ? AND lease_until_ms = ? RETURNING id`,
-    [failure, now, claim.record.id, claim.leaseUntilMs],
+    [failure, now, failure, claim.record.id, claim.leaseUntilMs],
   )
   if (failed) await rows(db, 'DELETE FROM import_files WHERE import_id = ? RETURNING import_id', [claim.record.id])
 }

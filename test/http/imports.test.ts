@@ -251,6 +251,29 @@ describe('durable job', () => {
     expect((await w.job(job.id)).created).toBe(3)
   })
 
+  test('a batch the database keeps refusing ends the import as failed, with the reason listed; nothing loops', async () => {
+    const w = await world()
+    const job = (await w.upload(POCKET, 'text/csv')).body.import
+    await w.h.db.$client.execute(
+      "CREATE TRIGGER refuse_items BEFORE INSERT ON saved_items BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    )
+    try {
+      await w.run()
+    } finally {
+      await w.h.db.$client.execute('DROP TRIGGER refuse_items')
+    }
+    const failed = await w.job(job.id)
+    expect(failed).toMatchObject({ status: 'failed', processed: 0, created: 0 })
+    expect(failed.finishedAt).not.toBeNull()
+    expect(failed.errors.at(-1)).toEqual({
+      line: 0,
+      message: expect.stringContaining('entries from 1 on could not be saved'),
+    })
+    expect(await w.items()).toEqual([])
+    const files = await w.h.db.$client.execute('SELECT count(*) AS n FROM import_files')
+    expect(Number(files.rows[0]!.n)).toBe(0)
+  })
+
   test('imported items are enriched after live work, and carry their host', async () => {
     const w = await world()
     const job = (await w.upload(POCKET, 'text/csv')).body.import
