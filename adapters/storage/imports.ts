@@ -124,6 +124,13 @@ export async function claimImport(
   onlyId: string | null = null,
 ): Promise<ClaimedImport | null> {
   const free = '(lease_until_ms IS NULL OR lease_until_ms <= ?)'
+  // Read first: every process polls, and an UPDATE that matches nothing still takes the write lock.
+  const [waiting] = await rows(
+    db,
+    `SELECT 1 AS waiting FROM imports WHERE status IN ('queued', 'running') AND ${free} AND (? IS NULL OR id = ?) LIMIT 1`,
+    [nowMs, onlyId, onlyId],
+  )
+  if (!waiting) return null
   const [row] = await rows(
     db,
     `UPDATE imports SET status = 'running', lease_until_ms = ?

@@ -148,9 +148,11 @@ describe('two server processes on one database file', () => {
     const admitted = (replies: HttpReply[]) => replies.filter((reply) => reply.status === 200).length
     for (const replies of [fromA, fromB]) {
       expect(replies.every((reply) => reply.status === 200 || reply.status === 429)).toBe(true)
-      expect(admitted(replies)).toBeGreaterThanOrEqual(1)
       expect(admitted(replies)).toBeLessThanOrEqual(5)
     }
+    // Neither refuses before it has seen the limit reached, so together they admit at least the limit; one
+    // of them may admit none, when its first sync already reads the other's five (a loaded run did).
+    expect(admitted(fromA) + admitted(fromB)).toBeGreaterThanOrEqual(5)
     expect(admitted(fromA) + admitted(fromB)).toBeLessThanOrEqual(10)
     const db = createClient({ url: env.DATABASE_URL })
     const id = (
