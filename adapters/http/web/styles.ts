@@ -24,6 +24,7 @@ form.inline{display:inline}
 .actions{display:flex;gap:.75rem;margin-top:1rem;flex-wrap:wrap}
 .error{color:var(--danger);font-weight:600}
 .notice{border-left:4px solid var(--accent);padding:.5rem .75rem;background:var(--card)}
+progress{display:block;width:100%;height:.75rem;accent-color:var(--accent)}
 .secret{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;word-break:break-all;padding:.5rem;border:1px dashed var(--accent);border-radius:.4rem;display:block}
 .muted{color:var(--muted);font-size:.9rem}
 table{width:100%;border-collapse:collapse}
