@@ -3,6 +3,9 @@ import { startImportWorker } from '../../adapters/app/import-worker.ts'
 import { claimEnrichmentJob } from '../../adapters/storage/enrichment-jobs.ts'
 import { claimImport, writeImportBatch } from '../../adapters/storage/imports.ts'
 import { createHarness, random, type Harness } from '../helpers/harness.ts'
+import { craftZip } from '../fixtures/import/read-fixture.ts'
+import { deflateSync } from 'fflate'
+import { crc32 } from '../../core/import/zip.ts'
 
 // docs/import-export.md: POST /v1/imports reads the file at once (a bad file is refused, nothing written),
 // a job writes its entries in batches with their history, GET reads it back; GET /v1/export streams it out.
@@ -146,6 +149,25 @@ describe('bad input: refused whole, nothing written', () => {
       expect((await w.h.call('GET', '/v1/imports', { token: w.key })).body.imports).toEqual([])
       expect(await w.items()).toEqual([])
     })
+
+  test('zips past 200 MiB expanded: refused whether they say so or lie about it, nothing written', async () => {
+    const w = await world()
+    const csv = new TextEncoder().encode(`${POCKET}\n`)
+    // The directory claims 201 MiB: refused before anything is inflated.
+    const declared = craftZip([
+      { name: 'part_000000.csv', data: csv, method: 0, declaredSize: 201 * 1024 * 1024, crc32: crc32(csv) },
+    ])
+    // A bomb: it claims 1 KiB, and its data inflates to 201 MiB of zeros; inflating stops at the cap.
+    const zeros = deflateSync(new Uint8Array(201 * 1024 * 1024))
+    const bomb = craftZip([{ name: 'part_000000.csv', data: zeros, method: 8, declaredSize: 1024, crc32: 0 }])
+    for (const zip of [declared, bomb]) {
+      const reply = await w.upload(new Blob([zip as BlobPart]), 'application/zip')
+      expect(reply.status).toBe(400)
+      expect(reply.body).toEqual({ _tag: 'ImportFormatError', message: expect.stringContaining('200 MiB') })
+    }
+    expect((await w.h.call('GET', '/v1/imports', { token: w.key })).body.imports).toEqual([])
+    expect(await w.items()).toEqual([])
+  })
 
   test('50 MiB + 1 byte: 400 ImportFormatError naming the limit', async () => {
     const w = await world()
