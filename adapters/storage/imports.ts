@@ -1,7 +1,7 @@
 import type { ImportItemRow } from '../../core/import/rows.ts'
 import type { ImportEntryError, ImportFormat } from '../../core/import/types.ts'
-import { groupCommitted } from './group-commit.ts'
 import type { Database } from './open-database.ts'
+import { type Op, runProgram } from './program.ts'
 
 /** An import as stored (docs/import-export.md#jobs), without its file. */
 export interface ImportRecord {
@@ -180,8 +180,6 @@ export interface BatchOutcome {
   folderNames: string[]
 }
 
-type Op = { all: string; args: unknown[] } | { run: string; args: unknown[] }
-
 /**
  * One batch of entries in ONE transaction (docs/import-export.md#jobs): the folders it names, its items
  * (inserted, or merged into the person's item with the same normalized URL), their enrichment at import
@@ -195,59 +193,6 @@ export async function writeImportBatch(
   progress: (outcome: BatchOutcome) => ImportProgress & { done: boolean },
 ): Promise<BatchOutcome & { progress: ImportProgress & { done: boolean } }> {
   return runProgram(db, () => batchProgram(claim, batch, progress))
-}
-
-type Program<T> = () => Generator<Op, T, unknown>
-
-/**
- * Runs a program of statements in ONE transaction on any driver: embedded, as one job of the next group
- * commit (its own savepoint: a throw undoes only this program); on @libsql/client, as an interactive
- * transaction. The program is written once, as a generator that yields each statement and gets its result.
- */
-async function runProgram<T>(db: Database, program: Program<T>): Promise<T> {
-  const exec = db.$exec
-  const all = db.$all
-  if (exec && all) {
-    return groupCommitted(db, () => {
-      const steps = program()
-      let step = steps.next()
-      while (!step.done) {
-        const op = step.value
-        step = steps.next('all' in op ? all(op.all, ...op.args) : changesOf(exec(op.run, ...op.args)))
-      }
-      return step.value
-    })
-  }
-  const client = db.$client as unknown as {
-    transaction(mode: 'write'): Promise<{
-      execute(statement: { sql: string; args: unknown[] }): Promise<{ rows: unknown[]; rowsAffected: number }>
-      commit(): Promise<void>
-      rollback(): Promise<void>
-      close(): void
-    }>
-  }
-  const tx = await client.transaction('write')
-  try {
-    const steps = program()
-    let step = steps.next()
-    while (!step.done) {
-      const op = step.value
-      const result = await tx.execute({ sql: 'all' in op ? op.all : op.run, args: op.args })
-      step = steps.next('all' in op ? (result.rows as Record<string, unknown>[]) : result.rowsAffected)
-    }
-    await tx.commit()
-    return step.value
-  } catch (error) {
-    await tx.rollback().catch(() => {})
-    throw error
-  } finally {
-    tx.close()
-  }
-}
-
-function changesOf(result: unknown): number {
-  const r = result as { changes?: number | bigint }
-  return Number(r.changes ?? 0)
 }
 
 // Stored tags keep their order; the entry's tags not yet present are appended (as a recapture does).

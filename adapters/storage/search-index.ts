@@ -1,9 +1,6 @@
-import { eq, sql } from 'drizzle-orm'
-import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { groupCommitted } from './group-commit.ts'
+import { sql } from 'drizzle-orm'
 import type { Database } from './open-database.ts'
-import { preparedPer } from './prepared.ts'
-import { itemContents } from './schema.ts'
+import { runProgram } from './program.ts'
 
 /** Items indexed per transaction at most: FTS5 pays a fixed cost per commit, so rows go in batches. */
 export const INDEX_BATCH = 500
@@ -16,23 +13,13 @@ export const INDEX_BATCH_WORDS = 20_000
 /** How much of an article's text is indexed: its first 64 Ki characters (some 10,000 words). */
 export const BODY_INDEX_CHARS = 65_536
 
-/** The due list (the 0006 migration creates it), declared here for queries only, like search_index. */
-const searchPending = sqliteTable('search_pending', { itemId: text('item_id').notNull() })
-
 // The batch: the first due items, up to INDEX_BATCH of them and INDEX_BATCH_WORDS words (counted from
 // the stored word count, without reading the text). One more row than a batch is read, to tell whether
 // the batch takes every item due. The batch's ids are read once and handed to each step as a JSON array.
-const pickQuery = (db: Pick<Database, 'select'>) =>
-  db
-    .select({ id: searchPending.itemId, words: itemContents.wordCount })
-    .from(searchPending)
-    .leftJoin(itemContents, eq(itemContents.itemId, searchPending.itemId))
-    .orderBy(searchPending.itemId)
-    .limit(INDEX_BATCH + 1)
-const pick = preparedPer((db) => pickQuery(db).prepare())
+const PICK = `SELECT p.item_id AS id, c.word_count AS words
+  FROM search_pending p LEFT JOIN item_contents c ON c.item_id = p.item_id ORDER BY p.item_id LIMIT ${INDEX_BATCH + 1}`
 /** Where each step names the batch: its one parameter, the ids as a JSON array. */
-const IDS = '$ids'
-const BATCH = `(SELECT value FROM json_each(${IDS}))`
+const BATCH = '(SELECT value FROM json_each(?))'
 /** Document numbers per person: a person's items are numbered from `slot << DOC_BITS` (docs/search.md#index). */
 export const DOC_BITS = 32
 const RANGE = `(o.slot << ${DOC_BITS})`
@@ -103,33 +90,15 @@ function batchOf(rows: Picked): { ids: string; more: boolean } {
 }
 
 /** One batch in one transaction: how many items it took off the due list, and whether more are due. */
-async function indexBatch(db: Database): Promise<{ indexed: number; more: boolean }> {
-  const exec = db.$exec
-  if (exec) {
-    // Embedded: one job of the next group commit, so it shares that transaction and its one fsync; the
-    // steps are prepared once (exec keeps them).
-    const embedded = STEPS.map((step) => step.replace(IDS, '?'))
-    return groupCommitted(db, () => {
-      const { ids, more } = batchOf(pick(db).all() as unknown as Picked)
-      const last = embedded.map((step) => exec(step, ids))
-      return { indexed: changesOf(last.at(-1)), more }
-    })
-  }
-  return db.transaction(async (tx) => {
-    const { ids, more } = batchOf((await pickQuery(tx)) as Picked)
-    let last: unknown
-    for (const step of STEPS) {
-      const [before, after] = step.split(IDS)
-      last = await tx.run(sql`${sql.raw(before!)}${ids}${sql.raw(after!)}`)
-    }
-    return { indexed: changesOf(last), more }
+function indexBatch(db: Database): Promise<{ indexed: number; more: boolean }> {
+  // Embedded, one job of the next group commit: it shares that transaction and its one fsync.
+  return runProgram(db, function* () {
+    const { ids, more } = batchOf((yield { all: PICK, args: [] }) as Picked)
+    let indexed = 0
+    // The last step (the due list's delete) counts the items the batch took.
+    for (const step of STEPS) indexed = (yield { run: step, args: [ids] }) as number
+    return { indexed, more }
   })
-}
-
-/** Rows a write changed, as each driver reports it. */
-function changesOf(result: unknown): number {
-  const r = result as { changes?: number | bigint; rowsAffected?: number }
-  return Number(r.changes ?? r.rowsAffected ?? 0)
 }
 
 export interface SearchIndexer {
