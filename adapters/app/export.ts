@@ -58,8 +58,20 @@ async function* byFolder(deps: AppDeps, userId: string): AsyncGenerator<ExportIt
   yield* pages(deps, userId, 'none')
 }
 
+/** The library as a download (the API's and the web page's): an attachment, streamed, never cached. */
+export function exportDownload(deps: AppDeps, principal: Principal, format: ExportFormat): Response {
+  const { filename, contentType, chunks } = exportLibrary(deps, principal, format)
+  return new Response(byteStream(chunks), {
+    headers: {
+      'content-type': contentType,
+      'content-disposition': `attachment; filename="${filename}"`,
+      'cache-control': 'no-store',
+    },
+  })
+}
+
 /** The chunks as a byte stream for a response body; cancelling it (the client went away) stops the reads. */
-export function byteStream(chunks: AsyncGenerator<string, void, undefined>): ReadableStream<Uint8Array> {
+function byteStream(chunks: AsyncGenerator<string, void, undefined>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

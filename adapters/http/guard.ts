@@ -1,5 +1,5 @@
 import { type DocumentDecoration, Elysia } from 'elysia'
-import { requireScope } from '../../core/auth/scopes.ts'
+import { requireScope, requireScopes } from '../../core/auth/scopes.ts'
 import {
   InsufficientScopeError,
   PayloadTooLargeError,
@@ -234,12 +234,6 @@ export function guard(deps: AppDeps) {
       }
     },
   })
-}
-
-/** Every scope of a route that needs several: the missing ones named together in one 403. */
-function requireScopes(granted: readonly string[], needed: readonly Scope[]): void {
-  const missing = needed.filter((scope) => !granted.includes(scope))
-  if (missing.length > 0) throw new InsufficientScopeError(missing.join(' '), needed.join(' '))
 }
 
 /** A capture with `html`: a REST body with an `html` string, or an MCP `save_url` call with one. */

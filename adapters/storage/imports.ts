@@ -1,4 +1,4 @@
-import type { ImportItemRow } from '../../core/import/rows.ts'
+import type { ImportBatchRows, ImportItemRow } from '../../core/import/rows.ts'
 import type { ImportEntryError, ImportFormat } from '../../core/import/types.ts'
 import type { Database } from './open-database.ts'
 import { type Op, runProgram } from './program.ts'
@@ -32,23 +32,14 @@ export interface ClaimedImport {
 /** One entry of a batch, ready to write (core/import/rows.ts). */
 export type ImportRow = ImportItemRow
 
-/** A folder a batch names: created when the person has none by that key, else reused. */
-export interface ImportFolder {
-  id: string
-  name: string
-  key: string
-}
+/** A folder a batch names: created when the person has none by that key, else reused (core/import/rows.ts). */
+export type ImportFolder = ImportBatchRows['folders'][number]
 
 /** Where the import stands after a batch: written whole with the batch, in its transaction. */
-export interface ImportProgress {
-  processed: number
-  created: number
-  updated: number
-  skipped: number
-  folderNames: string[]
-  droppedTags: string[]
-  errors: ImportEntryError[]
-}
+export type ImportProgress = Pick<
+  ImportRecord,
+  'processed' | 'created' | 'updated' | 'skipped' | 'folderNames' | 'droppedTags' | 'errors'
+>
 
 const COLUMNS = `id, user_id AS userId, format, status, total, processed, created, updated, skipped,
   folder_names AS folderNames, dropped_tags AS droppedTags, errors, failure, created_at AS createdAt, finished_at AS finishedAt`

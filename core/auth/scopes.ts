@@ -20,6 +20,15 @@ export function requireScope(granted: readonly string[], needed: Scope): void {
 }
 
 /**
+ * Every scope of an operation that needs several (an import, an export): the missing ones are named
+ * together, and the challenge asks for all of them, so one re-authorization is enough.
+ */
+export function requireScopes(granted: readonly string[], needed: readonly Scope[]): void {
+  const missing = needed.filter((scope) => !hasScope(granted, scope))
+  if (missing.length > 0) throw new InsufficientScopeError(missing.join(' '), needed.join(' '))
+}
+
+/**
  * Whether every requested scope is among the granted ones; an empty request is a subset.
  * Used so a credential can never hand out more than it holds.
  * @see docs/oauth.md#connect-flow and docs/oauth.md#tokens (refresh cannot widen scope)

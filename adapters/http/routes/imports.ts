@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { ImportFormatError, ImportNotFoundError, UnsupportedMediaTypeError } from '../../../core/errors.ts'
 import { IMPORT_FORMATS, IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
-import { byteStream, exportFormatOf, exportLibrary } from '../../app/export.ts'
+import { exportDownload, exportFormatOf } from '../../app/export.ts'
 import { importFormatOf, importOf, importsOf, startImport } from '../../app/imports.ts'
 import type { RouteContext } from '../route-context.ts'
 import { commonAuthedErrors, Errors, ExportQuery, ImportList, ImportQuery, ImportResponse } from '../schemas.ts'
@@ -103,27 +103,14 @@ export const importRoutes = ({ deps, guard }: RouteContext) =>
         tags: ['Import and export'],
       },
     })
-    .get(
-      '/v1/export',
-      async ({ query, principal }) => {
-        const { filename, contentType, chunks } = exportLibrary(deps, principal, exportFormatOf(query.format))
-        return new Response(byteStream(chunks), {
-          headers: {
-            'content-type': contentType,
-            'content-disposition': `attachment; filename="${filename}"`,
-            'cache-control': 'no-store',
-          },
-        })
+    .get('/v1/export', async ({ query, principal }) => exportDownload(deps, principal, exportFormatOf(query.format)), {
+      query: ExportQuery,
+      response: { 200: t.String(), ...commonAuthedErrors, 400: Errors.ValidationError },
+      auth: { scopes: ['saved-items:read', 'folders:read'] },
+      detail: {
+        summary: 'Export the library',
+        description:
+          'Every saved item with every field and its folder name, streamed as an attachment: `json` (default; `{ format: "readlater", version: 1, exportedAt, savedItems: [SavedItem…] }`), `netscape` (bookmark HTML every browser, Pinboard and Raindrop import; folders as folders, TAGS, TOREAD="1" for unread) or `csv` (url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name). Each imports back into Readlater with its URLs, titles, read state, folders, tags and saved times.',
+        tags: ['Import and export'],
       },
-      {
-        query: ExportQuery,
-        response: { 200: t.String(), ...commonAuthedErrors, 400: Errors.ValidationError },
-        auth: { scopes: ['saved-items:read', 'folders:read'] },
-        detail: {
-          summary: 'Export the library',
-          description:
-            'Every saved item with every field and its folder name, streamed as an attachment: `json` (default; `{ format: "readlater", version: 1, exportedAt, savedItems: [SavedItem…] }`), `netscape` (bookmark HTML every browser, Pinboard and Raindrop import; folders as folders, TAGS, TOREAD="1" for unread) or `csv` (url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name). Each imports back into Readlater with its URLs, titles, read state, folders, tags and saved times.',
-          tags: ['Import and export'],
-        },
-      },
-    )
+    })

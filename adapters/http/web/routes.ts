@@ -35,7 +35,7 @@ import { READER_STYLES } from './styles.ts'
 import { settingsPage, type SettingsView } from './pages/settings.ts'
 import { importProgressPage } from './pages/import-export.ts'
 import { importOf, importsOf, startImport } from '../../app/imports.ts'
-import { byteStream, exportFormatOf, exportLibrary } from '../../app/export.ts'
+import { exportDownload, exportFormatOf } from '../../app/export.ts'
 import { IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
 import { readBodyCapped } from '../body.ts'
 import { signInPage } from './pages/sign-in.ts'
@@ -425,20 +425,9 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
       return page(visit, 200, 'Import', importProgressPage(job), running ? { refreshSeconds: 1 } : {})
     })(visit)
 
-  const downloadExport = signedIn(async (visit) => {
-    const { filename, contentType, chunks } = exportLibrary(
-      deps,
-      sessionPrincipal(visit.session),
-      exportFormatOf(visit.url.searchParams.get('format')),
-    )
-    return new Response(byteStream(chunks), {
-      headers: {
-        'content-type': contentType,
-        'content-disposition': `attachment; filename="${filename}"`,
-        'cache-control': 'no-store',
-      },
-    })
-  })
+  const downloadExport = signedIn(async (visit) =>
+    exportDownload(deps, sessionPrincipal(visit.session), exportFormatOf(visit.url.searchParams.get('format'))),
+  )
 
   const showSettings = signedIn((visit) =>
     settings(visit, 200, { notice: NOTICES[visit.url.searchParams.get('done') ?? ''] ?? null }),

@@ -1,6 +1,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { hasScope, isScope, isSubsetOf, parseScopeList, requireScope } from '../../../core/auth/scopes.ts'
+import {
+  hasScope,
+  isScope,
+  isSubsetOf,
+  parseScopeList,
+  requireScope,
+  requireScopes,
+} from '../../../core/auth/scopes.ts'
 import { SCOPES } from '../../../core/types.ts'
 
 test('isScope() accepts every contract scope and nothing else', () => {
@@ -46,4 +53,18 @@ test('parseScopeList() splits on spaces and +, drops empties and duplicates in o
   assert.deepEqual(parseScopeList('  b  a + b a '), ['b', 'a'])
   assert.deepEqual(parseScopeList(''), [])
   assert.deepEqual(parseScopeList(' + '), [])
+})
+
+test('requireScopes() passes with every scope, and names only the missing ones while asking for all', () => {
+  assert.equal(
+    requireScopes(['saved-items:capture', 'folders:write'], ['saved-items:capture', 'folders:write']),
+    undefined,
+  )
+  assert.throws(
+    () => requireScopes(['saved-items:capture'], ['saved-items:capture', 'folders:write']),
+    (error: unknown) =>
+      (error as { _tag?: string })._tag === 'InsufficientScopeError' &&
+      (error as { requiredScope: string }).requiredScope === 'folders:write' &&
+      (error as { challengeScope: string }).challengeScope === 'saved-items:capture folders:write',
+  )
 })
