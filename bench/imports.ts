@@ -19,7 +19,7 @@ import { Database as BunDatabase } from 'bun:sqlite'
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { percentile } from './load.ts'
+import { percentile, seededRandom } from './load.ts'
 import { pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
 
 const ENTRIES = Number(process.env.BENCH_IMPORT_ENTRIES ?? 100_000)
@@ -34,15 +34,7 @@ const env = {
   ENRICHMENT: 'off',
 }
 
-/** A seeded generator, so every run imports the same files. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
-    return state / 2 ** 32
-  }
-}
-const random = generator(7)
+const random = seededRandom(7)
 const HOSTS = Array.from({ length: 2000 }, (_, i) => `site${i}.example.com`)
 const WORDS = ['rust', 'memory', 'safety', 'design', 'notes', 'the', 'a', 'guide', 'to', 'on', 'kestrel', 'garden']
 const TAGS = ['ai', 'tools', 'typescript', 'security', 'design', 'backend', 'frontend', 'cooking', 'travel']

@@ -175,3 +175,12 @@ export async function runFixedRate(options: FixedRateOptions): Promise<LoadResul
   await Promise.all(inFlight)
   return summarize(tally, options.durationMs)
 }
+
+/** A seeded generator of numbers in [0, 1), so every run of a bench generates the same data. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
+    return state / 2 ** 32
+  }
+}

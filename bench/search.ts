@@ -22,7 +22,7 @@ import { join } from 'node:path'
 import { uuidv7 } from '../core/ids.ts'
 import { prepareCapture } from '../core/items/capture.ts'
 import { webRandom } from '../core/time.ts'
-import { percentile, runLoad } from './load.ts'
+import { percentile, runLoad, seededRandom } from './load.ts'
 import { openDatabase } from '../adapters/storage/open-database.ts'
 import { catchUpSearchIndex } from '../adapters/storage/search-index.ts'
 import { pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
@@ -43,15 +43,7 @@ const env = (path: string): Record<string, string> => ({
   ENRICHMENT: 'off',
 })
 
-/** A seeded generator, so every run indexes the same text. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
-    return state / 2 ** 32
-  }
-}
-const random = generator(42)
+const random = seededRandom(42)
 
 // Pseudo-words from syllables, plus a few real ones the queries look for, at chosen ranks.
 const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'pel', 'dri', 'sun', 'gor', 'ne', 'bal', 'ti', 'quor', 'fen']

@@ -6,6 +6,7 @@ import type { Clock, RandomSource } from '../../core/types.ts'
 import {
   claimImport,
   failImport,
+  importFile,
   ImportLeaseLostError,
   releaseImport,
   writeImportBatch,
@@ -67,7 +68,7 @@ export function startImportWorker(
       // Read with the import's own time as "now", so a resumed import clamps dates as the first run did.
       entries =
         takeParsed(claim.record.id) ??
-        parseImportFile(claim.file, {
+        parseImportFile(await importFile(deps.db, claim.record.id), {
           format: claim.record.format,
           contentType: null,
           now: new Date(claim.record.createdAt),
@@ -126,7 +127,8 @@ export function startImportWorker(
           await pause(BATCH_RETRY_MS)
         }
       }
-      Object.assign(record, result.progress)
+      const { done: _done, ...progress } = result.progress
+      Object.assign(record, progress)
       claim.leaseUntilMs = nextLeaseUntilMs
       onBatch?.(record)
       if (result.progress.done) {

@@ -22,10 +22,9 @@ export interface ImportRecord {
   finishedAt: string | null
 }
 
-/** A claimed import: the record, its file, and the lease this claim holds. */
+/** A claimed import: the record, and the lease this claim holds. */
 export interface ClaimedImport {
   record: ImportRecord
-  file: Uint8Array
   leaseUntilMs: number
 }
 
@@ -132,9 +131,13 @@ export async function claimImport(
     [leaseUntilMs, nowMs, onlyId, onlyId, nowMs],
   )
   if (!row) return null
-  const [stored] = await rows(db, 'SELECT file FROM import_files WHERE import_id = ?', [row.id])
-  const file = stored?.file ?? new Uint8Array()
-  return { record: recordOf(row), file: new Uint8Array(file as ArrayBufferLike), leaseUntilMs }
+  return { record: recordOf(row), leaseUntilMs }
+}
+
+/** An import's file as uploaded (empty once the job has ended): read only when a job must read it again. */
+export async function importFile(db: Database, id: string): Promise<Uint8Array> {
+  const [stored] = await rows(db, 'SELECT file FROM import_files WHERE import_id = ?', [id])
+  return new Uint8Array((stored?.file ?? new Uint8Array()) as ArrayBufferLike)
 }
 
 /** Ends an import that cannot go on (its file no longer reads), while the claim still holds it. */

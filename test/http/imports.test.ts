@@ -250,7 +250,6 @@ describe('durable job', () => {
     // A batch written under the old claim (the dead process waking up) is refused whole.
     const stale = {
       record: { ...halfway, userId: w.userId },
-      file: new Uint8Array(),
       leaseUntilMs: deadLease,
     }
     await expect(
