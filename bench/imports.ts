@@ -9,9 +9,9 @@
  *      rows (250 a transaction, one prepared INSERT, no merge, no folders, no progress) into a fresh copy
  *      of the same schema through the same driver (bun:sqlite) in the same run: the ratio is what the
  *      import's merge rules, folders, enrichment queueing and durable progress cost;
- *   3. samples the server's RSS during each import, and the p99 of `GET /v1/saved-items?limit=50` (one
+ *   3. reads the server's peak RSS (VmHWM) after each import, and the p99 of `GET /v1/saved-items?limit=50` (one
  *      request at a time, from a third person) while the import runs;
- *   4. exports the 100,000 items in each format: MB/s and the server's RSS meanwhile.
+ *   4. exports the 100,000 items in each format: MB/s and the server's peak RSS.
  * Each import and each export runs on a freshly started server process, so its RSS is its own.
  * Pinned like bench/run.ts when taskset is there.
  */
@@ -66,9 +66,14 @@ function pocketFile(): string {
   return out.join('\n')
 }
 
-function rssMiB(pid: number): number {
+/**
+ * The process's peak resident set since it started (VmHWM): every moment counts, the upload's included,
+ * where sampling would miss a spike between two samples. Each phase has a fresh process, so it is the
+ * phase's own peak (the first also holds the reader's 2,000 captures, made before it).
+ */
+function peakRssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024
 }
 
 async function main(): Promise<number> {
@@ -125,7 +130,6 @@ async function main(): Promise<number> {
     }
     const body = files[format]
     const headers = { authorization: `Bearer ${keys[index]}` }
-    let peakRss = rssMiB(pid)
     const started = performance.now()
     const reply = await fetch(`${server.url}/v1/imports`, {
       method: 'POST',
@@ -142,7 +146,6 @@ async function main(): Promise<number> {
       processed: 0,
     }
     while (job.status !== 'done' && job.status !== 'failed') {
-      peakRss = Math.max(peakRss, rssMiB(pid))
       const t = performance.now()
       await (
         await fetch(`${server.url}/v1/saved-items?limit=50`, { headers: { authorization: `Bearer ${keys[2]}` } })
@@ -161,7 +164,7 @@ async function main(): Promise<number> {
       seconds,
       perSecond: ENTRIES / seconds,
       fileMiB: body.length / 2 ** 20,
-      peakRssMiB: peakRss,
+      peakRssMiB: peakRssMiB(pid),
       listP50: percentile(sorted, 50),
       listP99: percentile(sorted, 99),
       listSamples: listTimes.length,
@@ -174,10 +177,6 @@ async function main(): Promise<number> {
     await stopAll()
     server = await startServer('readlater', [SERVER], env)
     pid = server.process.pid
-    let peakRss = rssMiB(pid)
-    const timer = setInterval(() => {
-      peakRss = Math.max(peakRss, rssMiB(pid))
-    }, 50)
     const started = performance.now()
     const response = await fetch(`${server.url}/v1/export?format=${format}`, {
       headers: { authorization: `Bearer ${keys[1]}` },
@@ -185,8 +184,13 @@ async function main(): Promise<number> {
     let bytes = 0
     for await (const chunk of response.body!) bytes += chunk.byteLength
     const seconds = (performance.now() - started) / 1000
-    clearInterval(timer)
-    exports.push({ format, MiB: bytes / 2 ** 20, seconds, MiBps: bytes / 2 ** 20 / seconds, peakRssMiB: peakRss })
+    exports.push({
+      format,
+      MiB: bytes / 2 ** 20,
+      seconds,
+      MiBps: bytes / 2 ** 20 / seconds,
+      peakRssMiB: peakRssMiB(pid),
+    })
   }
   await stopAll()
 

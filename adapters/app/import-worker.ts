@@ -1,4 +1,4 @@
-import { parseImportFile } from '../../core/import/parse-import.ts'
+import { readImportFile } from '../../core/import/parse-import.ts'
 import { appendBounded, appendErrors, IMPORT_MAX_DROPPED_TAGS, rowsOfBatch } from '../../core/import/rows.ts'
 import type { ParsedEntry } from '../../core/import/types.ts'
 import { toTimestamp } from '../../core/time.ts'
@@ -15,7 +15,7 @@ import {
 } from '../storage/imports.ts'
 import type { Database } from '../storage/open-database.ts'
 import type { Log } from './deps.ts'
-import { takeParsed } from './imports.ts'
+import { collectGarbage, ENTRIES_PER_COLLECTION } from './memory.ts'
 
 export interface ImportWorkerOptions {
   /** Entries written per transaction: small enough that a batch holds the serving thread a few ms. */
@@ -43,7 +43,7 @@ const errorName = (error: unknown): string => (error instanceof Error ? error.na
 
 /**
  * Runs imports in this process (docs/import-export.md#jobs): in the `background`, claims a queued import
- * (or one whose process died), reads its file once, and writes its entries in batches, each batch with the import's progress in
+ * (or one whose process died), reads its file as it goes (skipping the entries already written), and writes its entries in batches, each batch with the import's progress in
  * one transaction, yielding to the event loop between batches so requests go on being served.
  */
 export function startImportWorker(
@@ -63,24 +63,43 @@ export function startImportWorker(
   }
 
   async function runClaim(claim: ClaimedImport, onBatch?: (record: ImportRecord) => void): Promise<void> {
-    let entries: ParsedEntry[]
+    const record = claim.record
+    let entries: Iterator<ParsedEntry>
+    const cannotRead = (error: unknown) =>
+      failImport(deps.db, claim, error instanceof Error ? error.message : 'the file cannot be read', now())
+    // Before the file is read again: what the upload left (its body, text and parse) is freed first.
+    collectGarbage()
     try {
-      // Read with the import's own time as "now", so a resumed import clamps dates as the first run did.
-      entries =
-        takeParsed(claim.record.id) ??
-        parseImportFile(await importFile(deps.db, claim.record.id), {
-          format: claim.record.format,
-          contentType: null,
-          now: new Date(claim.record.createdAt),
-        }).entries
+      // Read with the import's own time as "now", so a resumed import clamps dates as the first run did;
+      // the entries already written are skipped unchecked (docs/import-export.md#jobs).
+      entries = readImportFile(await importFile(deps.db, record.id), {
+        format: record.format,
+        contentType: null,
+        now: new Date(record.createdAt),
+      }).entries(record.processed)
     } catch (error) {
-      await failImport(deps.db, claim, error instanceof Error ? error.message : 'the file cannot be read', now())
+      await cannotRead(error)
       return
     }
-    const record = claim.record
+    let first = true
     while (running) {
       const from = record.processed
-      const slice = entries.slice(from, from + options.batchSize)
+      const slice: ParsedEntry[] = []
+      let exhausted = false
+      try {
+        while (slice.length < options.batchSize) {
+          const next = entries.next()
+          if (next.done) {
+            exhausted = true
+            break
+          }
+          slice.push(next.value)
+        }
+      } catch (error) {
+        // The upload read this file whole, so only a file changed since (it is not) could fail here.
+        await cannotRead(error)
+        return
+      }
       const batch = rowsOfBatch(slice, {
         importedAt: record.createdAt,
         nowMs: deps.clock.now().getTime(),
@@ -102,7 +121,7 @@ export function startImportWorker(
               tag.toLowerCase(),
             ),
             errors: appendErrors(record.errors, batch.errors),
-            done: from + slice.length >= entries.length,
+            done: exhausted || from + slice.length >= record.total,
           }),
         )
       let result: Awaited<ReturnType<typeof write>> | null = null
@@ -129,6 +148,15 @@ export function startImportWorker(
       }
       const { done: _done, ...progress } = result.progress
       Object.assign(record, progress)
+      // After the first batch (the file's bytes, text and first window read, the upload's copies gone),
+      // then every ENTRIES_PER_COLLECTION entries.
+      if (
+        first ||
+        Math.floor(from / ENTRIES_PER_COLLECTION) !== Math.floor(record.processed / ENTRIES_PER_COLLECTION)
+      ) {
+        collectGarbage()
+      }
+      first = false
       claim.leaseUntilMs = nextLeaseUntilMs
       onBatch?.(record)
       if (result.progress.done) {

@@ -1,11 +1,13 @@
 import { ImportFormatError } from '../../core/errors.ts'
 import { uuidv7 } from '../../core/ids.ts'
-import { parseImportFile } from '../../core/import/parse-import.ts'
-import { IMPORT_FORMATS, IMPORT_MAX_BYTES, type ImportFormat, type ParsedEntry } from '../../core/import/types.ts'
+import { bytesToKeep } from '../../core/import/decode-text.ts'
+import { type ImportFile, readImportFile } from '../../core/import/parse-import.ts'
+import { IMPORT_FORMATS, IMPORT_MAX_BYTES, type ImportFormat } from '../../core/import/types.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Principal } from '../../core/types.ts'
 import { findImport, insertImport, listImports, type ImportRecord } from '../storage/imports.ts'
 import type { AppDeps } from './deps.ts'
+import { collectGarbage, ENTRIES_PER_COLLECTION } from './memory.ts'
 
 /** An import as the API shows it (docs/import-export.md#imports): the stored record less its owner and failure. */
 export type ImportDto = Omit<ImportRecord, 'userId' | 'failure'>
@@ -22,10 +24,14 @@ export function importFormatOf(value: string | null | undefined): ImportFormat |
   throw new ImportFormatError(`format: "${value.slice(0, 40)}" is not one of ${IMPORT_FORMATS.join(', ')}`)
 }
 
+/** How long counting an upload's entries holds the serving thread before it lets waiting requests in. */
+const COUNT_SLICE_MS = 10
+
 /**
- * Accepts a file for import: the whole file is read here (so a file that is no supported format, a broken
- * container or malformed CSV is refused with nothing written), then kept with a queued job that the
- * import workers run in batches (docs/import-export.md#jobs).
+ * Accepts a file for import: the whole file is read here, its entries counted but not kept (so a file that
+ * is no supported format, a broken container or malformed CSV is refused with nothing written, and a
+ * 100,000-entry file costs no more memory than a window of it), then kept with a queued job that the
+ * import workers read again, a batch at a time (docs/import-export.md#jobs).
  */
 export async function startImport(
   deps: AppDeps,
@@ -35,43 +41,36 @@ export async function startImport(
   if (input.bytes.byteLength > IMPORT_MAX_BYTES)
     throw new ImportFormatError(`the file is over the ${IMPORT_MAX_BYTES / 1024 / 1024} MiB limit of an import`)
   const now = deps.clock.now()
-  const parsed = parseImportFile(input.bytes, { format: input.format, contentType: input.contentType, now })
-  const record = await insertImport(
-    deps.db,
-    {
-      id: uuidv7(now.getTime(), deps.random),
-      userId: principal.userId,
-      format: parsed.format,
-      total: parsed.entries.length,
-      createdAt: toTimestamp(now),
-    },
-    input.bytes,
+  const file = readImportFile(input.bytes, { format: input.format, contentType: input.contentType, now })
+  const total = await countItems(file)
+  return toImportDto(
+    await insertImport(
+      deps.db,
+      {
+        id: uuidv7(now.getTime(), deps.random),
+        userId: principal.userId,
+        format: file.format,
+        total,
+        createdAt: toTimestamp(now),
+      },
+      bytesToKeep(input.bytes, input.contentType),
+    ),
   )
-  keepParsed(record.id, parsed.entries)
-  return toImportDto(record)
 }
 
-/**
- * Files read by this process's uploads, kept until its import worker takes the job (docs/import-export.md#jobs):
- * the worker need not read the file a second time. Bounded and short-lived: a job another process takes,
- * or one resumed after a restart, reads its file from the database again.
- */
-const parsedFiles = new Map<string, { entries: ParsedEntry[]; until: number }>()
-const PARSED_KEPT = 4
-const PARSED_KEPT_MS = 60_000
-
-function keepParsed(id: string, entries: ParsedEntry[]): void {
-  const now = Date.now()
-  for (const [key, kept] of parsedFiles) if (kept.until < now) parsedFiles.delete(key)
-  while (parsedFiles.size >= PARSED_KEPT) parsedFiles.delete(parsedFiles.keys().next().value!)
-  parsedFiles.set(id, { entries, until: now + PARSED_KEPT_MS })
-}
-
-/** The entries an upload in this process already read for this import, once; null when there are none. */
-export function takeParsed(id: string): ParsedEntry[] | null {
-  const kept = parsedFiles.get(id)
-  parsedFiles.delete(id)
-  return kept && kept.until >= Date.now() ? kept.entries : null
+/** The file's entries, counted in slices of at most COUNT_SLICE_MS with a turn of the event loop between. */
+async function countItems(file: ImportFile): Promise<number> {
+  let total = 0
+  let sliceStart = performance.now()
+  for (const _ of file.items()) {
+    total++
+    if ((total & 1023) === 0 && performance.now() - sliceStart > COUNT_SLICE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      sliceStart = performance.now()
+    }
+    if (total % ENTRIES_PER_COLLECTION === 0) collectGarbage()
+  }
+  return total
 }
 
 export async function importOf(deps: AppDeps, principal: Principal, id: string): Promise<ImportDto | null> {

@@ -15,55 +15,114 @@ export interface CsvTable {
   lineCount: number
 }
 
+/** A CSV being read: its header now, its rows as they are asked for (docs/import-export.md#jobs). */
+export interface CsvReader {
+  /** Column names, trimmed and lowercased, so headers match case-insensitively. */
+  columns: string[]
+  /** The records after the header, read a window at a time: only the window in hand is kept. */
+  rows: Generator<CsvRow, void, undefined>
+  /** Lines in the text, so that the next part of a multi-part export can count on. */
+  lineCount: number
+}
+
+/** Records read per call of the parser: big enough that a call's setup is nothing, small enough to hold. */
+const WINDOW_RECORDS = 1000
+/** Thrown from csv-parse's record callback to end a window: not an error. */
+const WINDOW_FULL = Symbol('window full')
+
 /**
  * Reads CSV (RFC 4180, with the leniencies real exports need: rows of any length, a stray quote inside an
  * unquoted field). Blank rows are skipped. A quoted field that is never closed fails the whole file:
  * everything after it would be one field. `name` says which file in messages ("part_000001.csv line 4").
+ * The header is read at once; the rows as the caller iterates, so a 100,000-row file is never held as rows.
  * @see docs/import-export.md#formats
  */
-export function readCsv(text: string, name: string | null = null): CsvTable {
+export function openCsv(text: string, name: string | null = null, windowRecords = WINDOW_RECORDS): CsvReader {
   // csv-parse counts CR LF as two lines when record delimiters are mixed, so every line ends in LF first.
   const normalized = text.replace(/\r\n?/g, '\n')
-  let lastRecordLine = 0
-  const rows: CsvRow[] = []
-  let columns: string[] | null = null
-  try {
-    // Records are taken as they are read and never collected by csv-parse (on_record returns null), and
-    // no per-record info object is asked for: a 100,000-row file then costs its rows, not three times them.
-    // Blank lines are records here (not skipped), so a record starts on the line after the previous one.
-    parse(normalized, {
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: false,
-      record_delimiter: '\n',
-      on_record: (record: string[], context: { lines: number }) => {
-        const line = lastRecordLine + 1
-        lastRecordLine = context.lines
-        if (record.every((cell) => cell.trim() === '')) return null
-        if (columns === null) columns = record.map((cell) => cell.trim().toLowerCase())
-        else rows.push({ line, cells: record })
-        return null
-      },
-    })
-  } catch (error) {
-    const at = name === null ? 'line' : `${name} line`
-    const code = (error as { code?: unknown }).code
-    if (code === 'CSV_QUOTE_NOT_CLOSED') {
-      const line = firstNonBlankLineAfter(normalized, lastRecordLine)
-      throw new ImportFormatError(
-        `the CSV is malformed at ${at} ${line}: a quoted field opens there and is never closed`,
-      )
-    }
-    const line = (error as { lines?: unknown }).lines
-    const detail = error instanceof Error ? error.message : String(error)
-    throw new ImportFormatError(`the CSV is malformed at ${at} ${typeof line === 'number' ? line : '?'}: ${detail}`)
+  const records = csvRecords(normalized, name, windowRecords)
+  const header = records.next()
+  return {
+    columns: header.done ? [] : header.value.cells.map((cell) => cell.trim().toLowerCase()),
+    rows: records,
+    lineCount: countLines(normalized),
   }
+}
 
-  return { columns: columns ?? [], rows, lineCount: countLines(normalized) }
+/** Reads a whole CSV at once (tests, small files): {@link openCsv} with every row collected. */
+export function readCsv(text: string, name: string | null = null): CsvTable {
+  const reader = openCsv(text, name)
+  return { columns: reader.columns, rows: [...reader.rows], lineCount: reader.lineCount }
+}
+
+/**
+ * The non-blank records of LF-only text, header included. csv-parse has no pull interface that is not a
+ * Node stream, so it is called once per window of records on the bytes after the last window: the callback
+ * stops it after `windowRecords` records, and the next call starts at the byte after that record's line
+ * break (a record boundary, outside any quotes, so the parser's state there is a fresh one).
+ */
+function* csvRecords(
+  normalized: string,
+  name: string | null,
+  windowRecords: number,
+): Generator<CsvRow, void, undefined> {
+  // Bytes, not the string: a window is then a view (subarray), where a string would be copied per call.
+  const bytes = new TextEncoder().encode(normalized)
+  let offset = 0
+  // The line the previous window's last record ended on: lines of a window count from there.
+  let lineBase = 0
+  while (offset < bytes.length) {
+    const window: CsvRow[] = []
+    let lastRecordLine = 0
+    let end = -1
+    try {
+      // Records are taken as they are read and never collected by csv-parse (on_record returns null), and
+      // no per-record info object is asked for. Blank lines are records here (not skipped), so a record
+      // starts on the line after the previous one.
+      parse(bytes.subarray(offset) as never, {
+        relax_column_count: true,
+        relax_quotes: true,
+        skip_empty_lines: false,
+        record_delimiter: '\n',
+        on_record: (record: string[], context: { lines: number; bytes: number }) => {
+          const line = lineBase + lastRecordLine + 1
+          lastRecordLine = context.lines
+          if (!record.every((cell) => cell.trim() === '')) window.push({ line, cells: record })
+          if (window.length >= windowRecords) {
+            end = context.bytes
+            throw WINDOW_FULL
+          }
+          return null
+        },
+      })
+    } catch (error) {
+      if (error !== WINDOW_FULL) throw malformed(error, normalized, lineBase, lineBase + lastRecordLine, name)
+    }
+    yield* window
+    if (end === -1) return
+    offset += end
+    lineBase += lastRecordLine
+  }
+}
+
+function malformed(error: unknown, normalized: string, lineBase: number, lastLine: number, name: string | null) {
+  const at = name === null ? 'line' : `${name} line`
+  const code = (error as { code?: unknown }).code
+  if (code === 'CSV_QUOTE_NOT_CLOSED') {
+    const line = firstNonBlankLineAfter(normalized, lastLine)
+    return new ImportFormatError(
+      `the CSV is malformed at ${at} ${line}: a quoted field opens there and is never closed`,
+    )
+  }
+  const line = (error as { lines?: unknown }).lines
+  const detail = error instanceof Error ? error.message : String(error)
+  return new ImportFormatError(
+    `the CSV is malformed at ${at} ${typeof line === 'number' ? lineBase + line : '?'}: ${detail}`,
+  )
 }
 
 /** Where a named column is, or -1. */
-export function columnIndex(table: CsvTable, name: string): number {
+export function columnIndex(table: Pick<CsvTable, 'columns'>, name: string): number {
   return table.columns.indexOf(name)
 }
 

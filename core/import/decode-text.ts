@@ -1,3 +1,5 @@
+import { isZip } from './zip.ts'
+
 /**
  * The text of a file: a byte-order mark decides the encoding (and is removed); without one, the charset
  * of the upload's `Content-Type` when the runtime knows it; otherwise UTF-8, falling back to
@@ -36,4 +38,29 @@ function decoderFor(label: string): TextDecoder | null {
 
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}
+
+/**
+ * The bytes to keep of an upload, for a job that reads it again without its Content-Type: as uploaded
+ * (a zip always), unless that Content-Type's charset decided how the text was read (no byte-order mark, a charset other
+ * than UTF-8 that the runtime knows); then the text as read, in UTF-8 behind a byte-order mark, so every
+ * later reading sees the same text. @see docs/import-export.md#jobs
+ */
+export function bytesToKeep(bytes: Uint8Array, contentType?: string | null): Uint8Array {
+  if (!contentType || hasBom(bytes) || isZip(bytes)) return bytes
+  const charset = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType)?.[1]
+  if (charset === undefined || /^utf-?8$/i.test(charset) || decoderFor(charset) === null) return bytes
+  const utf8 = new TextEncoder().encode(decodeText(bytes, contentType))
+  const kept = new Uint8Array(utf8.length + 3)
+  kept.set([0xef, 0xbb, 0xbf])
+  kept.set(utf8, 3)
+  return kept
+}
+
+function hasBom(bytes: Uint8Array): boolean {
+  return (
+    (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) ||
+    (bytes[0] === 0xff && bytes[1] === 0xfe) ||
+    (bytes[0] === 0xfe && bytes[1] === 0xff)
+  )
 }

@@ -27,6 +27,30 @@ export interface RawEntry {
   where?: string
 }
 
+/** An entry a parser found no way to read (not a JSON object, a read state that is neither): listed as is. */
+export type RefusedEntry = Extract<ParsedEntry, { ok: false }>
+
+/**
+ * What a format parser yields, one per entry in file order: the entry as read, or one already refused. The
+ * rules ({@link checkItem}) run later, so counting a file's entries costs no URL parsing.
+ */
+export type RawItem = RawEntry | RefusedEntry
+
+/** An item a parser yielded, checked: a refused one stays as it is. */
+export function checkItem(item: RawItem, now: Date): ParsedEntry {
+  return 'ok' in item ? item : checkEntry(item, now)
+}
+
+/** Every item of a parser, checked: for tests and small files; imports take them a batch at a time. */
+export function checkAll(items: Iterable<RawItem>, now: Date): ParsedEntry[] {
+  return Array.from(items, (item) => checkItem(item, now))
+}
+
+/** An entry refused with a message (its `where` prefixed, as checkEntry does). */
+export function refused(line: number, message: string, where?: string): RefusedEntry {
+  return { ok: false, error: { line, message: where ? `${where}: ${message}` : message } }
+}
+
 /**
  * Applies docs/import-export.md#entry-rules, the same for every format: the URL must be http(s), dates
  * are read and clamped, tags are sorted into tag values and dropped names, the title and folder are

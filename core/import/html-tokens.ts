@@ -8,12 +8,17 @@ export interface HtmlEvents {
   text(text: string): void
 }
 
+/** Characters handed to the tokenizer at a time: the scan pauses after each piece. */
+const HTML_PIECE = 64 * 1024
+
 /**
- * Streams the tags and text of an HTML document, in order, with no element tree. htmlparser2's `Parser`
- * keeps open elements in an array it grows with `unshift`, which makes 100,000 nested `<DL>` quadratic;
- * its `Tokenizer` keeps no stack, and a bookmark file closes every `<DL>` it opens anyway.
+ * Streams the tags and text of an HTML document, in order, with no element tree, pausing (yielding) after
+ * each 64 Ki characters so that a caller can hand on what the events built so far before reading on.
+ * htmlparser2's `Parser` keeps open elements in an array it grows with `unshift`, which makes 100,000
+ * nested `<DL>` quadratic; its `Tokenizer` keeps no stack, and a bookmark file closes every `<DL>` it opens
+ * anyway. The tokenizer reports absolute offsets whatever the piece, so names are sliced from `html`.
  */
-export function scanHtml(html: string, events: HtmlEvents): void {
+export function* scanHtml(html: string, events: HtmlEvents): Generator<void, void, undefined> {
   let tagName = ''
   let tagStart = 0
   let attributes = new Map<string, string>()
@@ -63,7 +68,10 @@ export function scanHtml(html: string, events: HtmlEvents): void {
       onend() {},
     },
   )
-  tokenizer.write(html)
+  for (let at = 0; at < html.length; at += HTML_PIECE) {
+    tokenizer.write(html.slice(at, at + HTML_PIECE))
+    yield
+  }
   tokenizer.end()
 }
 

@@ -1,7 +1,6 @@
-import { columnIndex, readCsv } from './csv.ts'
-import { checkEntry } from './entry-rules.ts'
+import { columnIndex, openCsv } from './csv.ts'
+import type { RawItem } from './entry-rules.ts'
 import { splitJsonTags } from './tags.ts'
-import type { ParsedEntry } from './types.ts'
 
 /** Instapaper's header: `URL,Title,Selection,Folder`, then `Timestamp` and, in newer exports, `Tags`. */
 export function isInstapaperHeader(columns: readonly string[]): boolean {
@@ -14,26 +13,23 @@ export function isInstapaperHeader(columns: readonly string[]): boolean {
  * named after a flag would be noise), any other name (that folder, unread). `Timestamp` is unix seconds;
  * `Tags` a JSON array. `Selection` (a highlighted passage) is not kept. @see docs/import-export.md#formats
  */
-export function parseInstapaper(text: string, now: Date): ParsedEntry[] {
-  const table = readCsv(text)
+export function* instapaperEntries(text: string): Generator<RawItem> {
+  const table = openCsv(text)
   const [url, title, folder, timestamp, tags] = ['url', 'title', 'folder', 'timestamp', 'tags'].map((column) =>
     columnIndex(table, column),
   ) as [number, number, number, number, number]
-  return table.rows.map(({ line, cells }) => {
+  for (const { line, cells } of table.rows) {
     const place = cells[folder]?.trim() ?? ''
     const kind = place.toLowerCase()
     const builtIn = kind === 'unread' || kind === 'archive' || kind === 'starred' || kind === ''
-    return checkEntry(
-      {
-        line,
-        url: cells[url],
-        title: cells[title],
-        savedAt: { value: cells[timestamp], field: 'Timestamp' },
-        isRead: kind === 'archive',
-        folder: builtIn ? null : [place],
-        tags: splitJsonTags(cells[tags]),
-      },
-      now,
-    )
-  })
+    yield {
+      line,
+      url: cells[url],
+      title: cells[title],
+      savedAt: { value: cells[timestamp], field: 'Timestamp' },
+      isRead: kind === 'archive',
+      folder: builtIn ? null : [place],
+      tags: splitJsonTags(cells[tags]),
+    }
+  }
 }

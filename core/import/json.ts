@@ -1,5 +1,6 @@
 import type { RawDate } from './dates.ts'
-import { ImportFormatError, type ParsedEntry } from './types.ts'
+import { type RefusedEntry, refused } from './entry-rules.ts'
+import { ImportFormatError } from './types.ts'
 
 export type JsonObject = Record<string, unknown>
 
@@ -29,7 +30,6 @@ export function dateOf(value: unknown): RawDate {
 }
 
 /** The error for an array item that is not an object. */
-export function notAnObject(line: number, where?: string): ParsedEntry {
-  const message = 'the entry is not a JSON object'
-  return { ok: false, error: { line, message: where ? `${where}: ${message}` : message } }
+export function notAnObject(line: number, where?: string): RefusedEntry {
+  return refused(line, 'the entry is not a JSON object', where)
 }

@@ -1,4 +1,4 @@
-import { appendFolderPart, checkEntry, IMPORT_MAX_TITLE_LENGTH, type RawEntry } from './entry-rules.ts'
+import { appendFolderPart, checkAll, IMPORT_MAX_TITLE_LENGTH, type RawEntry, type RawItem } from './entry-rules.ts'
 import { lineCounter, scanHtml } from './html-tokens.ts'
 import { splitBookmarkTags } from './tags.ts'
 import type { ParsedEntry } from './types.ts'
@@ -20,19 +20,24 @@ interface Anchor {
  * A browser bookmark file (NETSCAPE-Bookmark-file-1) as Chrome, Firefox, Safari, Raindrop and Pinboard
  * write it. Each `<A HREF>` is an entry (an `<A>` without `HREF` is a named anchor, not a bookmark); its
  * folder is the path of `<H3>` names around it, outermost first (browser roots such as "Bookmarks bar"
- * included); `<H1>` and `<DD>` are not read.
+ * included); `<H1>` and `<DD>` are not read. Entries are handed on as the file is read.
  * @see docs/import-export.md#formats
  */
-export function parseNetscape(html: string, now: Date): ParsedEntry[] {
+export function* netscapeEntries(html: string): Generator<RawItem> {
   const lineAt = lineCounter(html)
-  const anchors: Anchor[] = []
+  // Pinboard marks unread bookmarks TOREAD="1" and read ones TOREAD="0"; a browser writes no TOREAD, and
+  // a bookmark is not something read or unread there, so it comes in unread. Whether the file says it is
+  // known before the first entry is handed on, from any `<A …>` tag with the attribute.
+  const readStateKnown = /<a\s[^>]*?\btoread\s*=/i.test(html)
+  // Anchors opened and not yet handed on; the last may still be open (its title still growing).
+  const pending: Anchor[] = []
   // One folder path per open <DL>, already joined and cut, so depth costs nothing per bookmark.
   const folders: (string | null)[] = [null]
   let heading: string | null = null
   let headingText: string | null = null
   let anchor: Anchor | null = null
 
-  scanHtml(html, {
+  const scan = scanHtml(html, {
     open(name, attributes, offset) {
       // An anchor left unclosed ends where the next item, heading or list begins.
       if (name === 'dt' || name === 'dd' || name === 'dl' || name === 'h3') anchor = null
@@ -47,7 +52,7 @@ export function parseNetscape(html: string, now: Date): ParsedEntry[] {
           folder: folders[folders.length - 1] ?? null,
           title: '',
         }
-        anchors.push(anchor)
+        pending.push(anchor)
       } else if (name === 'h3') {
         heading = null
         headingText = ''
@@ -71,19 +76,23 @@ export function parseNetscape(html: string, now: Date): ParsedEntry[] {
     },
   })
 
-  // Pinboard marks unread bookmarks TOREAD="1" and read ones TOREAD="0"; a browser writes no TOREAD, and
-  // a bookmark is not something read or unread there, so it comes in unread.
-  const readStateKnown = anchors.some((found) => found.toRead !== undefined)
-  return anchors.map((found) => {
-    const raw: RawEntry = {
-      line: found.line,
-      url: found.href,
-      title: found.title,
-      savedAt: { value: found.addDate, field: 'ADD_DATE' },
-      isRead: readStateKnown && found.toRead?.trim() !== '1',
-      folder: found.folder,
-      tags: splitBookmarkTags(found.tags),
-    }
-    return checkEntry(raw, now)
+  const entryOf = (found: Anchor): RawEntry => ({
+    line: found.line,
+    url: found.href,
+    title: found.title,
+    savedAt: { value: found.addDate, field: 'ADD_DATE' },
+    isRead: readStateKnown && found.toRead?.trim() !== '1',
+    folder: found.folder,
+    tags: splitBookmarkTags(found.tags),
   })
+  for (const _ of scan) {
+    const done = anchor !== null && pending.at(-1) === anchor ? pending.length - 1 : pending.length
+    yield* pending.splice(0, done).map(entryOf)
+  }
+  yield* pending.map(entryOf)
+}
+
+/** A whole bookmark file's entries, checked (tests and small files). */
+export function parseNetscape(html: string, now: Date): ParsedEntry[] {
+  return checkAll(netscapeEntries(html), now)
 }

@@ -1,22 +1,24 @@
 import { decodeText } from './decode-text.ts'
 import { type Detected, type DetectedText, describeBinary, detectText, detectZip } from './detect-format.ts'
-import { parseInstapaper } from './instapaper.ts'
+import { checkItem, type RawItem } from './entry-rules.ts'
+import { instapaperEntries } from './instapaper.ts'
 import { parseJson } from './json.ts'
-import { parseNetscape } from './netscape.ts'
-import { parseOmnivore } from './omnivore.ts'
-import { parsePocketCsv, parsePocketHtml } from './pocket.ts'
-import { parseReadlaterCsv, parseReadlaterJson } from './readlater.ts'
+import { netscapeEntries } from './netscape.ts'
+import { omnivoreEntries } from './omnivore.ts'
+import { pocketCsvEntries, pocketHtmlEntries } from './pocket.ts'
+import { readlaterCsvEntries, readlaterJsonEntries } from './readlater.ts'
 import {
   IMPORT_FORMATS,
   IMPORT_MAX_BYTES,
   IMPORT_MAX_EXPANDED_BYTES,
   type ImportFormat,
   ImportFormatError,
+  type ParsedEntry,
   type ParsedImport,
 } from './types.ts'
-import { parseUrlList } from './url-list.ts'
-import { parseWallabag } from './wallabag.ts'
-import { isZip, listZip, readZipEntries } from './zip.ts'
+import { urlListEntries } from './url-list.ts'
+import { wallabagEntries } from './wallabag.ts'
+import { inflateZipEntries, isZip, listZip } from './zip.ts'
 
 export interface ParseImportOptions {
   /** The format the person chose; null or absent to detect it from the bytes. */
@@ -33,13 +35,26 @@ const SUPPORTED =
   'Pocket (CSV, zip or HTML), browser bookmarks (HTML), Instapaper (CSV), Omnivore (zip), wallabag (JSON), ' +
   'Readlater (JSON or CSV) and lists of URLs are'
 
+/** An import file whose format is known, read as its entries are asked for (docs/import-export.md#jobs). */
+export interface ImportFile {
+  format: ImportFormat
+  /**
+   * Its entries in file order as the parser read them, before the entry rules: counting these reads the
+   * whole file (so a broken container or malformed CSV throws ImportFormatError) but parses no URL.
+   */
+  items(): Generator<RawItem, void, undefined>
+  /** Its entries from the `skip`-th on (0 for all), each checked by docs/import-export.md#entry-rules. */
+  entries(skip?: number): Generator<ParsedEntry, void, undefined>
+}
+
 /**
- * Reads an import file whole: detects its format (or checks the one asked for), opens a zip, and returns
- * every entry in file order, each checked by docs/import-export.md#entry-rules or with the reason it is not
- * imported. Throws ImportFormatError when the file as a whole cannot be read.
+ * Opens an import file: detects its format (or checks the one asked for) and returns a reader of its
+ * entries, which reads the file again each time it is iterated and keeps only what is in hand (a window
+ * of CSV records, a piece of HTML, one part of a zip; JSON is parsed whole). Throws ImportFormatError when
+ * the file as a whole cannot be read: at once for what detection sees, while iterating for the rest.
  * @see docs/import-export.md#formats and docs/import-export.md#detection
  */
-export function parseImportFile(bytes: Uint8Array, options: ParseImportOptions): ParsedImport {
+export function readImportFile(bytes: Uint8Array, options: ParseImportOptions): ImportFile {
   const requested = options.format ?? null
   if (requested !== null && !IMPORT_FORMATS.includes(requested)) {
     throw new ImportFormatError(
@@ -50,52 +65,76 @@ export function parseImportFile(bytes: Uint8Array, options: ParseImportOptions):
   if (bytes.length > IMPORT_MAX_BYTES) {
     throw new ImportFormatError(`the file is larger than ${IMPORT_MAX_BYTES / (1024 * 1024)} MiB`)
   }
-  const { now } = options
-
-  if (isZip(bytes)) {
-    const found = detectZip(listZip(bytes))
-    const format = settle(requested, found, options.contentType)
-    const contents = readZipEntries(bytes, found.parts, options.maxExpandedBytes ?? IMPORT_MAX_EXPANDED_BYTES)
-    const files = found.parts.map((entry, index) => ({ name: entry.name, text: decodeText(contents[index]!) }))
-    if (format === 'omnivore') {
-      return {
-        format,
-        entries: parseOmnivore(
-          files.map(({ name, text }) => ({ name, json: parseJson(text, name) })),
-          now,
-        ),
-      }
-    }
-    return { format, entries: parsePocketCsv(files, now) }
-  }
+  const checked = checkedReader(options.now)
+  if (isZip(bytes)) return readZip(bytes, requested, options, checked)
 
   const binary = describeBinary(bytes)
   // Binary data is no format, so this always throws, saying what the bytes look like.
   if (binary !== null) settle(requested, { format: null, kind: 'binary', description: binary }, options.contentType)
   const text = decodeText(bytes, options.contentType)
-  if (text.trim() === '') throw new ImportFormatError('the file is empty')
+  if (!/\S/.test(text)) throw new ImportFormatError('the file is empty')
   const found = detectText(text)
   const format = settle(requested, found, options.contentType)
-  return { format, entries: parseText(format, found, text, now) }
+  return checked(format, () => textItems(format, found, text))
 }
 
-function parseText(format: ImportFormat, found: DetectedText, text: string, now: Date) {
+type Reader = (format: ImportFormat, items: () => Generator<RawItem, void, undefined>) => ImportFile
+
+/** An ImportFile of a parser's items, checked against `now` as they are asked for. */
+function checkedReader(now: Date): Reader {
+  return (format, items) => ({
+    format,
+    items,
+    *entries(skip = 0) {
+      let index = 0
+      for (const item of items()) if (index++ >= skip) yield checkItem(item, now)
+    },
+  })
+}
+
+/** A zip (Pocket's CSV parts or Omnivore's metadata files): each part inflated when its turn comes. */
+function readZip(bytes: Uint8Array, requested: ImportFormat | null, options: ParseImportOptions, checked: Reader) {
+  const found = detectZip(listZip(bytes))
+  const format = settle(requested, found, options.contentType)
+  const maxExpandedBytes = options.maxExpandedBytes ?? IMPORT_MAX_EXPANDED_BYTES
+  const parts = function* () {
+    let index = 0
+    for (const content of inflateZipEntries(bytes, found.parts, maxExpandedBytes)) {
+      yield { name: found.parts[index++]!.name, text: decodeText(content) }
+    }
+  }
+  if (format === 'omnivore') {
+    const files = function* () {
+      for (const part of parts()) yield { name: part.name, json: parseJson(part.text, part.name) }
+    }
+    return checked(format, () => omnivoreEntries(files()))
+  }
+  return checked(format, () => pocketCsvEntries(parts()))
+}
+
+/** Reads a whole import file at once (tests, small files): {@link readImportFile} with every entry checked. */
+export function parseImportFile(bytes: Uint8Array, options: ParseImportOptions): ParsedImport {
+  const file = readImportFile(bytes, options)
+  return { format: file.format, entries: [...file.entries()] }
+}
+
+function textItems(format: ImportFormat, found: DetectedText, text: string): Generator<RawItem, void, undefined> {
   const { json } = found
   switch (format) {
     case 'pocket':
-      return found.kind === 'html' ? parsePocketHtml(text, now) : parsePocketCsv([{ name: null, text }], now)
+      return found.kind === 'html' ? pocketHtmlEntries(text) : pocketCsvEntries([{ name: null, text }])
     case 'netscape':
-      return parseNetscape(text, now)
+      return netscapeEntries(text)
     case 'instapaper':
-      return parseInstapaper(text, now)
+      return instapaperEntries(text)
     case 'omnivore':
-      return parseOmnivore([{ name: null, json }], now)
+      return omnivoreEntries([{ name: null, json }])
     case 'wallabag':
-      return parseWallabag(json as unknown[], now)
+      return wallabagEntries(json as unknown[])
     case 'readlater':
-      return json === undefined ? parseReadlaterCsv(text, now) : parseReadlaterJson(json, now)
+      return json === undefined ? readlaterCsvEntries(text) : readlaterJsonEntries(json)
     case 'urls':
-      return parseUrlList(text, now)
+      return urlListEntries(text)
   }
 }
 

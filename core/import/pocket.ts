@@ -1,8 +1,8 @@
-import { type CsvTable, columnIndex, readCsv } from './csv.ts'
-import { checkEntry, IMPORT_MAX_TITLE_LENGTH } from './entry-rules.ts'
+import { columnIndex, openCsv } from './csv.ts'
+import { IMPORT_MAX_TITLE_LENGTH, type RawEntry, type RawItem } from './entry-rules.ts'
 import { lineCounter, scanHtml } from './html-tokens.ts'
 import { splitTags } from './tags.ts'
-import { ImportFormatError, type ParsedEntry } from './types.ts'
+import { ImportFormatError } from './types.ts'
 
 /** The columns that make a CSV Pocket's: `title,url,time_added,tags,status` (2024 exports add `cursor`). */
 export function isPocketHeader(columns: readonly string[]): boolean {
@@ -11,43 +11,35 @@ export function isPocketHeader(columns: readonly string[]): boolean {
 
 /**
  * Pocket's CSV export, one file or the parts of its zip (`part_000000.csv`, `part_000001.csv`, …) in name
- * order. Lines count on across parts, so every entry has its own number; errors also name the part and
- * its own line. `status` archive means read; `tags` are separated by `|`; `time_added` is unix seconds.
+ * order, each part read only when the one before is done. Lines count on across parts, so every entry has
+ * its own number; errors also name the part and its own line. `status` archive means read; `tags` are
+ * separated by `|`; `time_added` is unix seconds.
  * @see docs/import-export.md#formats
  */
-export function parsePocketCsv(parts: readonly { name: string | null; text: string }[], now: Date): ParsedEntry[] {
-  const entries: ParsedEntry[] = []
+export function* pocketCsvEntries(parts: Iterable<{ name: string | null; text: string }>): Generator<RawItem> {
   let lineOffset = 0
   for (const part of parts) {
-    const table = readCsv(part.text, part.name)
-    if (!isPocketHeader(table.columns)) {
+    const csv = openCsv(part.text, part.name)
+    if (!isPocketHeader(csv.columns)) {
       const what = part.name === null ? 'the CSV' : part.name
-      throw new ImportFormatError(`${what} is not Pocket's CSV: its header is "${table.columns.join(',')}"`)
+      throw new ImportFormatError(`${what} is not Pocket's CSV: its header is "${csv.columns.join(',')}"`)
     }
-    entries.push(...pocketRows(table, part.name, lineOffset, now))
-    lineOffset += table.lineCount
-  }
-  return entries
-}
-
-function pocketRows(table: CsvTable, name: string | null, lineOffset: number, now: Date): ParsedEntry[] {
-  const [title, url, timeAdded, tags, status] = ['title', 'url', 'time_added', 'tags', 'status'].map((column) =>
-    columnIndex(table, column),
-  ) as [number, number, number, number, number]
-  return table.rows.map(({ line, cells }) =>
-    checkEntry(
-      {
+    const [title, url, timeAdded, tags, status] = ['title', 'url', 'time_added', 'tags', 'status'].map((column) =>
+      columnIndex(csv, column),
+    ) as [number, number, number, number, number]
+    for (const { line, cells } of csv.rows) {
+      yield {
         line: lineOffset + line,
-        where: name === null ? undefined : `${name} line ${line}`,
+        where: part.name === null ? undefined : `${part.name} line ${line}`,
         url: cells[url],
         title: cells[title],
         savedAt: { value: cells[timeAdded], field: 'time_added' },
         isRead: cells[status]?.trim().toLowerCase() === 'archive',
         tags: splitTags(cells[tags], '|'),
-      },
-      now,
-    ),
-  )
+      }
+    }
+    lineOffset += csv.lineCount
+  }
 }
 
 /** Pocket's HTML export: its `<title>`, or `time_added` links under the "Unread" and "Read Archive" headings. */
@@ -62,9 +54,9 @@ export function isPocketHtml(html: string): boolean {
  * Pocket's older HTML export: `<h1>Unread</h1><ul><li><a href time_added tags="a,b">title</a></li></ul>`,
  * then `<h1>Read Archive</h1>` and the read ones. @see docs/import-export.md#formats
  */
-export function parsePocketHtml(html: string, now: Date): ParsedEntry[] {
+export function* pocketHtmlEntries(html: string): Generator<RawItem> {
   const lineAt = lineCounter(html)
-  const entries: ParsedEntry[] = []
+  const ready: RawEntry[] = []
   let heading: string | null = null
   let isRead = false
   let anchor: { line: number; href: string | undefined; timeAdded?: string; tags?: string; title: string } | null = null
@@ -72,21 +64,16 @@ export function parsePocketHtml(html: string, now: Date): ParsedEntry[] {
     if (anchor === null) return
     const { line, href, timeAdded, tags, title } = anchor
     anchor = null
-    entries.push(
-      checkEntry(
-        {
-          line,
-          url: href,
-          title,
-          savedAt: { value: timeAdded, field: 'time_added' },
-          isRead,
-          tags: splitTags(tags, ','),
-        },
-        now,
-      ),
-    )
+    ready.push({
+      line,
+      url: href,
+      title,
+      savedAt: { value: timeAdded, field: 'time_added' },
+      isRead,
+      tags: splitTags(tags, ','),
+    })
   }
-  scanHtml(html, {
+  const scan = scanHtml(html, {
     open(name, attributes, offset) {
       if (name === 'h1') heading = ''
       else if (name === 'a' && attributes.has('href')) {
@@ -111,6 +98,8 @@ export function parsePocketHtml(html: string, now: Date): ParsedEntry[] {
       else if (heading !== null && heading.length < 100) heading += text
     },
   })
+  // Entries finished so far are handed on after each piece of the file; one still open waits for its end.
+  for (const _ of scan) yield* ready.splice(0)
   finish()
-  return entries
+  yield* ready
 }

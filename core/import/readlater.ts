@@ -1,8 +1,8 @@
-import { columnIndex, readCsv } from './csv.ts'
-import { checkEntry, type RawEntry } from './entry-rules.ts'
+import { columnIndex, openCsv } from './csv.ts'
+import { type RawItem, type RefusedEntry, refused } from './entry-rules.ts'
 import { dateOf, isJsonObject, notAnObject, textOf } from './json.ts'
 import { splitTags, stringsOf } from './tags.ts'
-import { ImportFormatError, type ParsedEntry } from './types.ts'
+import { ImportFormatError } from './types.ts'
 
 /** The version of our JSON export this server reads. */
 export const READLATER_EXPORT_VERSION = 1
@@ -22,7 +22,7 @@ export function isReadlaterJson(value: unknown): boolean {
  * as first captured (`originalUrl`), `createdAt` as the saved date and `lastSavedAt` as is, the folder's
  * name, read state and tags as they were. @see docs/import-export.md#formats
  */
-export function parseReadlaterJson(value: unknown, now: Date): ParsedEntry[] {
+export function* readlaterJsonEntries(value: unknown): Generator<RawItem> {
   if (!isJsonObject(value)) throw new ImportFormatError('the file is not a Readlater export: it is not a JSON object')
   if (value.version !== READLATER_EXPORT_VERSION) {
     const version = JSON.stringify(value.version) ?? 'none'
@@ -33,14 +33,18 @@ export function parseReadlaterJson(value: unknown, now: Date): ParsedEntry[] {
   if (!Array.isArray(value.savedItems)) {
     throw new ImportFormatError('the file is not a Readlater export: it has no "savedItems" array')
   }
-  return value.savedItems.map((item: unknown, index) => {
+  for (const [index, item] of (value.savedItems as unknown[]).entries()) {
     const line = index + 1
-    if (!isJsonObject(item)) return notAnObject(line)
+    if (!isJsonObject(item)) {
+      yield notAnObject(line)
+      continue
+    }
     if (item.isRead !== undefined && item.isRead !== null && typeof item.isRead !== 'boolean') {
-      return badReadState(line, JSON.stringify(item.isRead), 'isRead')
+      yield badReadState(line, JSON.stringify(item.isRead), 'isRead')
+      continue
     }
     const folder = isJsonObject(item.folder) ? textOf(item.folder.name) : null
-    const raw: RawEntry = {
+    yield {
       line,
       url: textOf(item.originalUrl),
       title: textOf(item.title),
@@ -50,8 +54,7 @@ export function parseReadlaterJson(value: unknown, now: Date): ParsedEntry[] {
       folder: folder === null ? null : [folder],
       tags: stringsOf(item.tags),
     }
-    return checkEntry(raw, now)
-  })
+  }
 }
 
 /**
@@ -59,8 +62,8 @@ export function parseReadlaterJson(value: unknown, now: Date): ParsedEntry[] {
  * site_name,source_name`, tags separated by `|`, `is_read` true or false, ISO timestamps. The other
  * columns are derived again when the item is enriched. @see docs/import-export.md#formats
  */
-export function parseReadlaterCsv(text: string, now: Date): ParsedEntry[] {
-  const table = readCsv(text)
+export function* readlaterCsvEntries(text: string): Generator<RawItem> {
+  const table = openCsv(text)
   const [url, title, folder, tags, isRead, createdAt, lastSavedAt] = [
     'url',
     'title',
@@ -70,27 +73,27 @@ export function parseReadlaterCsv(text: string, now: Date): ParsedEntry[] {
     'created_at',
     'last_saved_at',
   ].map((column) => columnIndex(table, column)) as [number, number, number, number, number, number, number]
-  return table.rows.map(({ line, cells }) => {
+  for (const { line, cells } of table.rows) {
     const read = cells[isRead]?.trim().toLowerCase() ?? ''
-    if (read !== 'true' && read !== 'false' && read !== '') return badReadState(line, `"${read}"`, 'is_read')
+    if (read !== 'true' && read !== 'false' && read !== '') {
+      yield badReadState(line, `"${read}"`, 'is_read')
+      continue
+    }
     const folderName = cells[folder]?.trim() ?? ''
-    return checkEntry(
-      {
-        line,
-        url: cells[url],
-        title: cells[title],
-        savedAt: { value: cells[createdAt], field: 'created_at' },
-        lastSavedAt: { value: cells[lastSavedAt], field: 'last_saved_at' },
-        isRead: read === 'true',
-        // One name, even if it contains " / ": our folders are flat.
-        folder: folderName === '' ? null : [folderName],
-        tags: splitTags(cells[tags], '|'),
-      },
-      now,
-    )
-  })
+    yield {
+      line,
+      url: cells[url],
+      title: cells[title],
+      savedAt: { value: cells[createdAt], field: 'created_at' },
+      lastSavedAt: { value: cells[lastSavedAt], field: 'last_saved_at' },
+      isRead: read === 'true',
+      // One name, even if it contains " / ": our folders are flat.
+      folder: folderName === '' ? null : [folderName],
+      tags: splitTags(cells[tags], '|'),
+    }
+  }
 }
 
-function badReadState(line: number, value: string, field: string): ParsedEntry {
-  return { ok: false, error: { line, message: `${field} ${value.slice(0, 100)} is neither true nor false` } }
+function badReadState(line: number, value: string, field: string): RefusedEntry {
+  return refused(line, `${field} ${value.slice(0, 100)} is neither true nor false`)
 }

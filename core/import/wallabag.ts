@@ -1,7 +1,6 @@
-import { checkEntry } from './entry-rules.ts'
+import type { RawItem } from './entry-rules.ts'
 import { dateOf, isJsonObject, notAnObject, textOf } from './json.ts'
 import { stringsOf } from './tags.ts'
-import type { ParsedEntry } from './types.ts'
 
 /** A JSON array of wallabag entries: objects with `is_archived`, or with `url` and `is_starred`. */
 export function isWallabagEntries(value: unknown): boolean {
@@ -16,21 +15,21 @@ export function isWallabagEntries(value: unknown): boolean {
  * the saved date; `tags` are names (or `{label}` objects). Content and annotations are not kept.
  * @see docs/import-export.md#formats
  */
-export function parseWallabag(items: readonly unknown[], now: Date): ParsedEntry[] {
-  return items.map((item, index) => {
+export function* wallabagEntries(items: readonly unknown[]): Generator<RawItem> {
+  for (const [index, item] of items.entries()) {
     const line = index + 1
-    if (!isJsonObject(item)) return notAnObject(line)
+    if (!isJsonObject(item)) {
+      yield notAnObject(line)
+      continue
+    }
     const archived = item.is_archived
-    return checkEntry(
-      {
-        line,
-        url: textOf(item.url),
-        title: textOf(item.title),
-        savedAt: { value: dateOf(item.created_at), field: 'created_at' },
-        isRead: archived === 1 || archived === true || archived === '1',
-        tags: stringsOf(item.tags),
-      },
-      now,
-    )
-  })
+    yield {
+      line,
+      url: textOf(item.url),
+      title: textOf(item.title),
+      savedAt: { value: dateOf(item.created_at), field: 'created_at' },
+      isRead: archived === 1 || archived === true || archived === '1',
+      tags: stringsOf(item.tags),
+    }
+  }
 }

@@ -87,20 +87,21 @@ export function listZip(bytes: Uint8Array): ZipEntry[] {
 }
 
 /**
- * Inflates the given entries, in order, and returns their bytes. Refused with ImportFormatError "the zip
+ * Inflates the given entries, in order, one at a time as they are asked for (only the one in hand is
+ * kept), and yields their bytes. Refused with ImportFormatError "the zip
  * expands past …" before anything is inflated when their declared sizes add up past the cap, and as soon
  * as the bytes really produced pass it, since declared sizes can lie (a zip bomb declares a few bytes and
  * inflates to gigabytes): the rest of that entry and the entries after it are never inflated.
  */
-export function readZipEntries(
+export function* inflateZipEntries(
   bytes: Uint8Array,
   entries: readonly ZipEntry[],
   maxExpandedBytes: number = IMPORT_MAX_EXPANDED_BYTES,
-): Uint8Array[] {
+): Generator<Uint8Array, void, undefined> {
   const declared = entries.reduce((sum, entry) => sum + entry.size, 0)
   if (declared > maxExpandedBytes) throw tooLarge(maxExpandedBytes)
   let produced = 0
-  return entries.map((entry) => {
+  for (const entry of entries) {
     const data = compressedData(bytes, entry)
     let content: Uint8Array
     if (entry.method === 0) {
@@ -134,8 +135,17 @@ export function readZipEntries(
     if (content.length !== entry.size || crc32(content) !== entry.crc32) {
       throw damaged(`${entry.name} does not match its recorded size and checksum`)
     }
-    return content
-  })
+    yield content
+  }
+}
+
+/** Every entry inflated at once (tests, small zips): {@link inflateZipEntries} collected. */
+export function readZipEntries(
+  bytes: Uint8Array,
+  entries: readonly ZipEntry[],
+  maxExpandedBytes: number = IMPORT_MAX_EXPANDED_BYTES,
+): Uint8Array[] {
+  return [...inflateZipEntries(bytes, entries, maxExpandedBytes)]
 }
 
 function findEndOfDirectory(view: DataView): number {

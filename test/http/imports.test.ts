@@ -100,6 +100,18 @@ describe('POST /v1/imports', () => {
     expect(item.lastSavedAt).toBe(saved.body.savedItem.lastSavedAt)
   })
 
+  test('a Content-Type charset decides the text, in the job too (it reads the stored file without the header)', async () => {
+    const w = await world()
+    // C3 A9 is "é" in UTF-8 and "Ã©" in ISO-8859-1; without the charset the bytes would read as UTF-8.
+    const csv = new TextEncoder().encode(
+      'title,url,time_added,tags,status\nCafé,https://example.com/cafe,1700000000,,unread\n',
+    )
+    const job = (await w.upload(csv, 'text/csv; charset=ISO-8859-1')).body.import
+    await w.run()
+    expect(await w.job(job.id)).toMatchObject({ status: 'done', created: 1 })
+    expect((await w.items()).map((item: any) => item.title)).toEqual(['CafÃ©'])
+  })
+
   test('folders are created by name or reused, whatever the case', async () => {
     const w = await world()
     await w.h.call('POST', '/v1/folders', { token: w.key, body: { name: 'Reading' } })

@@ -33,7 +33,8 @@ export const importRoutes = ({ deps, guard }: RouteContext) =>
     .post(
       '/v1/imports',
       async ({ body, query, request, set, principal }) => {
-        const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+        const header = request.headers.get('content-type') ?? ''
+        const contentType = header.split(';')[0]!.trim().toLowerCase()
         if (!FILE_TYPES.has(contentType))
           throw new UnsupportedMediaTypeError(
             `Content-Type must be one of ${[...FILE_TYPES].join(', ')}, got ${contentType ? `"${contentType.slice(0, 80)}"` : 'none'}`,
@@ -42,7 +43,8 @@ export const importRoutes = ({ deps, guard }: RouteContext) =>
         const created = await startImport(deps, principal, {
           bytes: body as Uint8Array,
           format,
-          contentType,
+          // Whole, parameters too: a charset decides how text without a byte-order mark is read.
+          contentType: header,
         })
         set.status = 202
         set.headers.location = `/v1/imports/${created.id}`

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readCsv } from '../../../core/import/csv.ts'
+import { openCsv, readCsv } from '../../../core/import/csv.ts'
 import { parseImportFile } from '../../../core/import/parse-import.ts'
 import { ImportFormatError } from '../../../core/import/types.ts'
 
@@ -79,6 +79,18 @@ describe('readCsv()', () => {
     })
   }
 
+  // The parser is called once per window of records; a window of 1 or 2 puts a boundary after every
+  // record, multi-line and blank ones included, and must read the same rows on the same lines.
+  for (const [name, text, rows] of tables) {
+    for (const window of [1, 2]) {
+      test(`${name}, read ${window} record${window === 1 ? '' : 's'} at a time`, () => {
+        const reader = openCsv(text, null, window)
+        assert.deepEqual(reader.columns, readCsv(text).columns)
+        assert.deepEqual([...reader.rows], rows)
+      })
+    }
+  }
+
   test('column names are trimmed and lowercased', () => {
     assert.deepEqual(readCsv(' URL , Title,Selection \n').columns, ['url', 'title', 'selection'])
   })
@@ -115,6 +127,31 @@ describe('a CSV with broken quoting is refused, naming the line', () => {
       )
     })
   }
+
+  for (const [name, text, message] of broken) {
+    test(`${name}, read a record at a time`, () => {
+      assert.throws(() => [...openCsv(text, null, 1).rows], { message })
+    })
+  }
+
+  test('an unclosed quote windows after the start: the rows before it come first, then the error names its line', () => {
+    const lines = [HEADER]
+    for (let i = 1; i <= 2500; i++) lines.push(`T${i},https://a.example/${i},1600000000,,unread`)
+    lines.push('"Broken,https://b.example/,1600000000,,unread', 'After,https://c.example/,1600000000,,unread')
+    const rows = openCsv(lines.join('\n')).rows
+    let read = 0
+    assert.throws(
+      () => {
+        for (const row of rows) {
+          read++
+          assert.equal(row.line, read + 1)
+        }
+      },
+      { message: 'the CSV is malformed at line 2502: a quoted field opens there and is never closed' },
+    )
+    // Two whole windows of 1,000 records (the header and 1,999 rows) are handed on before the third fails.
+    assert.equal(read, 1999)
+  })
 
   test('in a part of a zip, the part is named', () => {
     assert.throws(() => readCsv(`${HEADER}\n"A,b\n`, 'part_000001.csv'), {
