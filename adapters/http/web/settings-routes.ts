@@ -1,0 +1,234 @@
+import { Elysia } from 'elysia'
+import { isScope } from '../../../core/auth/scopes.ts'
+import { ImportFormatError, PayloadTooLargeError } from '../../../core/errors.ts'
+import { verifyPassword } from '../../app/passwords.ts'
+import { listApiKeys, revokeApiKey } from '../../storage/api-keys.ts'
+import { issueApiKey, keyLabelProblem } from '../../app/api-keys.ts'
+import { listActiveGrants, revokeGrant } from '../../storage/oauth-grants.ts'
+import { findUserById } from '../../storage/users.ts'
+import { deleteAccount } from '../../storage/delete-account.ts'
+import { sessionPrincipal } from './reader.ts'
+import { settingsPage, type SettingsView } from './pages/settings.ts'
+import { importProgressPage } from './pages/import-export.ts'
+import { importOf, importsOf, startImport } from '../../app/imports.ts'
+import { exportDownload, exportFormatOf } from '../../app/export.ts'
+import { IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
+import { readBodyCapped } from '../body.ts'
+import { deleteOtherWebSessions, isValidCsrf, type WebSession } from './session.ts'
+import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
+
+/** How long settings tells the owner that someone tried to sign up with their email. */
+const SIGNUP_ATTEMPT_NOTICE_DAYS = 30
+
+/** Settings: API keys, connected agents, sessions, import and export, deleting the account (docs/web.md#pages). */
+export function settingsRoutes(kit: WebKit) {
+  const { deps, db, secure, now, page, redirect, message, sessionCookie, run, posted, signedIn, rotateCsrf, paramOf } =
+    kit
+  // ── Settings ────────────────────────────────────────────────────────────────────────────────────
+
+  async function settings(
+    visit: Visit & { session: WebSession },
+    status: number,
+    extra: Partial<SettingsView> = {},
+  ): Promise<Response> {
+    const userId = visit.session.userId
+    const [keys, agents, user, imports] = await Promise.all([
+      listApiKeys(db, userId),
+      listActiveGrants(db, userId),
+      findUserById(db, userId),
+      importsOf(deps, sessionPrincipal(visit.session)),
+    ])
+    keys.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
+    // A key issued through the connect flow names its issuer; while the key is in force so is the issuer.
+    const labels = new Map(keys.map((key) => [key.id, key.label]))
+    const clients = new Map(agents.map((agent) => [agent.grantId, agent.clientName]))
+    const issuedBy = new Map(
+      keys.flatMap((key) => {
+        const name = key.issuedByKeyId
+          ? labels.get(key.issuedByKeyId)
+          : key.issuedByGrantId
+            ? clients.get(key.issuedByGrantId)
+            : undefined
+        return name === undefined ? [] : [[key.id, name] as const]
+      }),
+    )
+    const attempt = user?.signupAttemptedAt ?? null
+    const recentAttempt =
+      attempt && deps.clock.now().getTime() - Date.parse(attempt) < SIGNUP_ATTEMPT_NOTICE_DAYS * 86_400_000
+        ? attempt
+        : null
+    return page(
+      visit,
+      status,
+      'Settings',
+      settingsPage({
+        csrf: visit.csrf,
+        email: visit.session.email,
+        keys,
+        agents,
+        issuedBy,
+        signupAttemptedAt: recentAttempt,
+        imports,
+        ...extra,
+      }),
+    )
+  }
+
+  const NOTICES: Record<string, string> = {
+    'key-revoked': 'API key revoked. It no longer works, nor do the keys issued through it.',
+    'agent-revoked': 'Agent disconnected. Its tokens no longer work, nor do the keys issued through it.',
+    'signed-out-others': 'Every other session is signed out.',
+  }
+
+  const signOutOthers = (visit: Visit) =>
+    signedIn(async (visit) => {
+      const ended = await deleteOtherWebSessions(db, visit.session.userId, visit.session.tokenHash)
+      deps.log('info', { msg: 'other sessions signed out', userId: visit.session.userId, ended })
+      return redirect(visit, '/settings?done=signed-out-others')
+    })(visit)
+
+  const deleteOwnAccount = (visit: Visit, form: URLSearchParams) =>
+    signedIn(async (visit) => {
+      const user = await findUserById(db, visit.session.userId)
+      if (!user || !(await verifyPassword(user.passwordHash, form.get('password') ?? ''))) {
+        return settings(visit, 403, { deleteError: 'That is not your password. Nothing was deleted.' })
+      }
+      await deleteAccount(db, user.id)
+      deps.log('info', { msg: 'account deleted', userId: user.id, via: 'web' })
+      ;(visit as Visit).session = null
+      visit.cookies.push(sessionCookie('', 0))
+      rotateCsrf(visit)
+      return message(
+        visit,
+        200,
+        'Account deleted',
+        'Your account and everything in it are gone: saved items, folders, API keys and connected agents. This email can be used to create a new account.',
+        { href: '/', label: 'Go to the start page' },
+      )
+    })(visit)
+
+  // ── Import and export (docs/web.md#import-and-export) ──────────────────────────────────────────
+
+  /** The upload: a multipart form (the file and the CSRF field), read up to the import's limit. */
+  const uploadImport = signedIn(async (visit) => {
+    const type = visit.request.headers.get('content-type') ?? ''
+    let form: FormData | null = null
+    try {
+      const body = await readBodyCapped(visit.request, IMPORT_MAX_BYTES + 64 * 1024)
+      if (type.toLowerCase().startsWith('multipart/form-data'))
+        form = await new Response(new Blob([body as BlobPart]), { headers: { 'content-type': type } }).formData()
+    } catch (error) {
+      if (!(error instanceof PayloadTooLargeError)) form = null
+      else return settings(visit, 400, { importError: 'The file is over the 50 MiB limit of an import.' })
+    }
+    const csrf = form?.get('csrf')
+    if (!isValidCsrf(visit.request, typeof csrf === 'string' ? csrf : null, secure))
+      return message(
+        visit,
+        403,
+        'Form expired',
+        'This form could not be verified (its security token is missing or stale). Reload the page and try again.',
+        { href: '/settings', label: 'Reload the form' },
+      )
+    const file = form?.get('file')
+    if (!file || typeof file === 'string' || file.size === 0)
+      return settings(visit, 400, { importError: 'Choose a file to import.' })
+    try {
+      const started = await startImport(deps, sessionPrincipal(visit.session), {
+        bytes: new Uint8Array(await file.arrayBuffer()),
+        format: null,
+        contentType: file.type || null,
+      })
+      return redirect(visit, `/settings/imports/${started.id}`)
+    } catch (error) {
+      if (error instanceof ImportFormatError)
+        return settings(visit, 400, { importError: `Nothing was imported: ${error.message}.` })
+      throw error
+    }
+  })
+
+  const showImport = (visit: Visit, id: string) =>
+    signedIn(async (visit) => {
+      const job = await importOf(deps, sessionPrincipal(visit.session), id)
+      if (!job)
+        return message(visit, 404, 'No such import', 'There is no import with this address in your account.', {
+          href: '/settings',
+          label: 'Back to settings',
+        })
+      const running = job.status !== 'done' && job.status !== 'failed'
+      return page(visit, 200, 'Import', importProgressPage(job), running ? { refreshSeconds: 1 } : {})
+    })(visit)
+
+  const downloadExport = signedIn(async (visit) =>
+    exportDownload(deps, sessionPrincipal(visit.session), exportFormatOf(visit.url.searchParams.get('format'))),
+  )
+
+  const showSettings = signedIn((visit) =>
+    settings(visit, 200, { notice: NOTICES[visit.url.searchParams.get('done') ?? ''] ?? null }),
+  )
+
+  const createKey = (visit: Visit, form: URLSearchParams) =>
+    signedIn(async (visit) => {
+      const label = (form.get('label') ?? '').trim()
+      const scopes = [...new Set(form.getAll('scope'))]
+      const labelProblem = keyLabelProblem(label)
+      const error = labelProblem
+        ? `${labelProblem.charAt(0).toUpperCase()}${labelProblem.slice(1)}.`
+        : scopes.length === 0
+          ? 'Choose at least one scope.'
+          : !scopes.every(isScope)
+            ? 'Choose scopes from the list.'
+            : null
+      if (error) return settings(visit, 422, { form: { label, scopes, error } })
+      const { key } = (await issueApiKey(deps, {
+        userId: visit.session.userId,
+        label,
+        scopes: scopes.filter(isScope),
+      }))!
+      // Rendered in this response only: the database keeps the hash, and no flash or log ever holds the key.
+      return settings(visit, 201, { newKey: { key, label } })
+    })(visit)
+
+  const revokeKey = (visit: Visit, id: string) =>
+    signedIn(async (visit) => {
+      if (!(await revokeApiKey(db, visit.session.userId, id, now())))
+        return message(visit, 404, 'No such key', 'There is no active API key with that id.', {
+          href: '/settings',
+          label: 'Back to settings',
+        })
+      return redirect(visit, '/settings?done=key-revoked')
+    })(visit)
+
+  const revokeAgent = (visit: Visit, grantId: string) =>
+    signedIn(async (visit) => {
+      if (!(await revokeGrant(db, grantId, now(), visit.session.userId)))
+        return message(visit, 404, 'No such agent', 'There is no connected agent with that id.', {
+          href: '/settings',
+          label: 'Back to settings',
+        })
+      return redirect(visit, '/settings?done=agent-revoked')
+    })(visit)
+
+  return new Elysia()
+    .get('/settings', run(showSettings), hidden)
+    .post('/settings/api-keys', posted(createKey), formRoute)
+    .post(
+      '/settings/api-keys/:id/revoke',
+      posted((visit) => revokeKey(visit, paramOf(visit, 3))),
+      formRoute,
+    )
+    .post(
+      '/settings/agents/:grantId/revoke',
+      posted((visit) => revokeAgent(visit, paramOf(visit, 3))),
+      formRoute,
+    )
+    .post('/settings/sessions/sign-out-others', posted(signOutOthers), formRoute)
+    .post('/settings/import', run(uploadImport), formRoute)
+    .get(
+      '/settings/imports/:id',
+      run((visit) => showImport(visit, paramOf(visit, 3))),
+      hidden,
+    )
+    .get('/settings/export', run(downloadExport), hidden)
+    .post('/settings/delete-account', posted(deleteOwnAccount), formRoute)
+}
