@@ -2,6 +2,7 @@ import type { ImportBatchRows, ImportItemRow } from '../../core/import/rows.ts'
 import type { ImportEntryError, ImportFormat } from '../../core/import/types.ts'
 import type { Database } from './open-database.ts'
 import { type Op, runProgram } from './program.ts'
+import { readRows as rows } from './read-rows.ts'
 
 /** An import as stored (docs/import-export.md#jobs), without its file. */
 export interface ImportRecord {
@@ -61,12 +62,6 @@ function recordOf(row: Record<string, unknown>): ImportRecord {
     createdAt: row.createdAt as string,
     finishedAt: (row.finishedAt as string | null) ?? null,
   }
-}
-
-/** Rows of a statement with positional arguments, on any driver. */
-async function rows(db: Database, sql: string, args: unknown[]): Promise<Record<string, unknown>[]> {
-  if (db.$all) return db.$all(sql, ...args)
-  return (await db.$client.execute({ sql, args: args as never })).rows as Record<string, unknown>[]
 }
 
 /** A queued import and its file, in one transaction (the file kept apart: see `import_files` in schema.ts). */

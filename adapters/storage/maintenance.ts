@@ -4,6 +4,7 @@ import type { Database } from './open-database.ts'
 import { pruneIdempotencyKeys } from './idempotency.ts'
 import { pruneRateLimits } from './rate-limits.ts'
 import { pruneConnectCodes } from './connect-codes.ts'
+import { pruneDeletedItems } from './deleted-items.ts'
 import { pruneOAuth } from './oauth.ts'
 import { webSessions } from './schema.ts'
 import { pruneRetiredSigningKeys } from './signing-keys.ts'
@@ -16,7 +17,8 @@ const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000
 /**
  * Deletes rows nothing will read again: expired idempotency records, dead rate-limit counters, expired
  * connect codes and web sessions, stale OAuth codes and the refresh tokens of revoked grants, unused
- * registered clients, and signing keys retired longer than their last token lives.
+ * registered clients, signing keys retired longer than their last token lives, and the copies of deleted
+ * items past their undo window.
  */
 export async function runMaintenance(db: Database, now: Date): Promise<void> {
   const nowMs = now.getTime()
@@ -28,6 +30,7 @@ export async function runMaintenance(db: Database, now: Date): Promise<void> {
   await db.delete(webSessions).where(lt(sql`coalesce(${webSessions.lastSeenAt}, ${webSessions.createdAt})`, idleSince))
   await pruneOAuth(db, now)
   await pruneRetiredSigningKeys(db, now)
+  await pruneDeletedItems(db, nowMs)
 }
 
 /** Runs maintenance now and every 10 minutes (any process may; the deletes are idempotent). Returns a stop function. */

@@ -272,19 +272,24 @@ export interface ListQuery {
   folder: string | null
   limit: number | null
   after: CursorValues | null
+  /** Only unread or only read items; all when absent (the web queue's filters, docs/web.md#queue). */
+  state?: ReadStateFilter
 }
+
+export type ReadStateFilter = 'all' | 'unread' | 'read'
 
 type FolderFilter = 'all' | 'none' | 'one'
 
 /**
- * One prepared statement per (sort, folder filter, first page or not): the person, folder, cursor values
+ * One prepared statement per (sort, folder filter, first page or not, read state): the person, folder, cursor values
  * and page size are placeholders, so a page costs a bound execution, not a query build and a parse.
  */
 const listStatements = new Map<string, ReturnType<typeof preparedPer<ReturnType<typeof buildList>>>>()
 
-function buildList(db: Database, sort: Sort, folder: FolderFilter, withCursor: boolean) {
+function buildList(db: Database, sort: Sort, folder: FolderFilter, withCursor: boolean, state: ReadStateFilter) {
   const keys = SORT_KEYS[sort]
   const conditions: SQL[] = [sql`${savedItems.userId} = ${sql.placeholder('userId')}`]
+  if (state !== 'all') conditions.push(sql`${savedItems.isRead} = ${state === 'read' ? 1 : 0}`)
   if (folder === 'none') conditions.push(sql`${savedItems.folderId} IS NULL`)
   if (folder === 'one') conditions.push(sql`${savedItems.folderId} = ${sql.placeholder('folder')}`)
   if (withCursor)
@@ -312,11 +317,11 @@ function buildList(db: Database, sort: Sort, folder: FolderFilter, withCursor: b
     .prepare()
 }
 
-function listStatement(db: Database, sort: Sort, folder: FolderFilter, withCursor: boolean) {
-  const key = `${sort}:${folder}:${withCursor}`
+function listStatement(db: Database, sort: Sort, folder: FolderFilter, withCursor: boolean, state: ReadStateFilter) {
+  const key = `${sort}:${folder}:${withCursor}:${state}`
   let statement = listStatements.get(key)
   if (!statement) {
-    statement = preparedPer((database) => buildList(database, sort, folder, withCursor))
+    statement = preparedPer((database) => buildList(database, sort, folder, withCursor, state))
     listStatements.set(key, statement)
   }
   return statement(db)
@@ -334,7 +339,8 @@ export async function listSavedItems(
   query.after?.forEach((value, i) => {
     params[`c${i}`] = value
   })
-  const rows = (await listStatement(db, query.sort, folder, query.after !== null).values(params)) as RawRow[]
+  const statement = listStatement(db, query.sort, folder, query.after !== null, query.state ?? 'all')
+  const rows = (await statement.values(params)) as RawRow[]
   const hasMore = query.limit !== null && rows.length > query.limit
   const page = hasMore ? rows.slice(0, query.limit!) : rows
   const last = page[page.length - 1]

@@ -373,3 +373,21 @@ export const importFiles = sqliteTable('import_files', {
     .references(() => imports.id, { onDelete: 'cascade' }),
   file: blob('file', { mode: 'buffer' }).notNull(),
 })
+
+/**
+ * An item deleted from the web queue, kept whole for its "Undo" (docs/web.md#queue): the item row, its
+ * article and its reading position as JSON, for 10 minutes (maintenance prunes older copies; restoring
+ * checks the window itself). Gone with the person.
+ */
+export const deletedItems = sqliteTable(
+  'deleted_items',
+  {
+    itemId: text('item_id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    snapshot: text('snapshot').notNull(),
+    deletedAtMs: integer('deleted_at_ms').notNull(),
+  },
+  (t) => [index('deleted_items_deleted_idx').on(t.deletedAtMs)],
+)

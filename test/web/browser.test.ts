@@ -175,8 +175,12 @@ describe('in a real browser', () => {
       const link = page.getByRole('link', { name: 'https://example.com/article?utm_source=x' })
       expect(await link.getAttribute('target')).toBe('_blank')
       expect(await link.getAttribute('rel')).toBe('noopener noreferrer')
+      // The queue opens on Unread: marked read, the item leaves it, and is under Read.
       await page.getByRole('button', { name: 'Mark read', exact: true }).click()
       await page.waitForURL(`${live.url}/`)
+      await link.waitFor({ state: 'detached' })
+      await page.getByRole('link', { name: 'Read', exact: true }).click()
+      await page.waitForURL(`${live.url}/?state=read`)
       await expect(page.getByRole('button', { name: 'Mark unread', exact: true }).isVisible()).resolves.toBe(true)
     },
     BROWSER_TEST,

@@ -87,7 +87,7 @@ describe('search in a real browser', () => {
       await page.getByRole('link', { name: 'Clear search', exact: true }).click()
       await page.waitForURL(`${live.url}/`)
       await expect(page.getByRole('searchbox', { name: 'Search' }).inputValue()).resolves.toBe('')
-      await page.getByLabel('Folder', { exact: true }).waitFor()
+      await page.getByRole('navigation', { name: 'Folders' }).waitFor()
       await expect(page.getByText('Unrelated gardening tips').isVisible()).resolves.toBe(true)
     },
     BROWSER_TEST,

@@ -49,13 +49,14 @@ ${options.body}
 }
 
 /**
- * The pages' Content-Security-Policy: nothing but inline styles and our own images, no framing, and forms
+ * The pages' Content-Security-Policy: our own scripts (files, never inline), inline styles, images from us or
+ * any https: origin (favicons; an http: one is not shown), no framing, and forms
  * that post only to this origin (`formTargets` adds where a form's answer may redirect to: Chromium applies
  * `form-action` to the redirect that follows a POST, so the consent page names the client's redirect URI).
  * @see docs/security.md#response-headers
  */
 export function pageCsp(formTargets: readonly string[] = []): string {
-  return `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`
+  return `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' https: data:; manifest-src 'self'; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`
 }
 
 /**

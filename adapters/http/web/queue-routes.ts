@@ -1,70 +1,111 @@
 import { Elysia } from 'elysia'
 import { isAppError } from '../../../core/errors.ts'
 import { prepareCapture } from '../../../core/items/capture.ts'
-import { MAX_PAGE_SIZE } from '../../../core/items/list-order.ts'
+import { decodeCursor, encodeCursor } from '../../../core/items/list-order.ts'
+import { folderCreate, folderDelete, folderRename } from '../../app/folders.ts'
+import { deleteItemKeepingUndo, restoreDeletedItem, UNDO_WINDOW_MS } from '../../storage/deleted-items.ts'
 import { listFolders } from '../../storage/folders.ts'
-import { changeSavedItem, listSavedItems, upsertCapture } from '../../storage/saved-items.ts'
-import { itemsWithContent } from '../../storage/reading.ts'
+import { articleWordCounts, folderCounts } from '../../storage/queue-counts.ts'
+import { readRows } from '../../storage/read-rows.ts'
+import { changeSavedItem, findSavedItem, listSavedItems, upsertCapture } from '../../storage/saved-items.ts'
 import { signInPath } from './forms.ts'
+import { formRoute, hidden, type SignedInVisit, type Visit, type WebKit } from './kit.ts'
 import { landingPage } from './pages/landing.ts'
-import { queuePage, type QueueView } from './pages/queue.ts'
+import { movePage, queuePage, type QueueView } from './pages/queue.ts'
+import { filtersOf, queueReturn } from './pages/queue-filters.ts'
+import { QUEUE_SCRIPT_PATH, QUEUE_SCRIPT_VERSION, queueScriptResponse } from './queue-script.ts'
+import { sessionPrincipal } from './reader.ts'
 import { searchFor } from './search.ts'
-import { type WebSession } from './session.ts'
-import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
 
-/** The queue: the start page, capture and the item actions (docs/web.md#pages). */
+/** Cards on one page of the queue. */
+export const QUEUE_PAGE_SIZE = 50
+
+const NOTICES: Record<string, string> = {
+  saved: 'Saved.',
+  restored: 'Restored.',
+  'undo-expired': 'That delete can no longer be undone.',
+  'saved-again': 'That link was saved again since it was deleted; the new one stays.',
+  moved: 'Moved.',
+  'folder-created': 'Folder created.',
+  'folder-renamed': 'Folder renamed.',
+  'folder-deleted': 'Folder deleted. Its items are kept, in no folder.',
+}
+
+/** `href` with one more query parameter. */
+const withParam = (href: string, key: string, value: string): string =>
+  `${href}${href.includes('?') ? '&' : '?'}${key}=${encodeURIComponent(value)}`
+
+/** The queue: the start page, capture, the item and folder actions (docs/web.md#queue). */
 export function queueRoutes(kit: WebKit) {
   const { deps, db, signupOpen, now, newId, page, redirect, message, run, posted, signedIn, paramOf } = kit
-  // ── Queue ───────────────────────────────────────────────────────────────────────────────────────
 
-  async function queue(
-    visit: Visit & { session: WebSession },
-    status: number,
-    extra: Partial<QueueView> = {},
-  ): Promise<Response> {
+  const queueScript = { script: `${QUEUE_SCRIPT_PATH}?v=${QUEUE_SCRIPT_VERSION}` }
+
+  async function queue(visit: SignedInVisit, status: number, extra: Partial<QueueView> = {}): Promise<Response> {
     const userId = visit.session.userId
+    const params = visit.url.searchParams
+    const filters = filtersOf(params)
     // A search replaces the list, so the queue itself is not read for it.
-    const search = await searchFor(deps, visit.session, visit.url.searchParams)
+    const search = await searchFor(deps, visit.session, params)
+    const [folders, counts] = await Promise.all([listFolders(db, userId), folderCounts(db, userId)])
+    const base = { csrf: visit.csrf, cards: [], folders, counts, filters, nextCursor: null }
     if (search) {
-      const view = {
-        csrf: visit.csrf,
-        items: [],
-        folders: [],
-        folder: '',
-        readable: new Set<string>(),
-        truncated: false,
-      }
-      const body = queuePage({ ...view, ...extra, search })
-      return page(visit, search.error ? 400 : status, 'Search', body)
+      const body = queuePage({ ...base, ...extra, search })
+      return page(visit, search.error ? 400 : status, 'Search', body, queueScript)
     }
-    const folders = await listFolders(db, userId)
-    const wanted = visit.url.searchParams.get('folder') ?? ''
-    // An unknown folder id shows everything rather than an empty list that looks like data loss.
-    const folder = wanted === 'none' || folders.some((f) => f.id === wanted) ? wanted : ''
+    // An unknown folder id shows every folder rather than an empty list that looks like data loss.
+    if (filters.folder !== 'none' && !folders.some((f) => f.id === filters.folder)) filters.folder = ''
+    let after = null
+    try {
+      after = params.get('cursor') ? decodeCursor(params.get('cursor')!, filters.sort) : null
+    } catch {
+      // A cursor of another sort, or garbage: the first page.
+    }
     const { items, nextCursorValues } = await listSavedItems(db, userId, {
-      sort: 'newest',
-      folder: folder || null,
-      limit: MAX_PAGE_SIZE,
-      after: null,
+      sort: filters.sort,
+      folder: filters.folder || null,
+      state: filters.state,
+      limit: QUEUE_PAGE_SIZE,
+      after,
     })
-    // One query for the page, not one per item.
-    const readable = await itemsWithContent(
+    // One query for the page's articles, not one per item.
+    const words = await articleWordCounts(
       db,
       items.map((item) => item.id),
     )
+    const deleted = params.get('deleted')
+    const undo = deleted ? await deletedLabel(userId, deleted) : null
+    const done = params.get('done')
     return page(
       visit,
       status,
       'Your queue',
-      queuePage({ csrf: visit.csrf, items, folders, folder, readable, truncated: nextCursorValues !== null, ...extra }),
+      queuePage({
+        ...base,
+        cards: items.map((item) => ({ item, words: words.get(item.id) ?? null })),
+        nextCursor: nextCursorValues ? encodeCursor(filters.sort, nextCursorValues) : null,
+        undo,
+        notice: done ? (NOTICES[done] ?? null) : null,
+        ...extra,
+      }),
+      queueScript,
     )
   }
 
+  /** The label of an item this person deleted within the undo window, for the notice's "Undo". */
+  async function deletedLabel(userId: string, id: string): Promise<{ id: string; label: string } | null> {
+    const [row] = await readRows(
+      db,
+      'SELECT snapshot FROM deleted_items WHERE item_id = ? AND user_id = ? AND deleted_at_ms >= ?',
+      [id, userId, deps.clock.now().getTime() - UNDO_WINDOW_MS],
+    )
+    if (!row) return null
+    const { item } = JSON.parse(row.snapshot as string) as { item: { title: string | null; original_url: string } }
+    return { id, label: item.title ?? item.original_url }
+  }
+
   const home = async (visit: Visit): Promise<Response> => {
-    if (visit.session)
-      return queue(visit as Visit & { session: WebSession }, 200, {
-        notice: visit.url.searchParams.get('done') === 'saved' ? 'Saved.' : null,
-      })
+    if (visit.session) return queue(visit as SignedInVisit, 200)
     // A search link (a bookmark, another tab signed out) is a signed-in page: sign in and come back to it.
     if ((visit.url.searchParams.get('q') ?? '').trim() !== '')
       return redirect(visit, signInPath(visit.url.pathname + visit.url.search))
@@ -91,33 +132,154 @@ export function queueRoutes(kit: WebKit) {
       return redirect(visit, '/?done=saved')
     })(visit)
 
+  const noSuchItem = (visit: Visit) =>
+    message(visit, 404, 'No such item', 'That item is not in your queue.', { href: '/', label: 'Back to the queue' })
+
+  /** Runs an item action; an item that is not the person's answers 404 and nothing changes. */
+  const onItem = async (visit: Visit, action: () => Promise<Response>): Promise<Response> => {
+    try {
+      return await action()
+    } catch (error) {
+      if (isAppError(error) && error._tag === 'SavedItemNotFoundError') return noSuchItem(visit)
+      throw error
+    }
+  }
+
   const setReadState = (visit: Visit, form: URLSearchParams, id: string) =>
     signedIn(async (visit) => {
       const isRead = form.get('isRead')
       if (isRead !== 'true' && isRead !== 'false')
         return message(visit, 400, 'Request refused', 'isRead must be true or false.', { href: '/', label: 'Back' })
-      try {
+      return onItem(visit, async () => {
         await changeSavedItem(db, visit.session.userId, id, { kind: 'read-state', isRead: isRead === 'true' }, now())
+        // The reader view's button comes back to the item; the queue's to the queue as it was filtered.
+        if (form.get('return') === 'reader') return redirect(visit, `/items/${encodeURIComponent(id)}`)
+        return redirect(visit, queueReturn(form.get('return')))
+      })
+    })(visit)
+
+  // Opening records the visit as POST /v1/saved-items/{id}/open does, then goes to the reader view when
+  // the item has an article, else to the original (docs/web.md#queue).
+  const open = (visit: Visit, id: string) =>
+    signedIn(async (visit) =>
+      onItem(visit, async () => {
+        const item = await changeSavedItem(db, visit.session.userId, id, { kind: 'open' }, now())
+        const words = await articleWordCounts(db, [id])
+        if (words.has(id)) return redirect(visit, `/items/${encodeURIComponent(id)}`)
+        // Stored URLs passed capture's http(s) check; this keeps a redirect from ever being another scheme,
+        // and sends it serialized (quotes and angle brackets percent-encoded).
+        const original = URL.canParse(item.originalUrl) ? new URL(item.originalUrl) : null
+        return original && /^https?:$/.test(original.protocol) ? redirect(visit, original.href) : redirect(visit, '/')
+      }),
+    )(visit)
+
+  const showMove = (visit: Visit, id: string) =>
+    signedIn(async (visit) => {
+      const [item, folders] = await Promise.all([
+        findSavedItem(db, visit.session.userId, id),
+        listFolders(db, visit.session.userId),
+      ])
+      if (!item) return noSuchItem(visit)
+      const back = queueReturn(visit.url.searchParams.get('return'))
+      return page(visit, 200, 'Move to folder', movePage({ csrf: visit.csrf, item, folders, back }), queueScript)
+    })(visit)
+
+  const move = (visit: Visit, form: URLSearchParams, id: string) =>
+    signedIn(async (visit) => {
+      const folderId = form.get('folderId') || null
+      try {
+        await changeSavedItem(db, visit.session.userId, id, { kind: 'folder', folderId }, now())
       } catch (error) {
-        if (isAppError(error) && error._tag === 'SavedItemNotFoundError')
-          return message(visit, 404, 'No such item', 'That item is not in your queue.', {
+        if (isAppError(error) && error._tag === 'SavedItemNotFoundError') return noSuchItem(visit)
+        if (isAppError(error) && error._tag === 'FolderNotFoundError')
+          return message(visit, 404, 'No such folder', 'That folder is not one of yours.', {
             href: '/',
             label: 'Back to the queue',
           })
         throw error
       }
-      // The reader view's button comes back to the item; the queue's to the queue as it was filtered.
-      if (form.get('return') === 'reader') return redirect(visit, `/items/${encodeURIComponent(id)}`)
-      const folder = form.get('folder') ?? ''
-      return redirect(visit, folder ? `/?folder=${encodeURIComponent(folder)}` : '/')
+      return redirect(visit, withParam(queueReturn(form.get('return')), 'done', 'moved'))
     })(visit)
+
+  const remove = (visit: Visit, form: URLSearchParams, id: string) =>
+    signedIn(async (visit) => {
+      const deleted = await deleteItemKeepingUndo(db, visit.session.userId, id, deps.clock.now().getTime())
+      if (!deleted) return noSuchItem(visit)
+      return redirect(visit, withParam(queueReturn(form.get('return')), 'deleted', id))
+    })(visit)
+
+  const restore = (visit: Visit, form: URLSearchParams, id: string) =>
+    signedIn(async (visit) => {
+      const outcome = await restoreDeletedItem(db, visit.session.userId, id, deps.clock.now().getTime())
+      const done = outcome === 'restored' ? 'restored' : outcome === 'expired' ? 'undo-expired' : 'saved-again'
+      return redirect(visit, withParam(queueReturn(form.get('return')), 'done', done))
+    })(visit)
+
+  /** A folder action: a refused name (empty, too long, taken) comes back on the page, beside its form. */
+  const onFolder = async (visit: SignedInVisit, done: string, action: () => Promise<unknown>) => {
+    try {
+      await action()
+    } catch (error) {
+      if (!isAppError(error)) throw error
+      if (error._tag === 'FolderNotFoundError')
+        return message(visit, 404, 'No such folder', 'That folder is not one of yours.', {
+          href: '/',
+          label: 'Back to the queue',
+        })
+      if (error._tag !== 'InvalidFolderNameError' && error._tag !== 'FolderNameConflictError') throw error
+      return queue(visit, error._tag === 'InvalidFolderNameError' ? 400 : 409, {
+        folderError:
+          error._tag === 'FolderNameConflictError' ? 'You already have a folder with that name.' : error.message,
+      })
+    }
+    return redirect(visit, `/?done=${done}`)
+  }
+
+  const createFolder = (visit: Visit, form: URLSearchParams) =>
+    signedIn((visit) =>
+      onFolder(visit, 'folder-created', () =>
+        folderCreate(deps, sessionPrincipal(visit.session), form.get('name') ?? ''),
+      ),
+    )(visit)
+
+  const renameFolder = (visit: Visit, form: URLSearchParams, id: string) =>
+    signedIn((visit) =>
+      onFolder(visit, 'folder-renamed', () =>
+        folderRename(deps, sessionPrincipal(visit.session), id, form.get('name') ?? ''),
+      ),
+    )(visit)
+
+  const deleteFolder = (visit: Visit, id: string) =>
+    signedIn((visit) =>
+      onFolder(visit, 'folder-deleted', () => folderDelete(deps, sessionPrincipal(visit.session), id)),
+    )(visit)
+
+  const item = (handler: (visit: Visit, form: URLSearchParams, id: string) => Promise<Response>) =>
+    posted((visit, form) => handler(visit, form, paramOf(visit, 3)))
 
   return new Elysia()
     .get('/', run(home), hidden)
     .post('/queue/capture', posted(capture), formRoute)
+    .post('/queue/items/:id/read-state', item(setReadState), formRoute)
+    .get(
+      '/queue/items/:id/move',
+      run((visit) => showMove(visit, paramOf(visit, 3))),
+      hidden,
+    )
+    .post('/queue/items/:id/folder', item(move), formRoute)
+    .post('/queue/items/:id/delete', item(remove), formRoute)
+    .post('/queue/items/:id/restore', item(restore), formRoute)
+    .get(
+      '/queue/items/:id/open',
+      run((visit) => open(visit, paramOf(visit, 3))),
+      hidden,
+    )
+    .post('/queue/folders', posted(createFolder), formRoute)
+    .post('/queue/folders/:id/rename', item(renameFolder), formRoute)
     .post(
-      '/queue/items/:id/read-state',
-      posted((visit, form) => setReadState(visit, form, paramOf(visit, 3))),
+      '/queue/folders/:id/delete',
+      posted((visit) => deleteFolder(visit, paramOf(visit, 3))),
       formRoute,
     )
+    .get(QUEUE_SCRIPT_PATH, ({ request, query }) => queueScriptResponse(request, query.v), hidden)
 }

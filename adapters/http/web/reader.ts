@@ -1,5 +1,6 @@
 import { SCOPES, type Principal } from '../../../core/types.ts'
-import { READER_SCRIPT, READER_SCRIPT_VERSION } from './reader-script.ts'
+import { READER_SCRIPT, READER_SCRIPT_PATH } from './reader-script.ts'
+import { staticScript } from './static-script.ts'
 import type { WebSession } from './session.ts'
 
 // The reader view's pieces that need nothing of the page machinery in routes.ts (docs/web.md#reader-view).
@@ -20,18 +21,8 @@ export const sessionPrincipal = (session: WebSession): Principal => ({
   connectClient: null,
 })
 
-const ETAG = `"${READER_SCRIPT_VERSION}"`
+const served = staticScript(READER_SCRIPT_PATH, READER_SCRIPT)
 
-/**
- * The script's answer. The page asks for the version it was made with (`?v=`), which may be kept for good;
- * any other address of it is revalidated, so a stale page never pins an old script.
- */
-export function readerScriptResponse(request: Request, version: string | undefined): Response {
-  const headers = {
-    'content-type': 'text/javascript; charset=utf-8',
-    'cache-control': version === READER_SCRIPT_VERSION ? 'public, max-age=31536000, immutable' : 'no-cache',
-    etag: ETAG,
-  }
-  if (request.headers.get('if-none-match') === ETAG) return new Response(null, { status: 304, headers })
-  return new Response(READER_SCRIPT, { headers })
-}
+/** The reader script's answer (static-script.ts): the version the page names may be cached for good. */
+export const readerScriptResponse = (request: Request, version: string | undefined): Response =>
+  served.respond(request, version)

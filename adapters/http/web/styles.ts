@@ -1,7 +1,7 @@
 // Small, dependency-free CSS: readable on a phone and a desktop, light and dark.
 export const STYLES = `
-:root{color-scheme:light dark;--fg:#1d1d1f;--muted:#6b6b70;--bg:#fbfbfd;--card:#fff;--line:#e2e2e7;--accent:#c2410c;--danger:#b91c1c}
-@media (prefers-color-scheme:dark){:root{--fg:#ececf1;--muted:#a0a0a8;--bg:#151518;--card:#1e1e22;--line:#33333a;--accent:#fb923c;--danger:#f87171}}
+:root{color-scheme:light dark;--fg:#1d1d1f;--muted:#6b6b70;--bg:#fbfbfd;--card:#fff;--line:#e2e2e7;--accent:#c2410c;--on-accent:#fff;--danger:#b91c1c}
+@media (prefers-color-scheme:dark){:root{--fg:#ececf1;--muted:#a0a0a8;--bg:#151518;--card:#1e1e22;--line:#33333a;--accent:#fb923c;--on-accent:#151518;--danger:#f87171}}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
 header.top{display:flex;align-items:center;justify-content:space-between;gap:1rem;padding:.75rem 1rem;border-bottom:1px solid var(--line);flex-wrap:wrap}
@@ -16,7 +16,7 @@ label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input[type=email],input[type=password],input[type=search],input[type=text],input[type=url],select{width:100%;padding:.55rem .65rem;border:1px solid var(--line);border-radius:.4rem;font:inherit;background:var(--bg);color:var(--fg)}
 fieldset{border:1px solid var(--line);border-radius:.4rem;margin:.75rem 0;padding:.5rem .75rem}
 fieldset label{font-weight:400;display:flex;gap:.5rem;align-items:center;margin:.2rem 0}
-button{font:inherit;padding:.5rem 1rem;border-radius:.4rem;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
+button{font:inherit;padding:.5rem 1rem;border-radius:.4rem;border:1px solid var(--accent);background:var(--accent);color:var(--on-accent);cursor:pointer}
 button.secondary{background:transparent;color:var(--fg);border-color:var(--line)}
 button.danger{background:transparent;color:var(--danger);border-color:var(--danger)}
 button.link{background:none;border:none;color:var(--fg);text-decoration:underline;padding:0}
@@ -39,7 +39,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 .card>:last-child{margin-bottom:0}
 .table-wrap{overflow-x:auto}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-a.button{display:inline-block;padding:.5rem 1rem;border-radius:.4rem;border:1px solid var(--accent);background:var(--accent);color:#fff;text-decoration:none}
+a.button{display:inline-block;padding:.5rem 1rem;border-radius:.4rem;border:1px solid var(--accent);background:var(--accent);color:var(--on-accent);text-decoration:none}
 a.button.secondary{background:transparent;color:var(--fg);border-color:var(--line)}
 .row{display:flex;gap:.5rem;align-items:stretch}
 .row input,.row select{flex:1;min-width:0}
@@ -64,6 +64,46 @@ ul.items li.unread .item-main::before{content:"";position:absolute;left:0;top:.5
 .results-head h2{margin:.5rem 0;overflow-wrap:anywhere;min-width:0}
 .snippet{margin:.25rem 0 0;font-size:.9rem;overflow-wrap:anywhere}
 mark{background:#fde68a;color:#1d1d1f;border-radius:.15rem;padding:0 .1rem}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.queue-layout{display:grid;grid-template-columns:13rem 1fr;gap:1.25rem;align-items:start}
+.folders h2{font-size:1rem;margin:.25rem 0 .5rem}
+.folders ul{list-style:none;margin:0;padding:0}
+.folders li a{display:flex;justify-content:space-between;gap:.5rem;padding:.3rem .5rem;border-radius:.4rem;color:var(--fg);text-decoration:none;overflow-wrap:anywhere}
+.folders li a[aria-current]{background:var(--card);border:1px solid var(--line);font-weight:600}
+.count{color:var(--muted);font-variant-numeric:tabular-nums}
+.manage{margin-top:1rem;font-size:.9rem}
+.manage summary{cursor:pointer;color:var(--muted)}
+.folder-edit{border-top:1px solid var(--line);padding:.5rem 0}
+.folder-edit label{font-weight:400}
+.filter-bar{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;justify-content:space-between;margin:0 0 .5rem}
+ul.tabs{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:0}
+ul.tabs a{display:inline-block;padding:.3rem .7rem;border-radius:1rem;border:1px solid var(--line);color:var(--fg);text-decoration:none;font-size:.9rem}
+ul.tabs a[aria-current]{background:var(--accent);border-color:var(--accent);color:var(--on-accent)}
+ul.cards{list-style:none;margin:0;padding:0}
+ul.cards li.item-card{display:block;margin:.6rem 0;padding:.85rem 1rem;border:1px solid var(--line);border-radius:.6rem;background:var(--card)}
+ul.cards li.item-card.current{border-color:var(--accent);box-shadow:0 0 0 1px var(--accent)}
+ul.cards li.read{opacity:.8}
+.card-head{display:flex;gap:.65rem;align-items:flex-start}
+.favicon{flex:none;width:20px;height:20px;margin-top:.15rem}
+.favicon img{display:block;width:20px;height:20px;border-radius:.2rem}
+.favicon.placeholder{display:block;border-radius:.2rem;background:var(--line)}
+.card-text{min-width:0;flex:1}
+.card-text .meta{margin:.1rem 0 0;color:var(--muted);font-size:.85rem;overflow-wrap:anywhere}
+.summary{margin:.45rem 0 0;font-size:.92rem;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden;overflow-wrap:anywhere}
+ul.tags{display:flex;flex-wrap:wrap;gap:.3rem;list-style:none;margin:.5rem 0 0;padding:0}
+ul.tags li{font-size:.75rem;padding:.05rem .5rem;border-radius:1rem;border:1px solid var(--line);color:var(--muted)}
+.card-actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.65rem;align-items:center}
+.card-actions form{margin:0}
+.card-actions button,.card-actions a.button{padding:.3rem .7rem;font-size:.85rem}
+.card-actions .move{display:flex;gap:.35rem}
+.card-actions select{width:auto;max-width:11rem;padding:.3rem .4rem;font-size:.85rem}
+.undo{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}
+.shortcuts{margin:1.5rem 0;font-size:.9rem;color:var(--muted)}
+.shortcuts dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .75rem;margin:.5rem 0}
+.shortcuts dd{margin:0}
+kbd{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em;border:1px solid var(--line);border-bottom-width:2px;border-radius:.25rem;padding:0 .3rem;background:var(--card);color:var(--fg)}
+main:has(.queue-layout){max-width:64rem}
+@media (max-width:760px){.queue-layout{grid-template-columns:1fr}.folders ul{display:flex;flex-wrap:wrap;gap:.25rem}.folders li a{border:1px solid var(--line)}}
 @media (max-width:600px){td[data-label]::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted);font-size:.8rem}ul.scopes,ul.scopes li{display:inline}ul.scopes li+li::before{content:", "}ul.items li{flex-wrap:wrap}}
 `
 

@@ -1,48 +1,157 @@
-import type { Folder, SavedItem } from '../../../../core/types.ts'
+import { readingMinutes } from '../../../../core/reading/reading-time.ts'
+import type { Folder, SavedItem, Sort } from '../../../../core/types.ts'
+import type { FolderCounts } from '../../../storage/queue-counts.ts'
 import { html, type SafeHtml } from '../html.ts'
 import type { SearchView } from '../search.ts'
-import { itemHost, itemTitle } from './item-links.ts'
 import { csrfField, errorNotice, timeOf } from './parts.ts'
 import { searchBox, searchResults } from './search-results.ts'
+import { type QueueFilters, queueHref, READ_STATES, SORT_LABELS, STATE_LABELS } from './queue-filters.ts'
+
+export interface QueueCard {
+  item: SavedItem
+  /** The article's word count when the item has one (its title then opens the reader view). */
+  words: number | null
+}
 
 export interface QueueView {
   csrf: string
-  items: SavedItem[]
+  cards: QueueCard[]
   folders: Folder[]
-  /** '' for every item, 'none' for items in no folder, or a folder id. */
-  folder: string
-  /** The items that have an article: their title opens the reader view instead of the original. */
-  readable: ReadonlySet<string>
-  /** More items exist than are shown. */
-  truncated: boolean
+  counts: FolderCounts
+  filters: QueueFilters
+  /** The next page's cursor, while more items follow. */
+  nextCursor: string | null
   notice?: string | null
+  /** An item just deleted from this page: the notice offers "Undo". */
+  undo?: { id: string; label: string } | null
   capture?: { url: string; error: string } | null
-  /** A search (`?q=`): its results replace the list and the folder filter (search has `folder:`). */
+  folderError?: string | null
+  /** A search (`?q=`): its results replace the list (search has `folder:` and `is:` of its own). */
   search?: SearchView | null
 }
 
-function itemRow(csrf: string, folder: string, readable: boolean, item: SavedItem): SafeHtml {
-  return html`<li class="${item.isRead ? 'read' : 'unread'}">
-  <div class="item-main">
-    ${itemTitle(item, readable)}
-    <div class="muted">${itemHost(item, readable)} · ${item.isRead ? 'Read' : 'Unread'}${item.folder ? html` · ${item.folder.name}` : null} · saved ${timeOf(item.lastSavedAt)}</div>
-  </div>
-  <form method="post" action="/queue/items/${item.id}/read-state">
-    ${csrfField(csrf)}
-    <input type="hidden" name="isRead" value="${item.isRead ? 'false' : 'true'}">
-    <input type="hidden" name="folder" value="${folder}">
-    <button type="submit" class="secondary">${item.isRead ? 'Mark unread' : 'Mark read'}</button>
-  </form>
+// Favicons and images load only over https: (docs/web.md#queue): an http: one is not shown.
+const isHttps = (url: string | null): url is string => url !== null && /^https:\/\//i.test(url)
+
+function favicon(item: SavedItem): SafeHtml {
+  const light = [item.faviconLightUrl, item.faviconUrl, item.faviconDarkUrl].find(isHttps)
+  if (!light) return html`<span class="favicon placeholder" aria-hidden="true"></span>`
+  const dark = isHttps(item.faviconDarkUrl) ? item.faviconDarkUrl : null
+  return html`<picture class="favicon">${dark ? html`<source media="(prefers-color-scheme: dark)" srcset="${dark}">` : null}<img src="${light}" alt="" width="20" height="20" loading="lazy" decoding="async"></picture>`
+}
+
+// A card is one form: its buttons post to their own actions (`formaction`), so the CSRF token and the
+// return address are written once per card, and 50 cards stay small (docs/benchmarks.md#web-queue).
+function card(view: QueueView, back: string, { item, words }: QueueCard): SafeHtml {
+  const label = item.title ?? item.originalUrl
+  const siteName = item.siteName ?? item.host
+  // With the title leading to the reader view, the site links to the original, one click away.
+  const site =
+    words !== null && /^https?:\/\//i.test(item.originalUrl)
+      ? html`<a class="original" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">${siteName}</a>`
+      : html`${siteName}`
+  const action = (verb: string) => `/queue/items/${encodeURIComponent(item.id)}/${verb}`
+  return html`<li class="card item-card ${item.isRead ? 'read' : 'unread'}" data-id="${item.id}">
+<div class="card-head">${favicon(item)}<div class="card-text"><a class="title" href="${action('open')}"${words === null ? html` target="_blank" rel="noopener noreferrer"` : null}>${label}</a>
+<p class="meta">${site}${words !== null ? html` · ${readingMinutes(words)} min read` : null}${item.folder ? html` · <span class="folder-name">${item.folder.name}</span>` : null} · saved ${timeOf(item.lastSavedAt)}${item.isRead ? ' · Read' : ''}</p></div></div>
+${item.previewSummary ? html`<p class="summary">${item.previewSummary}</p>` : null}${item.tags.length > 0 ? html`<ul class="tags" aria-label="Tags">${item.tags.map((tag) => html`<li>${tag}</li>`)}</ul>` : null}
+<form method="post" action="${action('read-state')}" class="card-actions">${csrfField(view.csrf)}<input type="hidden" name="return" value="${back}">
+<button type="submit" name="isRead" value="${item.isRead ? 'false' : 'true'}" class="secondary" data-key="m">${item.isRead ? 'Mark unread' : 'Mark read'}</button>
+<a class="button secondary" href="${action('move')}?return=${encodeURIComponent(back)}">Move to folder</a>
+<button type="submit" formaction="${action('delete')}" class="danger">Delete</button></form>
 </li>`
 }
 
+/** The page "Move to folder" leads to: the item's folders as a choice, then back to the queue. */
+export function movePage(view: { csrf: string; item: SavedItem; folders: Folder[]; back: string }): SafeHtml {
+  const { item } = view
+  return html`<h1>Move to folder</h1>
+<p class="meta-title">${item.title ?? item.originalUrl}</p>
+<form method="post" action="/queue/items/${encodeURIComponent(item.id)}/folder" class="card narrow">
+  ${csrfField(view.csrf)}<input type="hidden" name="return" value="${view.back}">
+  <fieldset><legend>Folder</legend>
+    <label><input type="radio" name="folderId" value=""${item.folder === null ? html` checked` : null}> No folder</label>
+    ${view.folders.map((f) => html`<label><input type="radio" name="folderId" value="${f.id}"${item.folder?.id === f.id ? html` checked` : null}> ${f.name}</label>`)}
+  </fieldset>
+  <div class="actions"><button type="submit">Move</button><a class="button secondary" href="${view.back}">Cancel</a></div>
+</form>
+${view.folders.length === 0 ? html`<p class="muted">You have no folders yet: create one under “Manage folders” on the queue.</p>` : null}`
+}
+
+function folderNav(view: QueueView): SafeHtml {
+  const { filters, counts } = view
+  const link = (folder: string, name: string, count: number) =>
+    html`<li><a href="${queueHref({ ...filters, folder })}"${filters.folder === folder ? html` aria-current="page"` : null}>${name} <span class="count">${count}</span></a></li>`
+  return html`<nav aria-label="Folders" class="folders">
+  <h2>Folders</h2>
+  <ul>
+    ${link('', 'All folders', counts.all)}
+    ${link('none', 'No folder', counts.byFolder.get(null) ?? 0)}
+    ${view.folders.map((f) => link(f.id, f.name, counts.byFolder.get(f.id) ?? 0))}
+  </ul>
+  <details class="manage"${view.folderError ? html` open` : null}>
+    <summary>Manage folders</summary>
+    ${errorNotice(view.folderError)}
+    <form method="post" action="/queue/folders">
+      ${csrfField(view.csrf)}
+      <label for="new-folder">New folder</label>
+      <div class="row"><input id="new-folder" name="name" type="text" required maxlength="100"><button type="submit">Create folder</button></div>
+    </form>
+    ${view.folders.map(
+      (f) => html`<div class="folder-edit">
+      <form method="post" action="/queue/folders/${f.id}/rename">
+        ${csrfField(view.csrf)}
+        <label for="rename-${f.id}">Rename ${f.name}</label>
+        <div class="row"><input id="rename-${f.id}" name="name" type="text" required maxlength="100" value="${f.name}"><button type="submit" class="secondary">Rename</button></div>
+      </form>
+      <form method="post" action="/queue/folders/${f.id}/delete">
+        ${csrfField(view.csrf)}
+        <button type="submit" class="danger" aria-label="Delete folder ${f.name}">Delete folder</button>
+      </form>
+    </div>`,
+    )}
+  </details>
+</nav>`
+}
+
+function filterBar(filters: QueueFilters): SafeHtml {
+  return html`<div class="filter-bar">
+  <nav aria-label="Read state"><ul class="tabs">${READ_STATES.map(
+    (state) =>
+      html`<li><a href="${queueHref({ ...filters, state })}"${filters.state === state ? html` aria-current="page"` : null}>${STATE_LABELS[state]}</a></li>`,
+  )}</ul></nav>
+  <nav aria-label="Sort"><ul class="tabs">${(Object.keys(SORT_LABELS) as Sort[]).map(
+    (sort) =>
+      html`<li><a href="${queueHref({ ...filters, sort })}"${filters.sort === sort ? html` aria-current="page"` : null}>${SORT_LABELS[sort]}</a></li>`,
+  )}</ul></nav>
+</div>`
+}
+
+const SHORTCUTS = html`<details class="shortcuts">
+  <summary>Keyboard shortcuts</summary>
+  <dl>
+    <dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>next / previous item</dd>
+    <dt><kbd>o</kbd></dt><dd>open the item</dd>
+    <dt><kbd>m</kbd></dt><dd>mark read / unread</dd>
+    <dt><kbd>/</kbd></dt><dd>search</dd>
+  </dl>
+</details>`
+
 /**
- * The signed-in person's queue: a capture field, a search box, a folder filter and the items, newest first
- * (beyond the spec); or, for a search, its results.
+ * The signed-in person's queue (docs/web.md#queue): capture, search, folders with counts, the read-state
+ * filters and sorts, the items as cards with their actions, and paging; or, for a search, its results.
  */
 export function queuePage(view: QueueView): SafeHtml {
+  const back = queueHref(view.filters)
   return html`<h1>Your queue</h1>
-${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
+<div id="queue-status" role="status">${
+    view.undo
+      ? html`<div class="notice undo"><span>Deleted “${view.undo.label}”.</span>
+  <form method="post" action="/queue/items/${view.undo.id}/restore" class="inline">${csrfField(view.csrf)}<input type="hidden" name="return" value="${back}"><button type="submit" class="secondary">Undo</button></form></div>`
+      : view.notice
+        ? html`<p class="notice">${view.notice}</p>`
+        : null
+  }</div>
 <form method="post" action="/queue/capture" class="card capture">
   ${errorNotice(view.capture?.error)}
   ${csrfField(view.csrf)}
@@ -53,25 +162,25 @@ ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
   </div>
 </form>
 ${searchBox(view.search ?? null)}
-${view.search ? searchResults(view.search) : itemList(view)}`
+${view.search ? searchResults(view.search) : queueBody(view, back)}
+${SHORTCUTS}`
 }
 
-function itemList(view: QueueView): SafeHtml {
-  return html`<form method="get" action="/" class="filter">
-  <label for="folder-filter">Folder</label>
-  <div class="row">
-    <select id="folder-filter" name="folder">
-      <option value=""${view.folder === '' ? html` selected` : null}>All items</option>
-      <option value="none"${view.folder === 'none' ? html` selected` : null}>No folder</option>
-      ${view.folders.map((f) => html`<option value="${f.id}"${view.folder === f.id ? html` selected` : null}>${f.name}</option>`)}
-    </select>
-    <button type="submit" class="secondary">Show</button>
-  </div>
-</form>
-${
-  view.items.length === 0
-    ? html`<p class="muted">Nothing here yet. Save a URL above, or from any connected client.</p>`
-    : html`<ul class="items">${view.items.map((item) => itemRow(view.csrf, view.folder, view.readable.has(item.id), item))}</ul>`
-}
-${view.truncated ? html`<p class="muted">Showing the newest ${view.items.length} items.</p>` : null}`
+function queueBody(view: QueueView, back: string): SafeHtml {
+  const empty =
+    view.filters.state === 'unread' && view.counts.all > 0
+      ? 'Nothing unread here. Well done.'
+      : 'Nothing here yet. Save a URL above, or from any connected client.'
+  return html`<div class="queue-layout">
+${folderNav(view)}
+<section class="queue-list" aria-label="Saved items">
+  ${filterBar(view.filters)}
+  ${
+    view.cards.length === 0
+      ? html`<p class="muted">${empty}</p>`
+      : html`<ul class="items cards">${view.cards.map((c) => card(view, back, c))}</ul>`
+  }
+  ${view.nextCursor ? html`<p><a class="button secondary" rel="next" href="${queueHref(view.filters, view.nextCursor)}">More items</a></p>` : null}
+</section>
+</div>`
 }

@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto'
+
+/** One of our own scripts, served from a same-origin path (pages carry no inline script: docs/security.md). */
+export interface StaticScript {
+  /** The address a page loads: the path with `?v=` its hash, so a new release is fetched anew. */
+  src: string
+  version: string
+  /**
+   * The script's answer. The page asks for the version it was made with (`?v=`), which may be kept for good;
+   * any other address of it is revalidated, so a stale page never pins an old script.
+   */
+  respond(request: Request, version: string | undefined): Response
+}
+
+export function staticScript(path: string, source: string): StaticScript {
+  const version = createHash('sha256').update(source).digest('hex').slice(0, 16)
+  const etag = `"${version}"`
+  return {
+    src: `${path}?v=${version}`,
+    version,
+    respond(request, asked) {
+      const headers = {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': asked === version ? 'public, max-age=31536000, immutable' : 'no-cache',
+        etag,
+      }
+      if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
+      return new Response(source, { headers })
+    },
+  }
+}

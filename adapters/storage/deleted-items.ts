@@ -1,0 +1,106 @@
+import type { Database } from './open-database.ts'
+import { runProgram } from './program.ts'
+
+/** How long a web delete can be undone (docs/web.md#queue). */
+export const UNDO_WINDOW_MS = 10 * 60 * 1000
+
+/** The rows an undo puts back: the item, its article and its reading position, each as stored. */
+interface Snapshot {
+  item: Record<string, unknown>
+  content: Record<string, unknown> | null
+  progress: Record<string, unknown> | null
+}
+
+/** A plain object of a row (the client driver's rows also answer by index). */
+const plain = (row: Record<string, unknown> | undefined): Record<string, unknown> | null =>
+  row ? Object.fromEntries(Object.entries(row)) : null
+
+/**
+ * Deletes one of the person's items and keeps a copy of it for UNDO_WINDOW_MS, in one transaction. The
+ * item's other rows go with it (foreign keys); its article and reading position are in the copy. Returns
+ * the item's title (or URL) for the notice, or null when the person has no such item.
+ */
+export function deleteItemKeepingUndo(
+  db: Database,
+  userId: string,
+  id: string,
+  nowMs: number,
+): Promise<{ label: string } | null> {
+  return runProgram(db, function* () {
+    const [item] = (yield {
+      all: 'SELECT * FROM saved_items WHERE id = ? AND user_id = ?',
+      args: [id, userId],
+    }) as Record<string, unknown>[]
+    if (!item) return null
+    const [content] = (yield { all: 'SELECT * FROM item_contents WHERE item_id = ?', args: [id] }) as Record<
+      string,
+      unknown
+    >[]
+    const [progress] = (yield { all: 'SELECT * FROM reading_progress WHERE item_id = ?', args: [id] }) as Record<
+      string,
+      unknown
+    >[]
+    const snapshot: Snapshot = { item: plain(item)!, content: plain(content), progress: plain(progress) }
+    yield {
+      run: `INSERT INTO deleted_items (item_id, user_id, snapshot, deleted_at_ms) VALUES (?, ?, ?, ?)
+        ON CONFLICT (item_id) DO UPDATE SET snapshot = excluded.snapshot, deleted_at_ms = excluded.deleted_at_ms`,
+      args: [id, userId, JSON.stringify(snapshot), nowMs],
+    }
+    yield { run: 'DELETE FROM saved_items WHERE id = ? AND user_id = ?', args: [id, userId] }
+    return { label: String(item.title ?? item.original_url) }
+  })
+}
+
+export type RestoreOutcome = 'restored' | 'expired' | 'saved-again'
+
+// Column names come from our own rows, but an INSERT is never built from a name that is not a plain one.
+const COLUMN_NAME = /^[a-z_]+$/
+
+function insertOf(table: string, row: Record<string, unknown>) {
+  const columns = Object.keys(row).filter((name) => COLUMN_NAME.test(name))
+  return {
+    run: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    args: columns.map((name) => row[name]),
+  }
+}
+
+/**
+ * Puts a deleted item back exactly as it was (same id, folder, read state, times, tags, article and reading
+ * position), in one transaction, within UNDO_WINDOW_MS of its deletion. Its folder, if deleted since, is
+ * none; the same URL saved again since wins (the copy is dropped and 'saved-again' said).
+ */
+export function restoreDeletedItem(db: Database, userId: string, id: string, nowMs: number): Promise<RestoreOutcome> {
+  return runProgram(db, function* () {
+    const [kept] = (yield {
+      all: 'SELECT snapshot FROM deleted_items WHERE item_id = ? AND user_id = ? AND deleted_at_ms >= ?',
+      args: [id, userId, nowMs - UNDO_WINDOW_MS],
+    }) as { snapshot: string }[]
+    if (!kept) return 'expired'
+    yield { run: 'DELETE FROM deleted_items WHERE item_id = ?', args: [id] }
+    const snapshot = JSON.parse(kept.snapshot) as Snapshot
+    const item = { ...snapshot.item }
+    const clash = (yield {
+      all: 'SELECT id FROM saved_items WHERE user_id = ? AND normalized_url = ?',
+      args: [userId, item.normalized_url],
+    }) as unknown[]
+    if (clash.length > 0) return 'saved-again'
+    if (item.folder_id !== null) {
+      const folder = (yield {
+        all: 'SELECT id FROM folders WHERE id = ? AND user_id = ?',
+        args: [item.folder_id, userId],
+      }) as unknown[]
+      if (folder.length === 0) item.folder_id = null
+    }
+    yield insertOf('saved_items', item)
+    if (snapshot.content) yield insertOf('item_contents', snapshot.content)
+    if (snapshot.progress) yield insertOf('reading_progress', snapshot.progress)
+    return 'restored'
+  })
+}
+
+/** Drops copies past the undo window (maintenance). */
+export async function pruneDeletedItems(db: Database, nowMs: number): Promise<void> {
+  await runProgram(db, function* () {
+    yield { run: 'DELETE FROM deleted_items WHERE deleted_at_ms < ?', args: [nowMs - UNDO_WINDOW_MS] }
+  })
+}
