@@ -174,7 +174,7 @@ describe('in a real browser', () => {
       await page.waitForURL(`${live.url}/?done=saved`)
       const link = page.getByRole('link', { name: 'https://example.com/article?utm_source=x' })
       expect(await link.getAttribute('target')).toBe('_blank')
-      expect(await link.getAttribute('rel')).toBe('noopener noreferrer')
+      expect(await link.getAttribute('rel')).toBe('noreferrer')
       // The queue opens on Unread: marked read, the item leaves it, and is under Read.
       await page.getByRole('button', { name: 'Mark read', exact: true }).click()
       await page.waitForURL(`${live.url}/`)

@@ -101,6 +101,18 @@ describe('item actions', () => {
     expect(row.rows[0]!.openedAt).toBe(p.h.clock.now().toISOString())
   })
 
+  test('an image or fetch of the open address (not a navigation) changes nothing', async () => {
+    const p = await signedInWithKey('open-img@example.com')
+    const id = await save(p, 'https://img.example/page')
+    for (const mode of ['no-cors', 'cors', 'same-origin']) {
+      const reply = await p.web.request('GET', `/queue/items/${id}/open`, undefined, { 'sec-fetch-mode': mode })
+      expect(reply.status).toBe(303)
+    }
+    expect((await api(p, id)).body.savedItem.isRead).toBe(false)
+    await p.web.request('GET', `/queue/items/${id}/open`, undefined, { 'sec-fetch-mode': 'navigate' })
+    expect((await api(p, id)).body.savedItem.isRead).toBe(true)
+  })
+
   test('Move to folder: a page of the folders, then the item is in the one chosen; back to the queue', async () => {
     const p = await signedInWithKey('move@example.com')
     const folder = (await p.h.call('POST', '/v1/folders', { token: p.key, body: { name: 'Reading <list>' } })).body
@@ -205,24 +217,28 @@ describe('folders from the page', () => {
   test('create, rename and delete; a refused name says why beside the form, nothing written', async () => {
     const p = await signedInWithKey('folders-page@example.com')
     const created = await p.web.post('/queue/folders', { name: '  Long reads ' })
-    expect(created.location).toBe('/?done=folder-created')
+    expect(created.location).toBe('/queue/folders?done=folder-created')
     const [folder] = (await p.h.call('GET', '/v1/folders', { token: p.key })).body.folders
     expect(folder.name).toBe('Long reads')
     const before = await snapshot(p.h)
     const blank = await p.web.post('/queue/folders', { name: '   ' })
     expect(blank.status).toBe(400)
-    expect(blank.text).toContain('class="error" role="alert"')
+    expect(blank.text).toContain(
+      '<p class="error" role="alert">Cannot use folder name: it is empty or only whitespace</p>',
+    )
     const taken = await p.web.post('/queue/folders', { name: 'long READS' })
     expect(taken.status).toBe(409)
     expect(textOf(taken.text)).toContain('You already have a folder with that name.')
     expect(await snapshot(p.h)).toBe(before)
     expect((await p.web.post(`/queue/folders/${folder.id}/rename`, { name: 'Longer reads' })).location).toBe(
-      '/?done=folder-renamed',
+      '/queue/folders?done=folder-renamed',
     )
     expect((await p.h.call('GET', '/v1/folders', { token: p.key })).body.folders[0].name).toBe('Longer reads')
     const id = await save(p, 'https://kept.example/')
     await p.h.call('PUT', `/v1/saved-items/${id}/folder`, { token: p.key, body: { folderId: folder.id } })
-    expect((await p.web.post(`/queue/folders/${folder.id}/delete`, {})).location).toBe('/?done=folder-deleted')
+    expect((await p.web.post(`/queue/folders/${folder.id}/delete`, {})).location).toBe(
+      '/queue/folders?done=folder-deleted',
+    )
     expect((await p.h.call('GET', '/v1/folders', { token: p.key })).body.folders).toEqual([])
     expect((await api(p, id)).body.savedItem.folder).toBeNull()
   })

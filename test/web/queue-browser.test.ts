@@ -79,6 +79,23 @@ async function items(p: Person): Promise<any[]> {
   const reply = await fetch(`${live.url}/v1/saved-items?limit=500`, { headers: { authorization: `Bearer ${p.key}` } })
   return ((await reply.json()) as { savedItems: any[] }).savedItems
 }
+/** Nothing wider than the screen, a screenshot for review, and no serious or critical axe-core violation. */
+async function audit(page: Page, screenshot: string): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
+  expect(overflow).toBe(0)
+  await page.screenshot({ path: screenshot, fullPage: true })
+  await page.evaluate(AXE)
+  const found = (await page.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }))) as {
+    violations: { id: string; impact: string; nodes: { target: string[] }[] }[]
+  }
+  const serious = found.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  expect(serious).toEqual([])
+}
+
 const card = (p: Person, title: string) => p.page.locator('li.item-card', { hasText: title })
 /** Set before an action: still there after it only if the page was not reloaded. */
 const markPage = (page: Page) => page.evaluate(() => ((window as any).__stillHere = true))
@@ -99,9 +116,11 @@ describe.each([
       await card(p, 'Alpha article').waitFor({ state: 'detached' })
       expect((await items(p)).find((i) => i.title === 'Alpha article').isRead).toBe(true)
 
-      await page.getByText('Manage folders').click()
+      await page.getByRole('link', { name: 'Manage folders', exact: true }).click()
       await page.getByLabel('New folder', { exact: true }).fill('Weekend')
       await page.getByRole('button', { name: 'Create folder', exact: true }).click()
+      await page.getByText('Folder created.').waitFor()
+      await page.getByRole('link', { name: 'Back to your queue', exact: true }).click()
       await page.getByRole('link', { name: /^Weekend/ }).waitFor()
 
       await card(p, 'Beta article').getByRole('link', { name: 'Move to folder', exact: true }).click()
@@ -188,26 +207,50 @@ describe('look and accessibility', () => {
           )
           const { page } = p
           await page.emulateMedia({ colorScheme: scheme })
-          await page.getByText('Manage folders').click()
+          await page.getByRole('link', { name: 'Manage folders', exact: true }).click()
           await page.getByLabel('New folder', { exact: true }).fill('Reading list')
           await page.getByRole('button', { name: 'Create folder', exact: true }).click()
+          await page.getByText('Folder created.').waitFor()
+          await audit(page, `/tmp/folders-${scheme}-${device}.png`)
+          await page.getByRole('link', { name: 'Back to your queue', exact: true }).click()
           await page.getByRole('link', { name: /^Reading list/ }).waitFor()
           await page.getByText('Keyboard shortcuts').click()
           await page.keyboard.press('j')
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          )
-          expect(overflow).toBe(0)
-          await page.screenshot({ path: `/tmp/queue-${scheme}-${device}.png`, fullPage: true })
-          await page.evaluate(AXE)
-          const found = (await page.evaluate(() =>
-            (window as any).axe.run(document, { resultTypes: ['violations'] }),
-          )) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }
-          const serious = found.violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-          expect(serious).toEqual([])
+          await audit(page, `/tmp/queue-${scheme}-${device}.png`)
+          await page.getByRole('link', { name: 'Move to folder' }).first().click()
+          await page.getByRole('button', { name: 'Move', exact: true }).waitFor()
+          await audit(page, `/tmp/move-${scheme}-${device}.png`)
+          await page.goto(`${live.url}/save?url=https%3A%2F%2Fnews.example.com%2Fa&title=A%20story`)
+          await audit(page, `/tmp/save-${scheme}-${device}.png`)
         },
         BROWSER_TEST,
       )
+})
+
+describe('save from anywhere', () => {
+  test(
+    'the bookmarklet from settings, run on another site’s page, opens /save for it; one click saves it',
+    async () => {
+      const p = await person([])
+      await p.page.goto(`${live.url}/settings`)
+      const code = (await p.page.getByRole('link', { name: 'Save to Readlater', exact: true }).getAttribute('href'))!
+      expect(code.startsWith('javascript:')).toBe(true)
+      await p.page.route('https://news.example.com/**', (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Big story</title><p>News.</p>' }),
+      )
+      await p.page.goto('https://news.example.com/story?id=7')
+      const popup = p.page.context().waitForEvent('page')
+      // As the browser runs a bookmarklet: its code, in the page it was clicked on.
+      await p.page.evaluate(decodeURIComponent(code.slice('javascript:'.length)))
+      const save = await popup
+      await save.getByRole('button', { name: 'Save', exact: true }).waitFor()
+      expect(await save.getByLabel('URL', { exact: true }).inputValue()).toBe('https://news.example.com/story?id=7')
+      await save.getByText('Big story').waitFor()
+      expect(await items(p)).toEqual([])
+      await save.getByRole('button', { name: 'Save', exact: true }).click()
+      await save.getByText('Saved to your queue.').waitFor()
+      expect((await items(p)).map((i) => i.originalUrl)).toEqual(['https://news.example.com/story?id=7'])
+    },
+    BROWSER_TEST,
+  )
 })

@@ -162,8 +162,8 @@ async function settled(page: Page): Promise<void> {
 }
 
 /**
- * What left the reader view: the page itself, our script, the progress route and the browser's icon, and
- * nothing to another origin. Returns the requests the page's policy stopped.
+ * What left the reader view: the page itself, our script and stylesheet, the progress route, the app's
+ * icon and manifest, and nothing to another origin. Returns the requests the page's policy stopped.
  */
 function expectOnlyOwnRequests(visit: Visit, id: string): string[] {
   const readerUrl = `${live.url}/items/${id}`
@@ -172,6 +172,8 @@ function expectOnlyOwnRequests(visit: Visit, id: string): string[] {
     ({ url, type }) =>
       !(url === readerUrl && type === 'document') &&
       !(url.startsWith(`${live.url}/assets/reader.js?v=`) && type === 'script') &&
+      !(url.startsWith(`${live.url}/assets/app.css?v=`) && type === 'stylesheet') &&
+      !(url === `${live.url}/assets/icon.svg` || url === `${live.url}/manifest.webmanifest`) &&
       !(url === `${readerUrl}/progress` && type === 'fetch') &&
       !(url === `${live.url}/favicon.ico`) &&
       // Images an article may show: https: and data: under the page's policy.

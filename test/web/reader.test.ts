@@ -22,7 +22,7 @@ import { textOf, WebClient } from './web-client.ts'
 afterEach(cleanUp)
 
 const READER_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+  "default-src 'none'; script-src 'self'; connect-src 'self'; img-src https: data:; manifest-src 'self'; style-src 'self' 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 const env = { IP_RATE_LIMIT_MAX: '100000', RATE_LIMIT_MAX: '100000' }
 
@@ -272,10 +272,10 @@ describe('the queue', () => {
     // Both titles open through the queue (docs/web.md#queue), which records the visit and goes on.
     expect(queue.text).toContain(`<a class="title" href="/queue/items/${readable}/open">On reading slowly</a>`)
     expect(queue.text).toContain(
-      '<a class="original" href="https://notes.example.com/posts/readable" target="_blank" rel="noopener noreferrer">Field Notes</a>',
+      '<a class="original" href="https://notes.example.com/posts/readable" target="_blank" rel="noreferrer">Field Notes</a>',
     )
     expect(queue.text).toContain(
-      `<a class="title" href="/queue/items/${plain}/open" target="_blank" rel="noopener noreferrer">https://plain.example.com/no-article</a>`,
+      `<a class="title" href="/queue/items/${plain}/open" target="_blank" rel="noreferrer">https://plain.example.com/no-article</a>`,
     )
     expect(textOf(queue.text)).toMatch(/Field Notes · \d+ min read/)
     expect((await r.web.get(`/queue/items/${readable}/open`)).location).toBe(`/items/${readable}`)

@@ -1,5 +1,5 @@
 import { html, raw, type SafeHtml } from './html.ts'
-import { STYLES } from './styles.ts'
+import { APP_STYLESHEET } from './styles.ts'
 
 export interface PageOptions {
   title: string
@@ -19,7 +19,10 @@ export interface PageOptions {
   refreshSeconds?: number
 }
 
-/** The frame of every page: small CSS inline (no external requests), responsive, not frameable (headers). */
+/**
+ * The frame of every page: our one stylesheet (a file kept for good once fetched: a page carries none of its
+ * CSS), responsive, not frameable (headers).
+ */
 export function layout(options: PageOptions): string {
   return html`<!doctype html>
 <html lang="en">
@@ -27,8 +30,12 @@ export function layout(options: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Readlater</title>
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+<link rel="manifest" href="/manifest.webmanifest">
+<meta name="theme-color" content="#c2410c">
 ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${String(options.refreshSeconds)}">` : null}
-<style>${raw(STYLES + (options.styles ?? ''))}</style>
+<link rel="stylesheet" href="${APP_STYLESHEET.src}">
+${options.styles ? html`<style>${raw(options.styles)}</style>` : null}
 ${options.script ? html`<script src="${options.script}" defer></script>` : null}
 </head>
 <body>
@@ -56,7 +63,7 @@ ${options.body}
  * @see docs/security.md#response-headers
  */
 export function pageCsp(formTargets: readonly string[] = []): string {
-  return `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' https: data:; manifest-src 'self'; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`
+  return `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; manifest-src 'self'; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`
 }
 
 /**
@@ -65,7 +72,7 @@ export function pageCsp(formTargets: readonly string[] = []): string {
  * plugins, fonts, stylesheets or base URL from anywhere. @see docs/web.md#reader-view
  */
 export const READER_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+  "default-src 'none'; script-src 'self'; connect-src 'self'; img-src https: data:; manifest-src 'self'; style-src 'self' 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 /** Security headers for every HTML page: no framing (consent must not be clickjacked), no inline script. */
 export const HTML_HEADERS: Record<string, string> = {

@@ -11,6 +11,7 @@ import { changeSavedItem, findSavedItem, listSavedItems, upsertCapture } from '.
 import { signInPath } from './forms.ts'
 import { formRoute, hidden, type SignedInVisit, type Visit, type WebKit } from './kit.ts'
 import { landingPage } from './pages/landing.ts'
+import { foldersPage, type FoldersView } from './pages/folders.ts'
 import { movePage, queuePage, type QueueView } from './pages/queue.ts'
 import { filtersOf, queueReturn } from './pages/queue-filters.ts'
 import { QUEUE_SCRIPT_PATH, QUEUE_SCRIPT_VERSION, queueScriptResponse } from './queue-script.ts'
@@ -26,9 +27,6 @@ const NOTICES: Record<string, string> = {
   'undo-expired': 'That delete can no longer be undone.',
   'saved-again': 'That link was saved again since it was deleted; the new one stays.',
   moved: 'Moved.',
-  'folder-created': 'Folder created.',
-  'folder-renamed': 'Folder renamed.',
-  'folder-deleted': 'Folder deleted. Its items are kept, in no folder.',
 }
 
 /** `href` with one more query parameter. */
@@ -159,11 +157,18 @@ export function queueRoutes(kit: WebKit) {
     })(visit)
 
   // Opening records the visit as POST /v1/saved-items/{id}/open does, then goes to the reader view when
-  // the item has an article, else to the original (docs/web.md#queue).
+  // the item has an article, else to the original (docs/web.md#queue). Only a navigation records it: an
+  // image or a fetch of this address (a hostile article naming it, say) is redirected and changes nothing.
   const open = (visit: Visit, id: string) =>
     signedIn(async (visit) =>
       onItem(visit, async () => {
-        const item = await changeSavedItem(db, visit.session.userId, id, { kind: 'open' }, now())
+        const mode = visit.request.headers.get('sec-fetch-mode')
+        const userId = visit.session.userId
+        const item =
+          mode === null || mode === 'navigate'
+            ? await changeSavedItem(db, userId, id, { kind: 'open' }, now())
+            : await findSavedItem(db, userId, id)
+        if (!item) return noSuchItem(visit)
         const words = await articleWordCounts(db, [id])
         if (words.has(id)) return redirect(visit, `/items/${encodeURIComponent(id)}`)
         // Stored URLs passed capture's http(s) check; this keeps a redirect from ever being another scheme,
@@ -215,43 +220,69 @@ export function queueRoutes(kit: WebKit) {
       return redirect(visit, withParam(queueReturn(form.get('return')), 'done', done))
     })(visit)
 
+  const FOLDER_NOTICES: Record<string, string> = {
+    'folder-created': 'Folder created.',
+    'folder-renamed': 'Folder renamed.',
+    'folder-deleted': 'Folder deleted. Its items are kept, in no folder.',
+  }
+
+  async function folders(visit: SignedInVisit, status: number, extra: Partial<FoldersView> = {}): Promise<Response> {
+    const userId = visit.session.userId
+    const [list, counts] = await Promise.all([listFolders(db, userId), folderCounts(db, userId)])
+    const done = visit.url.searchParams.get('done') ?? ''
+    const view = { csrf: visit.csrf, folders: list, counts, notice: FOLDER_NOTICES[done] ?? null, ...extra }
+    return page(visit, status, 'Manage folders', foldersPage(view), queueScript)
+  }
+
+  const showFolders = signedIn((visit) => folders(visit, 200))
+
   /** A folder action: a refused name (empty, too long, taken) comes back on the page, beside its form. */
-  const onFolder = async (visit: SignedInVisit, done: string, action: () => Promise<unknown>) => {
+  const onFolder = async (
+    visit: SignedInVisit,
+    done: string,
+    form: { id: string; name: string },
+    action: () => Promise<unknown>,
+  ) => {
     try {
       await action()
     } catch (error) {
       if (!isAppError(error)) throw error
       if (error._tag === 'FolderNotFoundError')
         return message(visit, 404, 'No such folder', 'That folder is not one of yours.', {
-          href: '/',
-          label: 'Back to the queue',
+          href: '/queue/folders',
+          label: 'Back to your folders',
         })
       if (error._tag !== 'InvalidFolderNameError' && error._tag !== 'FolderNameConflictError') throw error
-      return queue(visit, error._tag === 'InvalidFolderNameError' ? 400 : 409, {
-        folderError:
-          error._tag === 'FolderNameConflictError' ? 'You already have a folder with that name.' : error.message,
+      const text =
+        error._tag === 'FolderNameConflictError' ? 'You already have a folder with that name.' : error.message
+      return folders(visit, error._tag === 'InvalidFolderNameError' ? 400 : 409, {
+        error: { form: form.id, message: text, name: form.name },
       })
     }
-    return redirect(visit, `/?done=${done}`)
+    return redirect(visit, `/queue/folders?done=${done}`)
   }
 
   const createFolder = (visit: Visit, form: URLSearchParams) =>
-    signedIn((visit) =>
-      onFolder(visit, 'folder-created', () =>
-        folderCreate(deps, sessionPrincipal(visit.session), form.get('name') ?? ''),
-      ),
-    )(visit)
+    signedIn((visit) => {
+      const name = form.get('name') ?? ''
+      return onFolder(visit, 'folder-created', { id: 'new', name }, () =>
+        folderCreate(deps, sessionPrincipal(visit.session), name),
+      )
+    })(visit)
 
   const renameFolder = (visit: Visit, form: URLSearchParams, id: string) =>
-    signedIn((visit) =>
-      onFolder(visit, 'folder-renamed', () =>
-        folderRename(deps, sessionPrincipal(visit.session), id, form.get('name') ?? ''),
-      ),
-    )(visit)
+    signedIn((visit) => {
+      const name = form.get('name') ?? ''
+      return onFolder(visit, 'folder-renamed', { id, name }, () =>
+        folderRename(deps, sessionPrincipal(visit.session), id, name),
+      )
+    })(visit)
 
   const deleteFolder = (visit: Visit, id: string) =>
     signedIn((visit) =>
-      onFolder(visit, 'folder-deleted', () => folderDelete(deps, sessionPrincipal(visit.session), id)),
+      onFolder(visit, 'folder-deleted', { id, name: '' }, () =>
+        folderDelete(deps, sessionPrincipal(visit.session), id),
+      ),
     )(visit)
 
   const item = (handler: (visit: Visit, form: URLSearchParams, id: string) => Promise<Response>) =>
@@ -274,6 +305,7 @@ export function queueRoutes(kit: WebKit) {
       run((visit) => open(visit, paramOf(visit, 3))),
       hidden,
     )
+    .get('/queue/folders', run(showFolders), hidden)
     .post('/queue/folders', posted(createFolder), formRoute)
     .post('/queue/folders/:id/rename', item(renameFolder), formRoute)
     .post(

@@ -1,4 +1,4 @@
-import { staticScript } from './static-script.ts'
+import { staticAsset } from './static-asset.ts'
 
 /** Where the queue's script is served. */
 export const QUEUE_SCRIPT_PATH = '/assets/queue.js'
@@ -16,6 +16,8 @@ export const QUEUE_SCRIPT = `'use strict';
   var busy = false;
 
   function cards() { return Array.prototype.slice.call(document.querySelectorAll('li.item-card')); }
+  // A card is known by its title's address (/queue/items/{id}/open).
+  function idOf(card) { var link = card.querySelector('a.title'); return link ? link.getAttribute('href') : null; }
 
   function mark(index, focus) {
     var all = cards();
@@ -37,14 +39,14 @@ export const QUEUE_SCRIPT = `'use strict';
       var next = new DOMParser().parseFromString(text, 'text/html');
       var main = next.querySelector('main');
       if (!main) throw new Error('no main');
-      var keep = current >= 0 && cards()[current] ? cards()[current].getAttribute('data-id') : null;
+      var keep = current >= 0 && cards()[current] ? idOf(cards()[current]) : null;
       document.querySelector('main').innerHTML = main.innerHTML;
       document.title = next.title;
       var url = response.url || location.href;
       if (push) history.pushState(null, '', url); else history.replaceState(null, '', url);
       // The same item stays current if it is still shown, else the one now at its place.
       var all = cards();
-      var at = keep === null ? -1 : all.findIndex(function (card) { return card.getAttribute('data-id') === keep; });
+      var at = keep === null ? -1 : all.findIndex(function (card) { return idOf(card) === keep; });
       if (current >= 0) mark(at >= 0 ? at : current, true);
       var status = document.querySelector('#queue-status');
       if (status && status.textContent.trim() !== '' && current < 0) {
@@ -89,7 +91,7 @@ export const QUEUE_SCRIPT = `'use strict';
     if (!link || link.target || event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     var url = new URL(link.href, location.href);
-    if (!ours(url) || (url.pathname !== '/' && !/\\/move$/.test(url.pathname))) return;
+    if (!ours(url) || (url.pathname !== '/' && url.pathname !== '/queue/folders' && !/\\/move$/.test(url.pathname))) return;
     event.preventDefault();
     load(url.href, {}, true).catch(function () { location.href = url.href; });
   });
@@ -107,7 +109,7 @@ export const QUEUE_SCRIPT = `'use strict';
     else if (event.key === 'k') { mark(current < 0 ? 0 : current - 1, true); event.preventDefault(); }
     else if (event.key === 'o' && all[current]) { all[current].querySelector('a.title').click(); event.preventDefault(); }
     else if (event.key === 'm' && all[current]) {
-      var toggle = all[current].querySelector('button[data-key="m"]');
+      var toggle = all[current].querySelector('button[name="isRead"]');
       if (toggle) toggle.form.requestSubmit(toggle);
       event.preventDefault();
     } else if (event.key === '/') {
@@ -118,7 +120,7 @@ export const QUEUE_SCRIPT = `'use strict';
 })();
 `
 
-const served = staticScript(QUEUE_SCRIPT_PATH, QUEUE_SCRIPT)
+const served = staticAsset(QUEUE_SCRIPT_PATH, QUEUE_SCRIPT)
 export const QUEUE_SCRIPT_VERSION = served.version
 export const queueScriptResponse = (request: Request, version: string | undefined): Response =>
   served.respond(request, version)

@@ -1,6 +1,6 @@
 import { SCOPES, type Principal } from '../../../core/types.ts'
 import { READER_SCRIPT, READER_SCRIPT_PATH } from './reader-script.ts'
-import { staticScript } from './static-script.ts'
+import { staticAsset } from './static-asset.ts'
 import type { WebSession } from './session.ts'
 
 // The reader view's pieces that need nothing of the page machinery in routes.ts (docs/web.md#reader-view).
@@ -21,8 +21,8 @@ export const sessionPrincipal = (session: WebSession): Principal => ({
   connectClient: null,
 })
 
-const served = staticScript(READER_SCRIPT_PATH, READER_SCRIPT)
+const served = staticAsset(READER_SCRIPT_PATH, READER_SCRIPT)
 
-/** The reader script's answer (static-script.ts): the version the page names may be cached for good. */
+/** The reader script's answer (static-asset.ts): the version the page names may be cached for good. */
 export const readerScriptResponse = (request: Request, version: string | undefined): Response =>
   served.respond(request, version)

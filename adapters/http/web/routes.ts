@@ -1,10 +1,12 @@
 import { Elysia } from 'elysia'
 import type { RouteContext } from '../route-context.ts'
 import { accountRoutes } from './accounts-routes.ts'
-import { webKit } from './kit.ts'
+import { hidden, webKit } from './kit.ts'
 import { queueRoutes } from './queue-routes.ts'
 import { readerRoutes } from './reader-routes.ts'
+import { saveRoutes } from './save-routes.ts'
 import { settingsRoutes } from './settings-routes.ts'
+import { APP_STYLESHEET, APP_STYLESHEET_PATH } from './styles.ts'
 
 /**
  * The server-rendered web app (docs/web.md#pages), one routes file per page area. Pages are outside the API
@@ -18,4 +20,6 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
     .use(settingsRoutes(kit))
     .use(queueRoutes(kit))
     .use(readerRoutes(kit))
+    .use(saveRoutes(kit))
+    .get(APP_STYLESHEET_PATH, ({ request, query }) => APP_STYLESHEET.respond(request, query.v), hidden)
 }

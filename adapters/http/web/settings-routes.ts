@@ -15,6 +15,7 @@ import { exportDownload, exportFormatOf } from '../../app/export.ts'
 import { IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
 import { readBodyCapped } from '../body.ts'
 import { deleteOtherWebSessions, isValidCsrf, type WebSession } from './session.ts'
+import { bookmarklet } from './pages/save.ts'
 import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
 
 /** How long settings tells the owner that someone tried to sign up with their email. */
@@ -69,6 +70,7 @@ export function settingsRoutes(kit: WebKit) {
         issuedBy,
         signupAttemptedAt: recentAttempt,
         imports,
+        bookmarklet: bookmarklet(deps.config.appUrl),
         ...extra,
       }),
     )

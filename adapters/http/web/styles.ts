@@ -1,3 +1,5 @@
+import { staticAsset } from './static-asset.ts'
+
 // Small, dependency-free CSS: readable on a phone and a desktop, light and dark.
 export const STYLES = `
 :root{color-scheme:light dark;--fg:#1d1d1f;--muted:#6b6b70;--bg:#fbfbfd;--card:#fff;--line:#e2e2e7;--accent:#c2410c;--on-accent:#fff;--danger:#b91c1c}
@@ -72,9 +74,7 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,su
 .folders li a[aria-current]{background:var(--card);border:1px solid var(--line);font-weight:600}
 .count{color:var(--muted);font-variant-numeric:tabular-nums}
 .manage{margin-top:1rem;font-size:.9rem}
-.manage summary{cursor:pointer;color:var(--muted)}
-.folder-edit{border-top:1px solid var(--line);padding:.5rem 0}
-.folder-edit label{font-weight:400}
+ul.folder-list{list-style:none;margin:0;padding:0}
 .filter-bar{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;justify-content:space-between;margin:0 0 .5rem}
 ul.tabs{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:0}
 ul.tabs a{display:inline-block;padding:.3rem .7rem;border-radius:1rem;border:1px solid var(--line);color:var(--fg);text-decoration:none;font-size:.9rem}
@@ -84,19 +84,16 @@ ul.cards li.item-card{display:block;margin:.6rem 0;padding:.85rem 1rem;border:1p
 ul.cards li.item-card.current{border-color:var(--accent);box-shadow:0 0 0 1px var(--accent)}
 ul.cards li.read{opacity:.8}
 .card-head{display:flex;gap:.65rem;align-items:flex-start}
-.favicon{flex:none;width:20px;height:20px;margin-top:.15rem}
-.favicon img{display:block;width:20px;height:20px;border-radius:.2rem}
-.favicon.placeholder{display:block;border-radius:.2rem;background:var(--line)}
+.favicon{flex:none;display:block;width:20px;height:20px;margin-top:.15rem;border-radius:.2rem}
+.favicon.placeholder{background:var(--line)}
 .card-text{min-width:0;flex:1}
 .card-text .meta{margin:.1rem 0 0;color:var(--muted);font-size:.85rem;overflow-wrap:anywhere}
 .summary{margin:.45rem 0 0;font-size:.92rem;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden;overflow-wrap:anywhere}
 ul.tags{display:flex;flex-wrap:wrap;gap:.3rem;list-style:none;margin:.5rem 0 0;padding:0}
 ul.tags li{font-size:.75rem;padding:.05rem .5rem;border-radius:1rem;border:1px solid var(--line);color:var(--muted)}
 .card-actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.65rem;align-items:center}
-.card-actions form{margin:0}
-.card-actions button,.card-actions a.button{padding:.3rem .7rem;font-size:.85rem}
-.card-actions .move{display:flex;gap:.35rem}
-.card-actions select{width:auto;max-width:11rem;padding:.3rem .4rem;font-size:.85rem}
+.card-actions button,.card-actions a{padding:.3rem .7rem;font-size:.85rem;border-radius:.4rem;border:1px solid var(--line);background:transparent;color:var(--fg);text-decoration:none;line-height:1.5}
+.card-actions button.danger{color:var(--danger);border-color:var(--danger)}
 .undo{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}
 .shortcuts{margin:1.5rem 0;font-size:.9rem;color:var(--muted)}
 .shortcuts dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .75rem;margin:.5rem 0}
@@ -136,3 +133,7 @@ main.reader-main{max-width:none;padding:1rem 1rem 4rem}
 .article tr{display:table-row;border:none;padding:0}.article td,.article th{display:table-cell;padding:.4rem .5rem;border-bottom:1px solid var(--line)}
 @media (max-width:600px){.reader{font-size:1.05rem}.reader-head h1{font-size:1.6rem}}
 `
+
+/** Where the app's stylesheet is served (every page links it; docs/web.md#pages). */
+export const APP_STYLESHEET_PATH = '/assets/app.css'
+export const APP_STYLESHEET = staticAsset(APP_STYLESHEET_PATH, STYLES, 'text/css; charset=utf-8')

@@ -25,7 +25,6 @@ export interface QueueView {
   /** An item just deleted from this page: the notice offers "Undo". */
   undo?: { id: string; label: string } | null
   capture?: { url: string; error: string } | null
-  folderError?: string | null
   /** A search (`?q=`): its results replace the list (search has `folder:` and `is:` of its own). */
   search?: SearchView | null
 }
@@ -35,30 +34,32 @@ const isHttps = (url: string | null): url is string => url !== null && /^https:\
 
 function favicon(item: SavedItem): SafeHtml {
   const light = [item.faviconLightUrl, item.faviconUrl, item.faviconDarkUrl].find(isHttps)
-  if (!light) return html`<span class="favicon placeholder" aria-hidden="true"></span>`
-  const dark = isHttps(item.faviconDarkUrl) ? item.faviconDarkUrl : null
-  return html`<picture class="favicon">${dark ? html`<source media="(prefers-color-scheme: dark)" srcset="${dark}">` : null}<img src="${light}" alt="" width="20" height="20" loading="lazy" decoding="async"></picture>`
+  if (!light) return html`<span class="favicon placeholder"></span>`
+  const dark = isHttps(item.faviconDarkUrl) && item.faviconDarkUrl !== light ? item.faviconDarkUrl : null
+  const img = html`<img class="favicon" src="${light}" alt="" width="20" height="20" loading="lazy">`
+  // A dark variant only when the site has one: a bare <img> otherwise (most cards), which is smaller.
+  return dark ? html`<picture><source media="(prefers-color-scheme: dark)" srcset="${dark}">${img}</picture>` : img
 }
 
-// A card is one form: its buttons post to their own actions (`formaction`), so the CSRF token and the
-// return address are written once per card, and 50 cards stay small (docs/benchmarks.md#web-queue).
-function card(view: QueueView, back: string, { item, words }: QueueCard): SafeHtml {
+// A card's buttons belong to the page's one action form (`form="act"`) and each posts to its own
+// action (`formaction`): the CSRF token and the return address are written once per page, not per card,
+// so 50 cards stay small (docs/benchmarks.md#web-queue).
+function card(back: string, { item, words }: QueueCard): SafeHtml {
   const label = item.title ?? item.originalUrl
   const siteName = item.siteName ?? item.host
   // With the title leading to the reader view, the site links to the original, one click away.
   const site =
     words !== null && /^https?:\/\//i.test(item.originalUrl)
-      ? html`<a class="original" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">${siteName}</a>`
+      ? html`<a class="original" href="${item.originalUrl}" target="_blank" rel="noreferrer">${siteName}</a>`
       : html`${siteName}`
-  const action = (verb: string) => `/queue/items/${encodeURIComponent(item.id)}/${verb}`
-  return html`<li class="card item-card ${item.isRead ? 'read' : 'unread'}" data-id="${item.id}">
-<div class="card-head">${favicon(item)}<div class="card-text"><a class="title" href="${action('open')}"${words === null ? html` target="_blank" rel="noopener noreferrer"` : null}>${label}</a>
+  const action = `/queue/items/${encodeURIComponent(item.id)}/`
+  return html`<li class="item-card ${item.isRead ? 'read' : 'unread'}">
+<div class="card-head">${favicon(item)}<div class="card-text"><a class="title" href="${action}open"${words === null ? html` target="_blank" rel="noreferrer"` : null}>${label}</a>
 <p class="meta">${site}${words !== null ? html` · ${readingMinutes(words)} min read` : null}${item.folder ? html` · <span class="folder-name">${item.folder.name}</span>` : null} · saved ${timeOf(item.lastSavedAt)}${item.isRead ? ' · Read' : ''}</p></div></div>
-${item.previewSummary ? html`<p class="summary">${item.previewSummary}</p>` : null}${item.tags.length > 0 ? html`<ul class="tags" aria-label="Tags">${item.tags.map((tag) => html`<li>${tag}</li>`)}</ul>` : null}
-<form method="post" action="${action('read-state')}" class="card-actions">${csrfField(view.csrf)}<input type="hidden" name="return" value="${back}">
-<button type="submit" name="isRead" value="${item.isRead ? 'false' : 'true'}" class="secondary" data-key="m">${item.isRead ? 'Mark unread' : 'Mark read'}</button>
-<a class="button secondary" href="${action('move')}?return=${encodeURIComponent(back)}">Move to folder</a>
-<button type="submit" formaction="${action('delete')}" class="danger">Delete</button></form>
+${item.previewSummary ? html`<p class="summary">${item.previewSummary}</p>` : null}${item.tags.length > 0 ? html`<ul class="tags">${item.tags.map((tag) => html`<li>${tag}</li>`)}</ul>` : null}
+<div class="card-actions"><button form="act" formaction="${action}read-state" name="isRead" value="${item.isRead ? 'false' : 'true'}">${item.isRead ? 'Mark unread' : 'Mark read'}</button>
+<a href="${action}move?return=${encodeURIComponent(back)}">Move to folder</a>
+<button form="act" formaction="${action}delete" class="danger">Delete</button></div>
 </li>`
 }
 
@@ -89,28 +90,7 @@ function folderNav(view: QueueView): SafeHtml {
     ${link('none', 'No folder', counts.byFolder.get(null) ?? 0)}
     ${view.folders.map((f) => link(f.id, f.name, counts.byFolder.get(f.id) ?? 0))}
   </ul>
-  <details class="manage"${view.folderError ? html` open` : null}>
-    <summary>Manage folders</summary>
-    ${errorNotice(view.folderError)}
-    <form method="post" action="/queue/folders">
-      ${csrfField(view.csrf)}
-      <label for="new-folder">New folder</label>
-      <div class="row"><input id="new-folder" name="name" type="text" required maxlength="100"><button type="submit">Create folder</button></div>
-    </form>
-    ${view.folders.map(
-      (f) => html`<div class="folder-edit">
-      <form method="post" action="/queue/folders/${f.id}/rename">
-        ${csrfField(view.csrf)}
-        <label for="rename-${f.id}">Rename ${f.name}</label>
-        <div class="row"><input id="rename-${f.id}" name="name" type="text" required maxlength="100" value="${f.name}"><button type="submit" class="secondary">Rename</button></div>
-      </form>
-      <form method="post" action="/queue/folders/${f.id}/delete">
-        ${csrfField(view.csrf)}
-        <button type="submit" class="danger" aria-label="Delete folder ${f.name}">Delete folder</button>
-      </form>
-    </div>`,
-    )}
-  </details>
+  <p class="manage"><a href="/queue/folders">Manage folders</a></p>
 </nav>`
 }
 
@@ -178,7 +158,8 @@ ${folderNav(view)}
   ${
     view.cards.length === 0
       ? html`<p class="muted">${empty}</p>`
-      : html`<ul class="items cards">${view.cards.map((c) => card(view, back, c))}</ul>`
+      : html`<form id="act" method="post" action="/queue/items">${csrfField(view.csrf)}<input type="hidden" name="return" value="${back}"></form>
+<ul class="items cards">${view.cards.map((c) => card(back, c))}</ul>`
   }
   ${view.nextCursor ? html`<p><a class="button secondary" rel="next" href="${queueHref(view.filters, view.nextCursor)}">More items</a></p>` : null}
 </section>

@@ -27,6 +27,8 @@ export interface SettingsView {
   imports?: ImportDto[]
   /** Why "Import" was refused. */
   importError?: string | null
+  /** The bookmarklet for this server (pages/save.ts). */
+  bookmarklet?: string
 }
 
 const scopeList = (scopes: readonly string[]): SafeHtml =>
@@ -78,6 +80,18 @@ ${agents.map(
 </table></div>`
 }
 
+/** The bookmarklet, to drag to the bookmarks bar, and the phone's share sheet (docs/web.md#save-from-anywhere). */
+function saveAnywhere(code: string): SafeHtml {
+  return html`<section aria-labelledby="save-anywhere">
+<h2 id="save-anywhere">Save from anywhere</h2>
+<div class="card">
+  <p>Drag this link to your bookmarks bar, then click it on any page to save that page: <a class="button secondary bookmarklet" href="${code}">Save to Readlater</a></p>
+  <details><summary>The bookmarklet’s code</summary><code class="secret">${code}</code></details>
+  <p class="muted">On Android, install this web app (your browser’s “Add to Home screen” or “Install app”) and Readlater appears in the share sheet of every app. Either way you confirm with one click: nothing is saved without it.</p>
+</div>
+</section>`
+}
+
 /**
  * Labels "API keys", "Label", one checkbox per scope string, "Create key", "Connected agents", "Revoke",
  * "Import", the "Export" links, "Sign out other sessions", "Delete account" (docs/web.md#pages).
@@ -117,6 +131,7 @@ ${keyTable(view.csrf, view.keys, view.issuedBy ?? new Map())}
 <h2 id="connected-agents">Connected agents</h2>
 ${agentTable(view.csrf, view.agents)}
 </section>
+${view.bookmarklet ? saveAnywhere(view.bookmarklet) : null}
 ${importExportSections({ csrf: view.csrf, imports: view.imports ?? [], importError: view.importError ?? null })}
 <section aria-labelledby="sessions">
 <h2 id="sessions">Sessions</h2>

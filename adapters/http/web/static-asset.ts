@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto'
 
-/** One of our own scripts, served from a same-origin path (pages carry no inline script: docs/security.md). */
-export interface StaticScript {
+/** One of our own scripts or stylesheets, served from a same-origin path (pages carry no inline script: docs/security.md). */
+export interface StaticAsset {
   /** The address a page loads: the path with `?v=` its hash, so a new release is fetched anew. */
   src: string
   version: string
   /**
-   * The script's answer. The page asks for the version it was made with (`?v=`), which may be kept for good;
+   * The asset's answer. The page asks for the version it was made with (`?v=`), which may be kept for good;
    * any other address of it is revalidated, so a stale page never pins an old script.
    */
   respond(request: Request, version: string | undefined): Response
 }
 
-export function staticScript(path: string, source: string): StaticScript {
+export function staticAsset(path: string, source: string, type = 'text/javascript; charset=utf-8'): StaticAsset {
   const version = createHash('sha256').update(source).digest('hex').slice(0, 16)
   const etag = `"${version}"`
   return {
@@ -20,7 +20,7 @@ export function staticScript(path: string, source: string): StaticScript {
     version,
     respond(request, asked) {
       const headers = {
-        'content-type': 'text/javascript; charset=utf-8',
+        'content-type': type,
         'cache-control': asked === version ? 'public, max-age=31536000, immutable' : 'no-cache',
         etag,
       }
