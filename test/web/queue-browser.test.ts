@@ -146,6 +146,64 @@ describe.each([
   )
 })
 
+describe.each([
+  ['with JavaScript', true],
+  ['without JavaScript', false],
+])('more of the queue %s', (_name, javaScriptEnabled) => {
+  test(
+    'sorts and "More items" page through every item once; a folder renamed and deleted keeps its items; open marks it',
+    async () => {
+      const titles = Array.from({ length: 53 }, (_, i) => `Entry ${String(i).padStart(2, '0')}`)
+      const p = await person(titles, { javaScriptEnabled })
+      const { page } = p
+      await page.getByRole('link', { name: 'Title', exact: true }).click()
+      await page.waitForURL(`${live.url}/?sort=title`)
+      const first = await page.locator('li.item-card a.title').allTextContents()
+      await page.getByRole('link', { name: 'More items', exact: true }).click()
+      await page.waitForURL(/\/\?sort=title&cursor=/)
+      await page.locator('li.item-card a.title', { hasText: 'Entry 52' }).waitFor()
+      const second = await page.locator('li.item-card a.title').allTextContents()
+      expect([...first, ...second]).toEqual([...titles].sort())
+
+      await page.getByRole('link', { name: 'Manage folders', exact: true }).click()
+      await page.getByLabel('New folder', { exact: true }).fill('Someday')
+      await page.getByRole('button', { name: 'Create folder', exact: true }).click()
+      await page.getByText('Folder created.').waitFor()
+      const folder = (await (
+        await fetch(`${live.url}/v1/folders`, { headers: { authorization: `Bearer ${p.key}` } })
+      ).json()) as {
+        folders: { id: string }[]
+      }
+      await fetch(`${live.url}/v1/saved-items/${p.ids[0]}/folder`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ folderId: folder.folders[0]!.id }),
+      })
+      await page.getByLabel('Rename Someday').fill('Some day')
+      await page.getByRole('button', { name: 'Rename', exact: true }).click()
+      await page.getByText('Folder renamed.').waitFor()
+      expect((await items(p)).find((i) => i.id === p.ids[0]).folder.name).toBe('Some day')
+      await page.getByRole('button', { name: 'Delete folder Some day', exact: true }).click()
+      await page.getByText('Folder deleted. Its items are kept, in no folder.').waitFor()
+      const kept = (await items(p)).find((i) => i.id === p.ids[0])
+      expect(kept.folder).toBeNull()
+
+      // Open: the title leads through the queue, which records the visit (the original is offline here).
+      await page.getByRole('link', { name: 'Back to your queue', exact: true }).click()
+      const popup = page.context().waitForEvent('page')
+      await page.getByRole('link', { name: 'Entry 00', exact: true }).click()
+      await (await popup).close()
+      let read = false
+      for (let tries = 0; tries < 50 && !read; tries++) {
+        read = (await items(p)).find((i) => i.id === p.ids[0]).isRead
+        if (!read) await Bun.sleep(100)
+      }
+      expect(read).toBe(true)
+    },
+    BROWSER_TEST,
+  )
+})
+
 describe('keyboard and history (JavaScript)', () => {
   test(
     'j/k move between items, m toggles read, / goes to search, o opens; Back returns to the last view',
@@ -222,6 +280,9 @@ describe('look and accessibility', () => {
           await audit(page, `/tmp/move-${scheme}-${device}.png`)
           await page.goto(`${live.url}/save?url=https%3A%2F%2Fnews.example.com%2Fa&title=A%20story`)
           await audit(page, `/tmp/save-${scheme}-${device}.png`)
+          await page.goto(`${live.url}/settings`)
+          await page.getByRole('link', { name: 'Save to Readlater', exact: true }).waitFor()
+          await audit(page, `/tmp/settings-${scheme}-${device}.png`)
         },
         BROWSER_TEST,
       )
