@@ -1,4 +1,5 @@
-import { chromium, type Browser } from 'playwright-core'
+import { afterAll, beforeAll } from 'bun:test'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import type { AppDeps } from '../../adapters/app/deps.ts'
 import type { Server } from '../../adapters/http/app.ts'
 import { createHarness, type Harness } from './harness.ts'
@@ -54,4 +55,44 @@ export async function startLiveServer(
       await server.stop(true)
     },
   }
+}
+
+/**
+ * A live server and a Chromium for one test file, started before its tests and stopped after them (with
+ * every context the file opened). `newPage` gives a page in a fresh context; a browser lost to an earlier
+ * failure is replaced, so one failure does not fail every later test.
+ */
+export function browserSuite(env: Record<string, string> = { IP_RATE_LIMIT_MAX: '100000', RATE_LIMIT_MAX: '100000' }) {
+  let live: LiveServer
+  let browser: Browser
+  const contexts: BrowserContext[] = []
+  beforeAll(async () => {
+    ;[live, browser] = await Promise.all([startLiveServer({ env }), launchBrowser()])
+  })
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {})
+    await browser?.close()
+    await live?.stop()
+  })
+  return {
+    get live(): LiveServer {
+      return live
+    },
+    async newPage(options: BrowserContextOptions = {}): Promise<Page> {
+      if (!browser.isConnected()) browser = await launchBrowser()
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options })
+      context.setDefaultTimeout(15_000)
+      contexts.push(context)
+      return context.newPage()
+    },
+  }
+}
+
+/** Signs in through the form, as a person does, and waits for the queue. */
+export async function signInThroughForm(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in`)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.waitForURL(`${baseUrl}/`)
 }

@@ -2,9 +2,8 @@ import { uuidv7 } from '../../core/ids.ts'
 import { oauthClients, oauthGrants } from '../../adapters/storage/schema.ts'
 import { findUserByEmail, insertUser } from '../../adapters/storage/users.ts'
 import { hashPassword } from '../../adapters/app/passwords.ts'
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
-import { insertApiKey } from '../../adapters/storage/api-keys.ts'
 import { createHarness, random, type Harness } from '../helpers/harness.ts'
+import { apiKeyFor } from './reader-fixtures.ts'
 import { WebClient } from './web-client.ts'
 
 /** A registered OAuth client and one person's grant to it, as the OAuth flow would leave them. */
@@ -60,7 +59,7 @@ export async function userWithPassword(h: Harness, email: string, password: stri
 
 /**
  * A person signed up and signed in through the pages (on the queue page, so the client holds its CSRF
- * token), with an API key of the item and folder scopes to check outcomes through the API.
+ * token), with an API key of every scope to check outcomes through the API.
  */
 export async function signedInWithKey(
   email: string,
@@ -71,23 +70,6 @@ export async function signedInWithKey(
   await web.signUp(email)
   await web.get('/')
   const userId = await userIdOf(h, email)
-  const key = generateApiKey(random)
-  await insertApiKey(h.db, {
-    id: uuidv7(Date.now(), random),
-    userId,
-    keyHash: hashApiKey(key),
-    prefix: apiKeyDisplayPrefix(key),
-    label: 'test',
-    scopes: [
-      'saved-items:capture',
-      'saved-items:read',
-      'saved-items:write',
-      'saved-items:delete',
-      'folders:write',
-      'folders:read',
-      'folders:delete',
-    ],
-    createdAt: h.clock.now().toISOString(),
-  })
+  const key = await apiKeyFor(h, userId)
   return { h, web, userId, key }
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { startImportWorker, type ImportWorker } from '../../adapters/app/import-worker.ts'
 import { random } from '../helpers/harness.ts'
-import { launchBrowser, startLiveServer, type LiveServer } from '../helpers/browser.ts'
+import { launchBrowser, signInThroughForm, startLiveServer, type LiveServer } from '../helpers/browser.ts'
 import { userWithPassword } from './fixtures.ts'
 import { apiKeyFor } from './reader-fixtures.ts'
 
@@ -58,11 +58,7 @@ async function signedIn(options: { javaScriptEnabled?: boolean } = {}): Promise<
   context.setDefaultTimeout(15_000)
   contexts.push(context)
   const page = await context.newPage()
-  await page.goto(`${live.url}/sign-in`)
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await page.waitForURL(`${live.url}/`)
+  await signInThroughForm(page, live.url, email, PASSWORD)
   return { page, key }
 }
 

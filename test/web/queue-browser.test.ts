@@ -1,34 +1,27 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { launchBrowser, startLiveServer, type LiveServer } from '../helpers/browser.ts'
+import type { Page } from 'playwright-core'
+import { browserSuite, signInThroughForm } from '../helpers/browser.ts'
 import { userWithPassword } from './fixtures.ts'
 import { apiKeyFor, captureItem } from './reader-fixtures.ts'
 
 // The queue page (docs/web.md#queue) in Debian's Chromium against the whole service on a real port: every
 // action with JavaScript (no full reload) and without, checked through the API; keyboard shortcuts; the
 // axe-core audit; screenshots in light and dark, desktop and phone (written to /tmp for review).
-let live: LiveServer
-let browser: Browser
-const contexts: BrowserContext[] = []
+const suite = browserSuite()
 const PASSWORD = 'correct horse battery'
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
-beforeAll(async () => {
-  ;[live, browser] = await Promise.all([
-    startLiveServer({ env: { IP_RATE_LIMIT_MAX: '100000', RATE_LIMIT_MAX: '100000' } }),
-    launchBrowser(),
-  ])
-})
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {})
-  await browser?.close()
-  await live?.stop()
-})
-
 const BROWSER_TEST = { retry: 1, timeout: 60_000 }
+const live = {
+  get url() {
+    return suite.live.url
+  },
+  get harness() {
+    return suite.live.harness
+  },
+}
 let people = 0
 
 interface Person {
@@ -61,17 +54,8 @@ async function person(
     })
     ids.unshift(id)
   }
-  if (!browser.isConnected()) browser = await launchBrowser()
-  const { viewport = { width: 1280, height: 900 }, ...rest } = options
-  const context = await browser.newContext({ viewport, ...rest })
-  context.setDefaultTimeout(15_000)
-  contexts.push(context)
-  const page = await context.newPage()
-  await page.goto(`${live.url}/sign-in`)
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await page.waitForURL(`${live.url}/`)
+  const page = await suite.newPage(options)
+  await signInThroughForm(page, live.url, email, PASSWORD)
   return { page, key, ids }
 }
 

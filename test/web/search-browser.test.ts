@@ -1,28 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { launchBrowser, startLiveServer, type LiveServer } from '../helpers/browser.ts'
+import { describe, expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
+import { browserSuite, signInThroughForm } from '../helpers/browser.ts'
 import { userWithPassword } from './fixtures.ts'
 import { apiKeyFor, captureItem } from './reader-fixtures.ts'
 
 // The queue page's search in Debian's Chromium against the whole service on a real port
 // (docs/web.md#search), found by the accessible names docs/web.md fixes: type, press Enter, page, clear.
-let live: LiveServer
-let browser: Browser
-const contexts: BrowserContext[] = []
+const suite = browserSuite()
+const live = {
+  get url() {
+    return suite.live.url
+  },
+  get harness() {
+    return suite.live.harness
+  },
+}
 const PASSWORD = 'correct horse battery'
-
-beforeAll(async () => {
-  ;[live, browser] = await Promise.all([
-    startLiveServer({ env: { IP_RATE_LIMIT_MAX: '100000', RATE_LIMIT_MAX: '100000' } }),
-    launchBrowser(),
-  ])
-})
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {})
-  await browser?.close()
-  await live?.stop()
-})
 
 // Chromium on a loaded 2-core machine has, rarely, stalled a first navigation; one retry absorbs it.
 const BROWSER_TEST = { retry: 1, timeout: 60_000 }
@@ -43,16 +36,8 @@ async function signedIn(count: number, options: { javaScriptEnabled?: boolean } 
   }
   for (let i = 1; i <= count; i++) await save(`https://birds.example.com/${people}/${i}`, `Kestrel field note ${i}`)
   await save(`https://other.example.com/${people}`, 'Unrelated gardening tips')
-  if (!browser.isConnected()) browser = await launchBrowser()
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options })
-  context.setDefaultTimeout(15_000)
-  contexts.push(context)
-  const page = await context.newPage()
-  await page.goto(`${live.url}/sign-in`)
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await page.waitForURL(`${live.url}/`)
+  const page = await suite.newPage(options)
+  await signInThroughForm(page, live.url, email, PASSWORD)
   return page
 }
 

@@ -1,6 +1,8 @@
 import type { AppDeps } from '../../app/deps.ts'
 import { logUnexpected } from '../../app/unexpected.ts'
 import { isAppError } from '../../../core/errors.ts'
+import { prepareCapture } from '../../../core/items/capture.ts'
+import { upsertCapture } from '../../storage/saved-items.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { toTimestamp } from '../../../core/time.ts'
 import { STATUS_BY_TAG } from '../errors.ts'
@@ -160,8 +162,28 @@ export function webKit(deps: AppDeps) {
     }
   }
 
+  /**
+   * A URL captured from a page (the queue's field, /save): through the capture rules with channel
+   * web-companion; null when it is no URL that can be saved (the page says so, nothing is written).
+   */
+  async function captureFromPage(userId: string, url: string): Promise<{ created: boolean; url: string } | null> {
+    let prepared
+    try {
+      prepared = prepareCapture(
+        { url, captureChannel: 'web-companion' },
+        { id: newId(), userId, now: deps.clock.now(), connectClient: null },
+      )
+    } catch (error) {
+      if (isAppError(error) && error._tag === 'InvalidUrlError') return null
+      throw error
+    }
+    const { created } = await upsertCapture(db, prepared)
+    return { created, url: prepared.row.originalUrl }
+  }
+
   return {
     deps,
+    captureFromPage,
     db,
     config,
     secure,

@@ -1,13 +1,12 @@
 import { Elysia } from 'elysia'
 import { isAppError } from '../../../core/errors.ts'
-import { prepareCapture } from '../../../core/items/capture.ts'
 import { decodeCursor, encodeCursor } from '../../../core/items/list-order.ts'
 import { folderCreate, folderDelete, folderRename } from '../../app/folders.ts'
 import { deleteItemKeepingUndo, restoreDeletedItem, UNDO_WINDOW_MS } from '../../storage/deleted-items.ts'
 import { listFolders } from '../../storage/folders.ts'
 import { articleWordCounts, folderCounts } from '../../storage/queue-counts.ts'
 import { readRows } from '../../storage/read-rows.ts'
-import { changeSavedItem, findSavedItem, listSavedItems, upsertCapture } from '../../storage/saved-items.ts'
+import { changeSavedItem, findSavedItem, listSavedItems } from '../../storage/saved-items.ts'
 import { signInPath } from './forms.ts'
 import { formRoute, hidden, type SignedInVisit, type Visit, type WebKit } from './kit.ts'
 import { landingPage } from './pages/landing.ts'
@@ -35,7 +34,7 @@ const withParam = (href: string, key: string, value: string): string =>
 
 /** The queue: the start page, capture, the item and folder actions (docs/web.md#queue). */
 export function queueRoutes(kit: WebKit) {
-  const { deps, db, signupOpen, now, newId, page, redirect, message, run, posted, signedIn, paramOf } = kit
+  const { deps, db, signupOpen, now, page, redirect, message, run, posted, signedIn, paramOf, captureFromPage } = kit
 
   const queueScript = { script: `${QUEUE_SCRIPT_PATH}?v=${QUEUE_SCRIPT_VERSION}` }
 
@@ -113,21 +112,10 @@ export function queueRoutes(kit: WebKit) {
   const capture = (visit: Visit, form: URLSearchParams) =>
     signedIn(async (visit) => {
       const url = (form.get('url') ?? '').trim()
-      let prepared
-      try {
-        prepared = prepareCapture(
-          { url, captureChannel: 'web-companion' },
-          { id: newId(), userId: visit.session.userId, now: deps.clock.now(), connectClient: null },
-        )
-      } catch (error) {
-        if (isAppError(error) && error._tag === 'InvalidUrlError')
-          return queue(visit, 400, {
-            capture: { url, error: 'Enter a full web address starting with http:// or https://.' },
-          })
-        throw error
-      }
-      await upsertCapture(db, prepared)
-      return redirect(visit, '/?done=saved')
+      if (await captureFromPage(visit.session.userId, url)) return redirect(visit, '/?done=saved')
+      return queue(visit, 400, {
+        capture: { url, error: 'Enter a full web address starting with http:// or https://.' },
+      })
     })(visit)
 
   const noSuchItem = (visit: Visit) =>

@@ -1,7 +1,4 @@
 import { Elysia } from 'elysia'
-import { isAppError } from '../../../core/errors.ts'
-import { prepareCapture } from '../../../core/items/capture.ts'
-import { upsertCapture } from '../../storage/saved-items.ts'
 import { ICON_PATHS, iconResponse, manifestResponse } from './app-assets.ts'
 import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
 import { savedPage, savePage } from './pages/save.ts'
@@ -23,7 +20,7 @@ export function sharedLink(params: URLSearchParams): { url: string; title: strin
 
 /** Save from anywhere: `/save` for bookmarklets and the share sheet, the manifest and icons (docs/web.md#save-from-anywhere). */
 export function saveRoutes(kit: WebKit) {
-  const { deps, db, newId, page, run, posted, signedIn } = kit
+  const { page, run, posted, signedIn, captureFromPage } = kit
 
   // A GET never saves: it shows what would be saved and a "Save" button. Signed out, it leads to sign-in
   // and back here with the same link.
@@ -35,29 +32,10 @@ export function saveRoutes(kit: WebKit) {
   const save = (visit: Visit, form: URLSearchParams) =>
     signedIn(async (visit) => {
       const { url, title } = sharedLink(form)
-      let prepared
-      try {
-        prepared = prepareCapture(
-          { url, captureChannel: 'web-companion' },
-          { id: newId(), userId: visit.session.userId, now: deps.clock.now(), connectClient: null },
-        )
-      } catch (error) {
-        if (isAppError(error) && error._tag === 'InvalidUrlError')
-          return page(
-            visit,
-            400,
-            'Save',
-            savePage({
-              csrf: visit.csrf,
-              url,
-              title,
-              error: 'That is not a web address that can be saved: it must start with http:// or https://.',
-            }),
-          )
-        throw error
-      }
-      const { created } = await upsertCapture(db, prepared)
-      return page(visit, 200, 'Saved', savedPage({ url: prepared.row.originalUrl, title, again: !created }))
+      const saved = await captureFromPage(visit.session.userId, url)
+      if (saved) return page(visit, 200, 'Saved', savedPage({ url: saved.url, title, again: !saved.created }))
+      const error = 'That is not a web address that can be saved: it must start with http:// or https://.'
+      return page(visit, 400, 'Save', savePage({ csrf: visit.csrf, url, title, error }))
     })(visit)
 
   let routes = new Elysia()
