@@ -130,6 +130,11 @@ export class ImportNotFoundError extends Error {
   }
 }
 
+/** A changes-feed cursor older than the feed keeps (docs/api.md#changes): start over without `since`. */
+export class CursorExpiredError extends Error {
+  readonly _tag = 'CursorExpiredError'
+}
+
 export type AppError =
   | InvalidUrlError
   | InvalidFolderNameError
@@ -149,6 +154,7 @@ export type AppError =
   | ConnectError
   | ImportFormatError
   | ImportNotFoundError
+  | CursorExpiredError
 
 const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
   'InvalidUrlError',
@@ -169,6 +175,7 @@ const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
   'ConnectError',
   'ImportFormatError',
   'ImportNotFoundError',
+  'CursorExpiredError',
 ])
 
 export function isAppError(value: unknown): value is AppError {

@@ -13,6 +13,7 @@ import { captureRoutes } from './routes/captures.ts'
 import { folderRoutes } from './routes/folders.ts'
 import { savedItemRoutes } from './routes/saved-items.ts'
 import { searchRoutes } from './routes/search.ts'
+import { changesRoutes } from './routes/changes.ts'
 import { importRoutes } from './routes/imports.ts'
 import { openApiDocumentation } from './openapi-info.ts'
 import { HTML_HEADERS, layout } from './web/layout.ts'
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps, ipLimits: IpLimits) {
       .use(captureRoutes(context))
       .use(savedItemRoutes(context))
       .use(searchRoutes(context))
+      .use(changesRoutes(context))
       .use(importRoutes(context))
       .use(folderRoutes(context))
       .use(connectRoutes(context))

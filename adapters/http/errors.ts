@@ -17,6 +17,7 @@ export const STATUS_BY_TAG: Record<AppError['_tag'], number> = {
   ImportNotFoundError: 404,
   RouteNotFoundError: 404,
   FolderNameConflictError: 409,
+  CursorExpiredError: 410,
   IdempotencyKeyInFlightError: 409,
   PayloadTooLargeError: 413,
   UnsupportedMediaTypeError: 415,

@@ -154,6 +154,30 @@ export const SearchResults = t.Object(
   },
   closed,
 )
+export const ChangesQuery = t.Object({
+  since: t.Optional(t.String({ description: 'The `cursor` of the previous page; absent for the first reading' })),
+})
+const kindAndId = { id: t.String() }
+export const ChangesPage = t.Object(
+  {
+    changes: t.Array(
+      t.Union([
+        t.Object(
+          { kind: t.Literal('saved-item'), ...kindAndId, op: t.Literal('upsert'), savedItem: SavedItem },
+          closed,
+        ),
+        t.Object({ kind: t.Literal('folder'), ...kindAndId, op: t.Literal('upsert'), folder: Folder }, closed),
+        t.Object(
+          { kind: t.Union([t.Literal('saved-item'), t.Literal('folder')]), ...kindAndId, op: t.Literal('delete') },
+          closed,
+        ),
+      ]),
+    ),
+    cursor: t.String({ description: 'Send it back as `since` for what changed after this page' }),
+    hasMore: t.Boolean({ description: 'More changes are waiting now: ask again at once' }),
+  },
+  closed,
+)
 export const FolderList = t.Object({ folders: t.Array(Folder) }, closed)
 export const FolderNameRequest = t.Object({ name: t.String() }, closed)
 export const Health = t.Object({ ok: t.Boolean() }, closed)
@@ -250,6 +274,7 @@ export const Errors = {
   ConnectError: errorBody('ConnectError', { code: literals(CONNECT_ERROR_CODES) }),
   ImportFormatError: errorBody('ImportFormatError'),
   ImportNotFoundError: errorBody('ImportNotFoundError', { importId: t.String() }),
+  CursorExpiredError: errorBody('CursorExpiredError'),
   InternalError: errorBody('InternalError'),
 }
 

@@ -1,13 +1,22 @@
 import { eq, sql } from 'drizzle-orm'
 import { atomically, type Database } from './open-database.ts'
-import { apiKeys, idempotencyKeys, oauthGrants, rateLimits, users, webSessions } from './schema.ts'
+import {
+  apiKeys,
+  changes,
+  changesPruned,
+  idempotencyKeys,
+  oauthGrants,
+  rateLimits,
+  users,
+  webSessions,
+} from './schema.ts'
 import { findUserById } from './users.ts'
 
 /**
  * Removes a person and everything of theirs in one unit (docs/operations.md#deleting-an-account): the user
  * row cascades to items (and their enrichment jobs), folders, API keys, OAuth grants (and their codes and
- * refresh tokens), web sessions and connect codes; idempotency records and the rate-limit counters of their
- * credentials have no foreign key and go explicitly. The email is then free to sign up again.
+ * refresh tokens), web sessions and connect codes; idempotency records, the rate-limit counters of their
+ * credentials and their changes feed have no foreign key and go explicitly. The email is then free to sign up again.
  * Returns false when there is no such person.
  */
 export async function deleteAccount(db: Database, userId: string): Promise<boolean> {
@@ -20,6 +29,9 @@ export async function deleteAccount(db: Database, userId: string): Promise<boole
     db.delete(rateLimits).where(sql`${rateLimits.bucket} IN (${buckets})`),
     db.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, userId)),
     db.delete(users).where(eq(users.id, userId)),
+    // After the user: the cascade's deletes of items and folders are logged too, and go with the rest.
+    db.delete(changes).where(eq(changes.userId, userId)),
+    db.delete(changesPruned).where(eq(changesPruned.userId, userId)),
   ])
   return true
 }

@@ -5,6 +5,8 @@ import { pruneIdempotencyKeys } from './idempotency.ts'
 import { pruneRateLimits } from './rate-limits.ts'
 import { pruneConnectCodes } from './connect-codes.ts'
 import { pruneDeletedItems } from './deleted-items.ts'
+import { pruneChanges } from './changes.ts'
+import { CHANGES_RETENTION_MS } from '../../core/changes/cursor.ts'
 import { pruneOAuth } from './oauth.ts'
 import { webSessions } from './schema.ts'
 import { pruneRetiredSigningKeys } from './signing-keys.ts'
@@ -18,7 +20,7 @@ const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000
  * Deletes rows nothing will read again: expired idempotency records, dead rate-limit counters, expired
  * connect codes and web sessions, stale OAuth codes and the refresh tokens of revoked grants, unused
  * registered clients, signing keys retired longer than their last token lives, and the copies of deleted
- * items past their undo window.
+ * items past their undo window, and the changes feed's log past its 30 days.
  */
 export async function runMaintenance(db: Database, now: Date): Promise<void> {
   const nowMs = now.getTime()
@@ -31,6 +33,7 @@ export async function runMaintenance(db: Database, now: Date): Promise<void> {
   await pruneOAuth(db, now)
   await pruneRetiredSigningKeys(db, now)
   await pruneDeletedItems(db, nowMs)
+  await pruneChanges(db, nowMs - CHANGES_RETENTION_MS)
 }
 
 /** Runs maintenance now and every 10 minutes (any process may; the deletes are idempotent). Returns a stop function. */

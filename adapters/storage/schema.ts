@@ -391,3 +391,29 @@ export const deletedItems = sqliteTable(
   },
   (t) => [index('deleted_items_deleted_idx').on(t.deletedAtMs)],
 )
+
+/**
+ * The changes feed's log (docs/api.md#changes): one row per change of an item or folder, appended by
+ * triggers on `saved_items` and `folders` (the 0011 migration) in the transaction of the change itself, so
+ * no write path can forget it. `seq` orders every change (SQLite has one writer at a time, so a change
+ * committed later always has a higher `seq`); the feed reads each entity's state at read time. Rows
+ * older than 30 days are pruned by maintenance, which records the newest pruned `seq` per person in
+ * `changes_pruned`: a cursor before it is expired.
+ */
+export const changes = sqliteTable(
+  'changes',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    userId: text('user_id').notNull(),
+    kind: text('kind').notNull(),
+    entityId: text('entity_id').notNull(),
+    op: text('op').notNull(),
+    atMs: integer('at_ms').notNull(),
+  },
+  (t) => [index('changes_user_seq_idx').on(t.userId, t.seq)],
+)
+
+export const changesPruned = sqliteTable('changes_pruned', {
+  userId: text('user_id').primaryKey(),
+  seq: integer('seq').notNull(),
+})

@@ -46,6 +46,14 @@ export const TOOLS = [
     annotations: read,
   },
   {
+    name: 'list_changes',
+    title: 'List changes',
+    scope: 'saved-items:read',
+    description:
+      "What changed in the library since a cursor, deletions included, oldest first, 500 entries a page: for keeping an index of your own. Without since: every item (and folder) as it is now, then a cursor; pass each result's cursor as since next time, and call again at once while hasMore.",
+    annotations: read,
+  },
+  {
     name: 'read_saved_item',
     title: 'Read a saved item',
     scope: 'saved-items:read',

@@ -29,6 +29,7 @@ export const ENDPOINT_TABLE: readonly [
   ['POST', '/v1/captures', '/v1/captures', 'saved-items:capture', true],
   ['GET', '/v1/saved-items', '/v1/saved-items', 'saved-items:read', false],
   ['GET', '/v1/search?q=x', '/v1/search', 'saved-items:read', false],
+  ['GET', '/v1/changes', '/v1/changes', 'saved-items:read', false],
   ['POST', '/v1/saved-items/abc/open', '/v1/saved-items/:id/open', 'saved-items:write', false],
   ['POST', '/v1/saved-items/abc/read', '/v1/saved-items/:id/read', 'saved-items:write', false],
   ['POST', '/v1/saved-items/abc/unread', '/v1/saved-items/:id/unread', 'saved-items:write', false],

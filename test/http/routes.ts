@@ -61,6 +61,14 @@ export const ROUTES: readonly RouteSpec[] = [
     foreign: null,
   },
   {
+    method: 'GET',
+    pattern: '/v1/changes',
+    path: () => '/v1/changes',
+    scope: 'saved-items:read',
+    success: 200,
+    foreign: null,
+  },
+  {
     method: 'POST',
     pattern: '/v1/saved-items/:id/open',
     path: (ids) => `/v1/saved-items/${ids.itemId}/open`,

@@ -22,6 +22,7 @@ const TOOL_NAMES = [
   'save_url',
   'list_saved_items',
   'search_saved_items',
+  'list_changes',
   'read_saved_item',
   'mark_read',
   'mark_unread',
@@ -73,7 +74,7 @@ async function inspector(
   return { exitCode, stdout, stderr }
 }
 
-test('tools/list with an API key lists exactly the fourteen tools', async () => {
+test('tools/list with an API key lists exactly the fifteen tools', async () => {
   const run = await inspector(['--method', 'tools/list'], key)
   expect(run.exitCode).toBe(0)
   const listed = JSON.parse(run.stdout) as { tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] }

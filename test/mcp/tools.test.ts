@@ -99,7 +99,7 @@ async function restItem(p: Person, id: string): Promise<any> {
 }
 
 describe('tools/list', () => {
-  test('lists exactly the fourteen tools, each with title, description, object schemas and the catalog annotations', async () => {
+  test('lists exactly the fifteen tools, each with title, description, object schemas and the catalog annotations', async () => {
     const p = await person()
     const { tools } = await p.client.listTools()
     expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name))
@@ -122,6 +122,7 @@ describe('tools/list', () => {
       save_url: ['url'],
       list_saved_items: [],
       search_saved_items: ['query'],
+      list_changes: [],
       read_saved_item: ['id'],
       mark_read: ['id'],
       mark_unread: ['id'],

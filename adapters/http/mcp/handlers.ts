@@ -8,6 +8,7 @@ import { folderCreate, folderDelete, folderList, folderRename } from '../../app/
 import { captureUrl, changeItem, deleteItem, listPage, type ListedPage } from '../../app/saved-items.ts'
 import { readContent } from '../../app/reading.ts'
 import { searchItems } from '../../app/search.ts'
+import { changesSince } from '../../app/changes.ts'
 import { SEARCH_DEFAULT_LIMIT } from '../../../core/search/cursor.ts'
 import { cutAtParagraph } from '../../../core/reading/cut-text.ts'
 import { pageSchemaFailure } from '../page-check.ts'
@@ -111,6 +112,19 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
           : `${page.results.length} result${page.results.length === 1 ? '' : 's'}, best first:`
       const more = page.nextCursor ? `\nMore results: call again with cursor "${page.nextCursor}".` : ''
       return { structured: page, summary: [head, ...lines].join('\n') + more }
+    },
+    list_changes: async (args) => {
+      const page = await changesSince(deps, principal, args.since)
+      const counts = { upsert: 0, delete: 0 }
+      for (const change of page.changes) counts[change.op]++
+      const head =
+        page.changes.length === 0
+          ? 'Nothing changed.'
+          : `${page.changes.length} change${page.changes.length === 1 ? '' : 's'}: ${counts.upsert} new or changed, ${counts.delete} deleted.`
+      const next = page.hasMore
+        ? `More are waiting: call again at once with since "${page.cursor}".`
+        : `Next time, call with since "${page.cursor}".`
+      return { structured: page, summary: `${head}\n${next}` }
     },
     read_saved_item: async (args) => {
       if (args.format === 'text') {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
 import { MAX_PAGE_SIZE } from '../../../core/items/list-order.ts'
 import { CAPTURE_CHANNELS, SORTS } from '../../../core/types.ts'
-import { Folder, literals, nullable, SavedItem, Tag } from '../schemas.ts'
+import { ChangesPage, Folder, literals, nullable, SavedItem, Tag } from '../schemas.ts'
 
 // One schema source for REST and MCP (docs/mcp.md#tools): the tools' outputs ARE the REST response schemas
 // of adapters/http/schemas.ts (TypeBox, which is JSON Schema), and their inputs are the REST request
@@ -73,6 +73,11 @@ export const Inputs = {
       }),
     ),
   }),
+  list_changes: args({
+    since: t.Optional(
+      t.String({ minLength: 1, maxLength: 512, description: 'cursor from the previous result; absent the first time' }),
+    ),
+  }),
   mark_read: args({ id: id('saved item') }),
   mark_unread: args({ id: id('saved item') }),
   open_saved_item: args({ id: id('saved item') }),
@@ -118,6 +123,7 @@ export const Outputs = {
     },
     closed,
   ),
+  list_changes: ChangesPage,
   read_saved_item: t.Object(
     {
       savedItemId: t.String(),

@@ -8,6 +8,7 @@ const EXPECTED_SCOPES: Record<string, string> = {
   save_url: 'saved-items:capture',
   list_saved_items: 'saved-items:read',
   search_saved_items: 'saved-items:read',
+  list_changes: 'saved-items:read',
   read_saved_item: 'saved-items:read',
   mark_read: 'saved-items:write',
   mark_unread: 'saved-items:write',
@@ -20,7 +21,14 @@ const EXPECTED_SCOPES: Record<string, string> = {
   delete_folder: 'folders:delete',
   whoami: 'account:read',
 }
-const READ_TOOLS = ['list_saved_items', 'search_saved_items', 'read_saved_item', 'list_folders', 'whoami']
+const READ_TOOLS = [
+  'list_saved_items',
+  'search_saved_items',
+  'list_changes',
+  'read_saved_item',
+  'list_folders',
+  'whoami',
+]
 const DELETE_TOOLS = ['delete_saved_item', 'delete_folder']
 
 const call = (name: unknown, id: number = 1) => ({
@@ -31,7 +39,7 @@ const call = (name: unknown, id: number = 1) => ({
 })
 
 describe('TOOLS', () => {
-  test('holds exactly the fourteen tools of docs/mcp.md#tools, each once', () => {
+  test('holds exactly the fifteen tools of docs/mcp.md#tools, each once', () => {
     assert.deepEqual(
       TOOLS.map((tool) => tool.name),
       Object.keys(EXPECTED_SCOPES),
