@@ -21,7 +21,7 @@ import { webRandom } from '../core/time.ts'
 import { openDatabase, type Database } from '../adapters/storage/open-database.ts'
 import { upsertCapture } from '../adapters/storage/saved-items.ts'
 import { percentile } from './load.ts'
-import { pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
+import { personWithKey, pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 100_000)
 const CAPTURE_ROUND = 5000
@@ -94,27 +94,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     ENRICHMENT: 'off',
   }
-  await run([SERVER, 'user', 'create', '--email', 'f@bench.example', '--password', 'bench-password-123'], env)
-  const key = (
-    await run(
-      [
-        SERVER,
-        'key',
-        'create',
-        '--email',
-        'f@bench.example',
-        '--scopes',
-        'saved-items:read,folders:read',
-        '--label',
-        'bench',
-      ],
-      env,
-    )
-  )
-    .trim()
-    .split('\n')
-    .at(-1)!
-    .trim()
+  const key = await personWithKey(env, 'f@bench.example', ['saved-items:read', 'folders:read'])
   const db = await openDatabase(url)
   const userId = await userOf(db, 'f@bench.example')
   const items = Math.round((CHANGES * 3) / 4)

@@ -119,3 +119,13 @@ export async function stopAll(): Promise<void> {
 process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL')
 })
+
+/** A person made with the admin CLI and a key of theirs with these scopes (printed on the CLI's last line). */
+export async function personWithKey(env: Record<string, string>, email: string, scopes: string[]): Promise<string> {
+  await run([SERVER, 'user', 'create', '--email', email, '--password', 'bench-password-123'], env)
+  const out = await run(
+    [SERVER, 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'],
+    env,
+  )
+  return out.trim().split('\n').at(-1)!.trim()
+}

@@ -13,7 +13,7 @@ import { mkdtempSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { percentile, seededRandom } from './load.ts'
-import { pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
+import { personWithKey, pinCores, SERVER, startServer, stopAll } from './processes.ts'
 
 const REQUESTS = Number(process.env.BENCH_WEB_REQUESTS ?? 400)
 const ITEMS = 1000
@@ -138,27 +138,13 @@ async function main(): Promise<void> {
   log(pinCores())
   const email = 'web@bench.example'
   const password = 'bench-password-123'
-  await run([SERVER, 'user', 'create', '--email', email, '--password', password], env)
-  const key = (
-    await run(
-      [
-        SERVER,
-        'key',
-        'create',
-        '--email',
-        email,
-        '--scopes',
-        'saved-items:capture,saved-items:read,saved-items:write,folders:write,folders:read',
-        '--label',
-        'bench',
-      ],
-      env,
-    )
-  )
-    .trim()
-    .split('\n')
-    .at(-1)!
-    .trim()
+  const key = await personWithKey(env, email, [
+    'saved-items:capture',
+    'saved-items:read',
+    'saved-items:write',
+    'folders:write',
+    'folders:read',
+  ])
   let server = await startServer('readlater', [SERVER], env)
   await seed(server.url, key)
   await stopAll()

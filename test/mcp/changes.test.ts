@@ -1,32 +1,17 @@
-import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { expect, test } from 'bun:test'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
+import { mcpSuite } from './mcp-helpers.ts'
 
 // list_changes through the MCP SDK's client over real HTTP, against GET /v1/changes (docs/api.md#changes,
 // docs/mcp.md#tools).
 
-let live: LiveServer
-const clients: Client[] = []
-beforeAll(async () => {
-  live = await startLiveServer()
-})
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close()
-})
-afterAll(async () => {
-  await live.stop()
-})
+const suite = mcpSuite()
 
 async function person() {
+  const live = suite.live
   const key = await (await live.harness.user()).key()
   const authorization = `Bearer ${key}`
-  const client = new Client({ name: 'changes-test', version: '1.0.0' })
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), { requestInit: { headers: { authorization } } }),
-  )
-  clients.push(client)
+  const client = await suite.connect(key, 'changes-test')
   const rest = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${live.url}${path}`, {
       ...init,

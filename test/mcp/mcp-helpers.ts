@@ -1,9 +1,13 @@
+import { afterAll, afterEach, beforeAll } from 'bun:test'
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
 import { hiddenField, type Browserless } from '../oauth/oauth-helpers.ts'
 
 /**
@@ -233,4 +237,37 @@ export function freePort(): number {
   const port = server.port!
   server.stop(true)
   return port
+}
+
+/**
+ * A live server for one test file, and MCP SDK clients connected to its `/mcp` with a bearer credential,
+ * each closed after the test that opened it.
+ */
+export function mcpSuite() {
+  let live: LiveServer
+  const clients: Client[] = []
+  beforeAll(async () => {
+    live = await startLiveServer()
+  })
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close()
+  })
+  afterAll(async () => {
+    await live.stop()
+  })
+  return {
+    get live(): LiveServer {
+      return live
+    },
+    async connect(key: string, name: string): Promise<Client> {
+      const client = new Client({ name, version: '1.0.0' })
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } },
+        }),
+      )
+      clients.push(client)
+      return client
+    },
+  }
 }

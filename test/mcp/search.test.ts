@@ -1,31 +1,16 @@
-import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { expect, test } from 'bun:test'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
+import { mcpSuite } from './mcp-helpers.ts'
 
 // search_saved_items through the MCP SDK's client over real HTTP, against GET /v1/search (docs/search.md#mcp).
 
-let live: LiveServer
-const clients: Client[] = []
-beforeAll(async () => {
-  live = await startLiveServer()
-})
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close()
-})
-afterAll(async () => {
-  await live.stop()
-})
+const suite = mcpSuite()
 
 async function person() {
+  const live = suite.live
   const key = await (await live.harness.user()).key()
   const authorization = `Bearer ${key}`
-  const client = new Client({ name: 'search-test', version: '1.0.0' })
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), { requestInit: { headers: { authorization } } }),
-  )
-  clients.push(client)
+  const client = await suite.connect(key, 'search-test')
   return {
     call: async (args: Record<string, unknown>) =>
       (await client.callTool({ name: 'search_saved_items', arguments: args })) as CallToolResult,
