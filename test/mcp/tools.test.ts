@@ -1,25 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { describe, expect, test } from 'bun:test'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { TOOLS } from '../../core/mcp/tools.ts'
-import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
+import { mcpSuite } from './mcp-helpers.ts'
 
 // Every MCP tool through a real MCP client over real HTTP, compared with what the REST API answers for
 // the same data: the tools are the REST operations (docs/mcp.md#tools), so both must agree field for field.
 
-let live: LiveServer
-const clients: Client[] = []
-
-beforeAll(async () => {
-  live = await startLiveServer()
-})
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close()
-})
-afterAll(async () => {
-  await live.stop()
-})
+const suite = mcpSuite()
 
 interface Person {
   id: string
@@ -32,14 +20,11 @@ interface Person {
 }
 
 async function person(): Promise<Person> {
+  const live = suite.live
   const user = await live.harness.user()
   const key = await user.key()
   const authorization = `Bearer ${key}`
-  const client = new Client({ name: 'tools-test', version: '1.0.0' })
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), { requestInit: { headers: { authorization } } }),
-  )
-  clients.push(client)
+  const client = await suite.connect(key, 'tools-test')
   const rest: Person['rest'] = async (method, path, body) => {
     const headers: Record<string, string> = { authorization }
     if (body !== undefined) headers['content-type'] = 'application/json'
@@ -445,7 +430,7 @@ describe('results are checked against their output schema', () => {
   test('a stored row that breaks the SavedItem schema: list_saved_items and mark_read answer InternalError, logged, the value never sent', async () => {
     const p = await person()
     const item = await save(p, 'https://example.com/corrupt-mcp')
-    await live.harness.db.$client.execute({
+    await suite.live.harness.db.$client.execute({
       sql: "UPDATE saved_items SET type = 'hologram' WHERE id = ?",
       args: [item.id],
     })
@@ -457,7 +442,7 @@ describe('results are checked against their output schema', () => {
       expect(text).toBe('InternalError: the service failed to run this tool; retry later')
       expect(text).not.toContain('hologram')
     }
-    const logged = live.harness.logs.filter((line) => line.msg === 'mcp tool result failed its schema')
+    const logged = suite.live.harness.logs.filter((line) => line.msg === 'mcp tool result failed its schema')
     expect(logged.map((line) => line.tool)).toEqual(['list_saved_items', 'mark_read'])
     expect(JSON.stringify(logged)).not.toContain('hologram')
   })
