@@ -26,8 +26,10 @@ const itemsByIds = preparedPer((db) =>
     .select(ITEM_FIELDS)
     .from(savedItems)
     .leftJoin(folders, eq(folders.id, savedItems.folderId))
+    // The ids drive the lookup (by primary key); `+` keeps SQLite from scanning the person's whole
+    // (user, …) index instead and testing each row against the list (10 ms a page at 75,000 items).
     .where(
-      sql`${savedItems.userId} = ${sql.placeholder('userId')} AND ${savedItems.id} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`,
+      sql`${savedItems.id} IN (SELECT value FROM json_each(${sql.placeholder('ids')})) AND +${savedItems.userId} = ${sql.placeholder('userId')}`,
     )
     .prepare(),
 )
