@@ -20,6 +20,7 @@ import { prepareCapture } from '../core/items/capture.ts'
 import { webRandom } from '../core/time.ts'
 import { openDatabase, type Database } from '../adapters/storage/open-database.ts'
 import { upsertCapture } from '../adapters/storage/saved-items.ts'
+import { findUserByEmail } from '../adapters/storage/users.ts'
 import { percentile } from './load.ts'
 import { personWithKey, pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
 
@@ -29,8 +30,7 @@ const log = (line: string) => console.error(line)
 const dir = mkdtempSync(join(tmpdir(), 'readlater-bench-changes-'))
 
 async function userOf(db: Database, email: string): Promise<string> {
-  const rows = await db.$client.execute({ sql: 'SELECT id FROM users WHERE email = ?', args: [email] })
-  return rows.rows[0]!.id as string
+  return (await findUserByEmail(db, email))!.id
 }
 
 async function captures(db: Database, userId: string, round: string, count: number): Promise<number> {

@@ -81,7 +81,7 @@ export function startImportWorker(
       await cannotRead(error)
       return
     }
-    let first = true
+    const claimedAt = record.processed
     while (running) {
       const from = record.processed
       const slice: ParsedEntry[] = []
@@ -151,12 +151,11 @@ export function startImportWorker(
       // After the first batch (the file's bytes, text and first window read, the upload's copies gone),
       // then every ENTRIES_PER_COLLECTION entries.
       if (
-        first ||
+        from === claimedAt ||
         Math.floor(from / ENTRIES_PER_COLLECTION) !== Math.floor(record.processed / ENTRIES_PER_COLLECTION)
       ) {
         collectGarbage()
       }
-      first = false
       claim.leaseUntilMs = nextLeaseUntilMs
       onBatch?.(record)
       if (result.progress.done) {

@@ -1,5 +1,6 @@
 import type { Database } from './open-database.ts'
 import { runProgram } from './program.ts'
+import { readRows } from './read-rows.ts'
 
 /** How long a web delete can be undone (docs/web.md#queue). */
 export const UNDO_WINDOW_MS = 10 * 60 * 1000
@@ -9,6 +10,23 @@ interface Snapshot {
   item: Record<string, unknown>
   content: Record<string, unknown> | null
   progress: Record<string, unknown> | null
+}
+
+/** The copy of an item this person deleted within the undo window, as a SELECT of `snapshot`. */
+const KEPT = 'SELECT snapshot FROM deleted_items WHERE item_id = ? AND user_id = ? AND deleted_at_ms >= ?'
+const keptArgs = (userId: string, id: string, nowMs: number) => [id, userId, nowMs - UNDO_WINDOW_MS]
+
+/** The title (or URL) of an item this person deleted within the undo window, for the page's "Undo"; null when none. */
+export async function deletedItemLabel(
+  db: Database,
+  userId: string,
+  id: string,
+  nowMs: number,
+): Promise<string | null> {
+  const [kept] = await readRows(db, KEPT, keptArgs(userId, id, nowMs))
+  if (!kept) return null
+  const { item } = JSON.parse(kept.snapshot as string) as Snapshot
+  return String(item.title ?? item.original_url)
 }
 
 /** A plain object of a row (the client driver's rows also answer by index). */
@@ -71,10 +89,7 @@ function insertOf(table: string, row: Record<string, unknown>) {
  */
 export function restoreDeletedItem(db: Database, userId: string, id: string, nowMs: number): Promise<RestoreOutcome> {
   return runProgram(db, function* () {
-    const [kept] = (yield {
-      all: 'SELECT snapshot FROM deleted_items WHERE item_id = ? AND user_id = ? AND deleted_at_ms >= ?',
-      args: [id, userId, nowMs - UNDO_WINDOW_MS],
-    }) as { snapshot: string }[]
+    const [kept] = (yield { all: KEPT, args: keptArgs(userId, id, nowMs) }) as { snapshot: string }[]
     if (!kept) return 'expired'
     yield { run: 'DELETE FROM deleted_items WHERE item_id = ?', args: [id] }
     const snapshot = JSON.parse(kept.snapshot) as Snapshot

@@ -17,14 +17,3 @@ export async function folderCounts(db: Database, userId: string): Promise<Folder
   const byFolder = new Map(rows.map((row) => [(row.folderId as string | null) ?? null, Number(row.n)] as const))
   return { all: [...byFolder.values()].reduce((sum, n) => sum + n, 0), byFolder }
 }
-
-/** The word count of each of these items that has an article: the queue's reading times and reader links. */
-export async function articleWordCounts(db: Database, itemIds: readonly string[]): Promise<Map<string, number>> {
-  if (itemIds.length === 0) return new Map()
-  const rows = await readRows(
-    db,
-    `SELECT item_id AS itemId, word_count AS words FROM item_contents WHERE item_id IN (${itemIds.map(() => '?').join(', ')})`,
-    [...itemIds],
-  )
-  return new Map(rows.map((row) => [row.itemId as string, Number(row.words)] as const))
-}

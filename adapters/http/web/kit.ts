@@ -1,8 +1,8 @@
 import type { AppDeps } from '../../app/deps.ts'
 import { logUnexpected } from '../../app/unexpected.ts'
 import { isAppError } from '../../../core/errors.ts'
-import { prepareCapture } from '../../../core/items/capture.ts'
-import { upsertCapture } from '../../storage/saved-items.ts'
+import { captureUrl } from '../../app/saved-items.ts'
+import { sessionPrincipal } from './reader.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { toTimestamp } from '../../../core/time.ts'
 import { STATUS_BY_TAG } from '../errors.ts'
@@ -166,19 +166,17 @@ export function webKit(deps: AppDeps) {
    * A URL captured from a page (the queue's field, /save): through the capture rules with channel
    * web-companion; null when it is no URL that can be saved (the page says so, nothing is written).
    */
-  async function captureFromPage(userId: string, url: string): Promise<{ created: boolean; url: string } | null> {
-    let prepared
+  async function captureFromPage(session: WebSession, url: string): Promise<{ created: boolean; url: string } | null> {
     try {
-      prepared = prepareCapture(
-        { url, captureChannel: 'web-companion' },
-        { id: newId(), userId, now: deps.clock.now(), connectClient: null },
-      )
+      const { created, savedItem } = await captureUrl(deps, sessionPrincipal(session), {
+        url,
+        captureChannel: 'web-companion',
+      })
+      return { created, url: savedItem.originalUrl }
     } catch (error) {
       if (isAppError(error) && error._tag === 'InvalidUrlError') return null
       throw error
     }
-    const { created } = await upsertCapture(db, prepared)
-    return { created, url: prepared.row.originalUrl }
   }
 
   return {

@@ -2,10 +2,10 @@ import { Elysia } from 'elysia'
 import { isAppError } from '../../../core/errors.ts'
 import { decodeCursor, encodeCursor } from '../../../core/items/list-order.ts'
 import { folderCreate, folderDelete, folderRename } from '../../app/folders.ts'
-import { deleteItemKeepingUndo, restoreDeletedItem, UNDO_WINDOW_MS } from '../../storage/deleted-items.ts'
+import { deletedItemLabel, deleteItemKeepingUndo, restoreDeletedItem } from '../../storage/deleted-items.ts'
 import { listFolders } from '../../storage/folders.ts'
-import { articleWordCounts, folderCounts } from '../../storage/queue-counts.ts'
-import { readRows } from '../../storage/read-rows.ts'
+import { folderCounts } from '../../storage/queue-counts.ts'
+import { articleWordCounts } from '../../storage/reading.ts'
 import { changeSavedItem, findSavedItem, listSavedItems } from '../../storage/saved-items.ts'
 import { signInPath } from './forms.ts'
 import { formRoute, hidden, type SignedInVisit, type Visit, type WebKit } from './kit.ts'
@@ -13,7 +13,7 @@ import { landingPage } from './pages/landing.ts'
 import { foldersPage, type FoldersView } from './pages/folders.ts'
 import { movePage, queuePage, type QueueView } from './pages/queue.ts'
 import { filtersOf, queueReturn } from './pages/queue-filters.ts'
-import { QUEUE_SCRIPT_PATH, QUEUE_SCRIPT_VERSION, queueScriptResponse } from './queue-script.ts'
+import { QUEUE_SCRIPT_ASSET, QUEUE_SCRIPT_PATH } from './queue-script.ts'
 import { sessionPrincipal } from './reader.ts'
 import { searchFor } from './search.ts'
 
@@ -36,7 +36,7 @@ const withParam = (href: string, key: string, value: string): string =>
 export function queueRoutes(kit: WebKit) {
   const { deps, db, signupOpen, now, page, redirect, message, run, posted, signedIn, paramOf, captureFromPage } = kit
 
-  const queueScript = { script: `${QUEUE_SCRIPT_PATH}?v=${QUEUE_SCRIPT_VERSION}` }
+  const queueScript = { script: QUEUE_SCRIPT_ASSET.src }
 
   async function queue(visit: SignedInVisit, status: number, extra: Partial<QueueView> = {}): Promise<Response> {
     const userId = visit.session.userId
@@ -44,12 +44,13 @@ export function queueRoutes(kit: WebKit) {
     const filters = filtersOf(params)
     // A search replaces the list, so the queue itself is not read for it.
     const search = await searchFor(deps, visit.session, params)
-    const [folders, counts] = await Promise.all([listFolders(db, userId), folderCounts(db, userId)])
-    const base = { csrf: visit.csrf, cards: [], folders, counts, filters, nextCursor: null }
     if (search) {
-      const body = queuePage({ ...base, ...extra, search })
+      const empty = { cards: [], folders: [], counts: { all: 0, byFolder: new Map() }, nextCursor: null }
+      const body = queuePage({ csrf: visit.csrf, filters, ...empty, ...extra, search })
       return page(visit, search.error ? 400 : status, 'Search', body, queueScript)
     }
+    const [folders, counts] = await Promise.all([listFolders(db, userId), folderCounts(db, userId)])
+    const base = { csrf: visit.csrf, cards: [], folders, counts, filters, nextCursor: null }
     // An unknown folder id shows every folder rather than an empty list that looks like data loss.
     if (filters.folder !== 'none' && !folders.some((f) => f.id === filters.folder)) filters.folder = ''
     let after = null
@@ -71,7 +72,8 @@ export function queueRoutes(kit: WebKit) {
       items.map((item) => item.id),
     )
     const deleted = params.get('deleted')
-    const undo = deleted ? await deletedLabel(userId, deleted) : null
+    const label = deleted ? await deletedItemLabel(db, userId, deleted, deps.clock.now().getTime()) : null
+    const undo = deleted && label !== null ? { id: deleted, label } : null
     const done = params.get('done')
     return page(
       visit,
@@ -89,18 +91,6 @@ export function queueRoutes(kit: WebKit) {
     )
   }
 
-  /** The label of an item this person deleted within the undo window, for the notice's "Undo". */
-  async function deletedLabel(userId: string, id: string): Promise<{ id: string; label: string } | null> {
-    const [row] = await readRows(
-      db,
-      'SELECT snapshot FROM deleted_items WHERE item_id = ? AND user_id = ? AND deleted_at_ms >= ?',
-      [id, userId, deps.clock.now().getTime() - UNDO_WINDOW_MS],
-    )
-    if (!row) return null
-    const { item } = JSON.parse(row.snapshot as string) as { item: { title: string | null; original_url: string } }
-    return { id, label: item.title ?? item.original_url }
-  }
-
   const home = async (visit: Visit): Promise<Response> => {
     if (visit.session) return queue(visit as SignedInVisit, 200)
     // A search link (a bookmark, another tab signed out) is a signed-in page: sign in and come back to it.
@@ -112,7 +102,7 @@ export function queueRoutes(kit: WebKit) {
   const capture = (visit: Visit, form: URLSearchParams) =>
     signedIn(async (visit) => {
       const url = (form.get('url') ?? '').trim()
-      if (await captureFromPage(visit.session.userId, url)) return redirect(visit, '/?done=saved')
+      if (await captureFromPage(visit.session, url)) return redirect(visit, '/?done=saved')
       return queue(visit, 400, {
         capture: { url, error: 'Enter a full web address starting with http:// or https://.' },
       })
@@ -301,5 +291,5 @@ export function queueRoutes(kit: WebKit) {
       posted((visit) => deleteFolder(visit, paramOf(visit, 3))),
       formRoute,
     )
-    .get(QUEUE_SCRIPT_PATH, ({ request, query }) => queueScriptResponse(request, query.v), hidden)
+    .get(QUEUE_SCRIPT_PATH, ({ request, query }) => QUEUE_SCRIPT_ASSET.respond(request, query.v), hidden)
 }

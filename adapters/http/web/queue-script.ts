@@ -120,7 +120,4 @@ export const QUEUE_SCRIPT = `'use strict';
 })();
 `
 
-const served = staticAsset(QUEUE_SCRIPT_PATH, QUEUE_SCRIPT)
-export const QUEUE_SCRIPT_VERSION = served.version
-export const queueScriptResponse = (request: Request, version: string | undefined): Response =>
-  served.respond(request, version)
+export const QUEUE_SCRIPT_ASSET = staticAsset(QUEUE_SCRIPT_PATH, QUEUE_SCRIPT)

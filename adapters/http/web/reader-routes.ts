@@ -4,8 +4,8 @@ import { findSavedItem } from '../../storage/saved-items.ts'
 import { readContent, saveProgress } from '../../app/reading.ts'
 import { READER_CSP } from './layout.ts'
 import { readerPage, readerTitle } from './pages/reader.ts'
-import { progressOf, readerScriptResponse, sessionPrincipal } from './reader.ts'
-import { READER_SCRIPT_PATH, READER_SCRIPT_VERSION } from './reader-script.ts'
+import { progressOf, sessionPrincipal } from './reader.ts'
+import { READER_SCRIPT_ASSET, READER_SCRIPT_PATH } from './reader-script.ts'
 import { READER_STYLES } from './styles.ts'
 import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
 
@@ -39,7 +39,7 @@ export function readerRoutes(kit: WebKit) {
         csp: READER_CSP,
         styles: READER_STYLES,
         mainClass: 'reader-main',
-        ...(content ? { script: `${READER_SCRIPT_PATH}?v=${READER_SCRIPT_VERSION}` } : {}),
+        ...(content ? { script: READER_SCRIPT_ASSET.src } : {}),
       })
     })(visit)
 
@@ -75,5 +75,5 @@ export function readerRoutes(kit: WebKit) {
       posted((visit, form) => recordProgress(visit, form, paramOf(visit, 2))),
       formRoute,
     )
-    .get(READER_SCRIPT_PATH, ({ request, query }) => readerScriptResponse(request, query.v), hidden)
+    .get(READER_SCRIPT_PATH, ({ request, query }) => READER_SCRIPT_ASSET.respond(request, query.v), hidden)
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { staticAsset } from './static-asset.ts'
 
 /** Where the reader view's script is served; the page adds `?v=` (its hash) so a new release is fetched anew. */
 export const READER_SCRIPT_PATH = '/assets/reader.js'
@@ -83,4 +83,5 @@ export const READER_SCRIPT = `'use strict';
 `
 
 /** Changes whenever the script does: the page asks for this version, and it may be cached for good. */
-export const READER_SCRIPT_VERSION = createHash('sha256').update(READER_SCRIPT).digest('hex').slice(0, 16)
+export const READER_SCRIPT_ASSET = staticAsset(READER_SCRIPT_PATH, READER_SCRIPT)
+export const READER_SCRIPT_VERSION = READER_SCRIPT_ASSET.version

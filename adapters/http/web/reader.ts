@@ -1,6 +1,4 @@
 import { SCOPES, type Principal } from '../../../core/types.ts'
-import { READER_SCRIPT, READER_SCRIPT_PATH } from './reader-script.ts'
-import { staticAsset } from './static-asset.ts'
 import type { WebSession } from './session.ts'
 
 // The reader view's pieces that need nothing of the page machinery in routes.ts (docs/web.md#reader-view).
@@ -20,9 +18,3 @@ export const sessionPrincipal = (session: WebSession): Principal => ({
   kind: 'session',
   connectClient: null,
 })
-
-const served = staticAsset(READER_SCRIPT_PATH, READER_SCRIPT)
-
-/** The reader script's answer (static-asset.ts): the version the page names may be cached for good. */
-export const readerScriptResponse = (request: Request, version: string | undefined): Response =>
-  served.respond(request, version)

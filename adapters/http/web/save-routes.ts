@@ -32,7 +32,7 @@ export function saveRoutes(kit: WebKit) {
   const save = (visit: Visit, form: URLSearchParams) =>
     signedIn(async (visit) => {
       const { url, title } = sharedLink(form)
-      const saved = await captureFromPage(visit.session.userId, url)
+      const saved = await captureFromPage(visit.session, url)
       if (saved) return page(visit, 200, 'Saved', savedPage({ url: saved.url, title, again: !saved.created }))
       const error = 'That is not a web address that can be saved: it must start with http:// or https://.'
       return page(visit, 400, 'Save', savePage({ csrf: visit.csrf, url, title, error }))

@@ -2,7 +2,7 @@ import { isAppError } from '../../../core/errors.ts'
 import { SEARCH_DEFAULT_LIMIT } from '../../../core/search/cursor.ts'
 import type { AppDeps } from '../../app/deps.ts'
 import { searchItems, type SearchPage } from '../../app/search.ts'
-import { itemsWithContent } from '../../storage/reading.ts'
+import { articleWordCounts } from '../../storage/reading.ts'
 import { sessionPrincipal } from './reader.ts'
 import type { WebSession } from './session.ts'
 
@@ -40,9 +40,13 @@ export async function searchFor(
   try {
     const page = await searchItems(deps, sessionPrincipal(session), { q, limit: SEARCH_PAGE_SIZE, cursor })
     // One query for the page, not one per result.
-    const readable = await itemsWithContent(
-      deps.db,
-      page.results.map((result) => result.savedItem.id),
+    const readable = new Set(
+      (
+        await articleWordCounts(
+          deps.db,
+          page.results.map((result) => result.savedItem.id),
+        )
+      ).keys(),
     )
     return { q, results: page.results, readable, nextCursor: page.nextCursor, later: cursor !== null, error: null }
   } catch (error) {

@@ -60,7 +60,6 @@ a.title:hover,a.title:focus{text-decoration:underline}
 a.original{color:inherit}
 ul.items li .item-main{position:relative;padding-left:1rem}
 ul.items li.unread .item-main::before{content:"";position:absolute;left:0;top:.5rem;width:.5rem;height:.5rem;border-radius:50%;background:var(--accent)}
-.filter{margin:1rem 0}
 .search{margin:1rem 0}
 .results-head{display:flex;gap:1rem;align-items:baseline;justify-content:space-between;flex-wrap:wrap}
 .results-head h2{margin:.5rem 0;overflow-wrap:anywhere;min-width:0}
