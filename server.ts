@@ -15,6 +15,7 @@ import { startWalCheckpointer } from './adapters/storage/wal-checkpointer.ts'
 import { serve } from './adapters/runtime/serve.ts'
 import { loadSigningKeys, SigningKeyError } from './adapters/oauth/signing-keys.ts'
 import { startEnrichment } from './adapters/enrichment/start.ts'
+import { startWebhookDelivery } from './adapters/webhooks/start.ts'
 
 // Composition root: `bun server.ts` serves; `bun server.ts <command>` runs the admin CLI.
 // A configuration the service cannot run with stops it with one line on stderr and exit status 2
@@ -80,6 +81,7 @@ const stopMaintenance = startMaintenance(db, systemClock, (error) =>
   log('warn', { msg: 'maintenance failed', error: error instanceof Error ? error.name : 'unknown' }),
 )
 const enrichment = startEnrichment({ db, config, clock: systemClock, log })
+const webhookDelivery = startWebhookDelivery({ db, config, clock: systemClock, log })
 const searchIndexer = startSearchIndexer(db, (error) =>
   log('warn', { msg: 'search indexing failed', error: error instanceof Error ? error.name : 'unknown' }),
 )
@@ -109,7 +111,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     checkpointer?.stop()
     // In-flight jobs get a moment to finish; one cut off is taken over when its lease runs out.
     await Promise.race([
-      Promise.all([enrichment?.stop(), imports.stop()]),
+      Promise.all([enrichment?.stop(), imports.stop(), webhookDelivery?.stop()]),
       new Promise((resolve) => setTimeout(resolve, 2000)),
     ])
     await http.stop()

@@ -14,6 +14,8 @@ export interface Config {
   signup: 'open' | 'closed'
   enrichment: boolean
   enrichAllowPrivate: boolean
+  /** Whether this process sends webhook messages (docs/webhooks.md#operations); the outbox fills either way. */
+  webhookDelivery: boolean
   /** Take the client IP from the last `X-Forwarded-For` hop (set it only behind your own reverse proxy). */
   trustProxy: boolean
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -100,6 +102,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     signup: oneOf(env, 'SIGNUP', ['open', 'closed'], 'open'),
     enrichment: oneOf(env, 'ENRICHMENT', ['on', 'off'], 'on') === 'on',
     enrichAllowPrivate: oneOf(env, 'ENRICH_ALLOW_PRIVATE', ['0', '1'], '0') === '1',
+    webhookDelivery: oneOf(env, 'WEBHOOKS', ['on', 'off'], 'on') === 'on',
     trustProxy: oneOf(env, 'TRUST_PROXY', ['0', '1'], '0') === '1',
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
     encryptionKey,

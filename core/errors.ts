@@ -135,6 +135,16 @@ export class CursorExpiredError extends Error {
   readonly _tag = 'CursorExpiredError'
 }
 
+/** No webhook with this id among the caller's own (docs/webhooks.md#api). */
+export class WebhookNotFoundError extends Error {
+  readonly _tag = 'WebhookNotFoundError'
+  readonly webhookId: string
+  constructor(webhookId: string) {
+    super(`No webhook with id "${webhookId.slice(0, 64)}"`)
+    this.webhookId = webhookId.slice(0, 64)
+  }
+}
+
 export type AppError =
   | InvalidUrlError
   | InvalidFolderNameError
@@ -155,6 +165,7 @@ export type AppError =
   | ImportFormatError
   | ImportNotFoundError
   | CursorExpiredError
+  | WebhookNotFoundError
 
 const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
   'InvalidUrlError',
@@ -176,6 +187,7 @@ const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
   'ImportFormatError',
   'ImportNotFoundError',
   'CursorExpiredError',
+  'WebhookNotFoundError',
 ])
 
 export function isAppError(value: unknown): value is AppError {
@@ -194,5 +206,6 @@ export function toErrorBody(error: AppError): Record<string, string> {
   if (error._tag === 'FolderNotFoundError') body.folderId = error.folderId
   if (error._tag === 'ConnectError') body.code = error.code
   if (error._tag === 'ImportNotFoundError') body.importId = error.importId
+  if (error._tag === 'WebhookNotFoundError') body.webhookId = error.webhookId
   return body
 }

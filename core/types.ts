@@ -31,6 +31,7 @@ export const SCOPES = [
   'folders:write',
   'folders:delete',
   'account:read',
+  'webhooks:manage',
 ] as const
 export type Scope = (typeof SCOPES)[number]
 

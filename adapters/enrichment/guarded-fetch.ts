@@ -70,7 +70,7 @@ async function defaultLookup(hostname: string): Promise<string[]> {
  * rebinding DNS server could answer with a private address. Closing it there needs an undici
  * Agent with a connect lookup (Node) or an egress proxy (Deno).
  */
-function pinnedFetch(url: URL, address: string, init: RequestInit, ca?: string): Promise<Response> {
+export function pinnedFetch(url: URL, address: string, init: RequestInit, ca?: string): Promise<Response> {
   if (typeof Bun === 'undefined') return fetch(url, init)
   // `proxy: false`: an HTTP(S)_PROXY in the environment would otherwise carry the request, unpinned.
   if (literalAddress(url) !== null) return fetch(url, { ...init, proxy: false } as BunFetchRequestInit)
@@ -93,7 +93,7 @@ function literalAddress(url: URL): string | null {
 }
 
 /** Scheme and userinfo: checks that need no network, run on the first URL and on every Location. */
-function parseTarget(raw: string, base?: URL): URL {
+export function parseTarget(raw: string, base?: URL): URL {
   let url: URL
   try {
     url = base ? new URL(raw, base) : new URL(raw)
@@ -113,7 +113,7 @@ function parseTarget(raw: string, base?: URL): URL {
 }
 
 /** Rejects with the signal's reason once it aborts; `lookup` and injected functions take no signal. */
-function untilAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason)
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason)
@@ -123,7 +123,7 @@ function untilAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Port rule, DNS and address check; returns the address the connection is pinned to. */
-async function checkedAddress(url: URL, options: GuardedFetchOptions, signal: AbortSignal): Promise<string> {
+export async function checkedAddress(url: URL, options: GuardedFetchOptions, signal: AbortSignal): Promise<string> {
   if (!options.allowPrivate && !ALLOWED_PORTS.has(url.port)) {
     throw new FetchRefusedError('port', `Refused ${url.hostname}: port ${url.port} is not 80 or 443`)
   }
@@ -175,7 +175,7 @@ function looksLikeHtml(bytes: Uint8Array): boolean {
   return /^<(!doctype html|html|head|body|title|meta|!--)[\s>]/.test(head)
 }
 
-async function cancelBody(response: Response): Promise<void> {
+export async function cancelBody(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => undefined)
 }
 

@@ -14,6 +14,7 @@ import { folderRoutes } from './routes/folders.ts'
 import { savedItemRoutes } from './routes/saved-items.ts'
 import { searchRoutes } from './routes/search.ts'
 import { changesRoutes } from './routes/changes.ts'
+import { webhookRoutes } from './routes/webhooks.ts'
 import { importRoutes } from './routes/imports.ts'
 import { openApiDocumentation } from './openapi-info.ts'
 import { HTML_HEADERS, layout } from './web/layout.ts'
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps, ipLimits: IpLimits) {
       .use(savedItemRoutes(context))
       .use(searchRoutes(context))
       .use(changesRoutes(context))
+      .use(webhookRoutes(context))
       .use(importRoutes(context))
       .use(folderRoutes(context))
       .use(connectRoutes(context))

@@ -15,6 +15,7 @@ export const STATUS_BY_TAG: Record<AppError['_tag'], number> = {
   ContentNotFoundError: 404,
   FolderNotFoundError: 404,
   ImportNotFoundError: 404,
+  WebhookNotFoundError: 404,
   RouteNotFoundError: 404,
   FolderNameConflictError: 409,
   CursorExpiredError: 410,

@@ -21,6 +21,10 @@ export function openApiDocumentation(baseUrl: string) {
       { name: 'Account', description: 'Who the credential acts for' },
       { name: 'Import and export', description: 'Bring a library in from other services; take all of it out' },
       { name: 'Sync', description: 'What changed since a cursor, deletions included, for clients that keep a copy' },
+      {
+        name: 'Webhooks',
+        description: 'Signed messages (Standard Webhooks) to your URL when your library changes; needs webhooks:manage',
+      },
       { name: 'Connect', description: 'Give a named client (chrome-extension, raycast) its own API key' },
       { name: 'Health', description: 'Liveness' },
     ],

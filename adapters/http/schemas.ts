@@ -4,6 +4,7 @@ import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, SCOPES, SORTS, TAGS } from '../../core/types.ts'
 import { CONNECT_ERROR_CODES } from '../../core/connect/connect-errors.ts'
 import { IMPORT_FORMATS } from '../../core/import/types.ts'
+import { WEBHOOK_EVENTS } from '../../core/webhooks/events.ts'
 import { CODE_CHALLENGE_PATTERN } from '../../core/connect/connect-request.ts'
 
 // One source of truth for request validation, response shaping and /openapi.json. Nullable values are
@@ -179,6 +180,55 @@ export const ChangesPage = t.Object(
   closed,
 )
 export const FolderList = t.Object({ folders: t.Array(Folder) }, closed)
+export const WebhookEventName = literals(WEBHOOK_EVENTS)
+export const Webhook = t.Object(
+  {
+    id: t.String({ description: 'UUIDv7' }),
+    url: t.String({ description: 'Where messages are POSTed' }),
+    events: t.Array(WebhookEventName, { description: 'The subscribed event types, in canonical order' }),
+    createdAt: t.String(),
+    disabledAt: nullable(
+      t.String({ description: 'When 20 failed deliveries in a row disabled it; null while it is enabled' }),
+    ),
+  },
+  closed,
+)
+export const WebhookCreateRequest = t.Object(
+  {
+    url: t.String({ description: 'An absolute http(s) URL, at most 2,048 characters, no credentials or fragment' }),
+    events: t.Array(t.String({ maxLength: 100 }), {
+      maxItems: 50,
+      description: `At least one of: ${WEBHOOK_EVENTS.join(', ')}`,
+    }),
+  },
+  closed,
+)
+export const WebhookCreated = t.Object(
+  {
+    webhook: Webhook,
+    secret: t.String({
+      description: 'The signing secret (`whsec_` + base64), shown this once: keep it to verify signatures',
+    }),
+  },
+  closed,
+)
+export const WebhookList = t.Object({ webhooks: t.Array(Webhook) }, closed)
+export const WebhookDelivery = t.Object(
+  {
+    id: t.String({ description: 'The message id, sent as `webhook-id` on every attempt' }),
+    type: t.String({ description: 'The event type, or `webhook.test`' }),
+    status: t.Union([t.Literal('pending'), t.Literal('delivered'), t.Literal('failed')]),
+    attempts: t.Integer({ description: 'Attempts made so far' }),
+    createdAt: t.String(),
+    lastAttemptAt: nullable(t.String()),
+    nextAttemptAt: nullable(t.String({ description: 'When the next attempt is due, while pending' })),
+    responseStatus: nullable(t.Integer({ description: "The receiver's HTTP status on the last attempt" })),
+    error: nullable(t.String({ description: 'Why the last attempt failed' })),
+  },
+  closed,
+)
+export const WebhookDeliveryList = t.Object({ deliveries: t.Array(WebhookDelivery) }, closed)
+export const WebhookTestResult = t.Object({ delivery: WebhookDelivery }, closed)
 export const FolderNameRequest = t.Object({ name: t.String() }, closed)
 export const Health = t.Object({ ok: t.Boolean() }, closed)
 export const Me = t.Object({ id: t.String(), email: t.String() }, closed)
@@ -275,6 +325,7 @@ export const Errors = {
   ImportFormatError: errorBody('ImportFormatError'),
   ImportNotFoundError: errorBody('ImportNotFoundError', { importId: t.String() }),
   CursorExpiredError: errorBody('CursorExpiredError'),
+  WebhookNotFoundError: errorBody('WebhookNotFoundError', { webhookId: t.String() }),
   InternalError: errorBody('InternalError'),
 }
 

@@ -8,6 +8,7 @@ import {
   oauthGrants,
   rateLimits,
   users,
+  webhooks,
   webSessions,
 } from './schema.ts'
 import { findUserById } from './users.ts'
@@ -15,7 +16,7 @@ import { findUserById } from './users.ts'
 /**
  * Removes a person and everything of theirs in one unit (docs/operations.md#deleting-an-account): the user
  * row cascades to items (and their enrichment jobs), folders, API keys, OAuth grants (and their codes and
- * refresh tokens), web sessions and connect codes; idempotency records, the rate-limit counters of their
+ * refresh tokens), web sessions and connect codes; webhooks (and their outbox) go first; idempotency records, the rate-limit counters of their
  * credentials and their changes feed have no foreign key and go explicitly. The email is then free to sign up again.
  * Returns false when there is no such person.
  */
@@ -28,6 +29,8 @@ export async function deleteAccount(db: Database, userId: string): Promise<boole
   await atomically(db, [
     db.delete(rateLimits).where(sql`${rateLimits.bucket} IN (${buckets})`),
     db.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, userId)),
+    // Before the user: the cascade's deletes of items and folders must not queue messages to their webhooks.
+    db.delete(webhooks).where(eq(webhooks.userId, userId)),
     db.delete(users).where(eq(users.id, userId)),
     // After the user: the cascade's deletes of items and folders are logged too, and go with the rest.
     db.delete(changes).where(eq(changes.userId, userId)),

@@ -417,3 +417,66 @@ export const changesPruned = sqliteTable('changes_pruned', {
   userId: text('user_id').primaryKey(),
   seq: integer('seq').notNull(),
 })
+
+/**
+ * A person's webhooks (docs/webhooks.md). The signing secret is needed to sign, so it cannot be hashed: with
+ * ENCRYPTION_KEY set it is stored encrypted (`enc:` + a compact JWE), otherwise as issued. `events` is the
+ * JSON array of subscribed event types; the outbox triggers match a type by its quoted name in it.
+ */
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: text('events').notNull(),
+    secret: text('secret').notNull(),
+    createdAt: text('created_at').notNull(),
+    disabledAt: text('disabled_at'),
+    /** Deliveries failed in a row (a success resets it); 20 disable the webhook. */
+    failuresInRow: integer('failures_in_row').notNull().default(0),
+  },
+  (t) => [index('webhooks_user_idx').on(t.userId, t.createdAt)],
+)
+
+/**
+ * The webhook outbox (docs/webhooks.md#delivery): one row per message to one webhook, inserted by triggers
+ * on `saved_items` and `folders` (the 0012 migration) in the transaction of the change, with the whole body
+ * as it will be signed. Workers claim due rows with a lease, as enrichment does; a row stays after its last
+ * attempt (`delivered` or `failed`) for the settings page's history, pruned after 7 days.
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    /** The `webhook-id` header: the same on every attempt of this message. */
+    id: text('id').notNull(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    /** The item or folder the event is about: messages about one entity go out in order. */
+    entityId: text('entity_id').notNull(),
+    body: text('body').notNull(),
+    status: text('status').notNull(),
+    /** Attempts started, counted when claimed. */
+    attempts: integer('attempts').notNull().default(0),
+    runAfterMs: integer('run_after_ms').notNull(),
+    leaseUntilMs: integer('lease_until_ms'),
+    createdAtMs: integer('created_at_ms').notNull(),
+    lastAttemptAtMs: integer('last_attempt_at_ms'),
+    /** The receiver's HTTP status on the last attempt; null when none answered. */
+    responseStatus: integer('response_status'),
+    lastError: text('last_error'),
+    finishedAtMs: integer('finished_at_ms'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.runAfterMs, t.seq).where(sql`status = 'pending'`),
+    index('webhook_deliveries_entity_idx').on(t.webhookId, t.entityId, t.seq).where(sql`status = 'pending'`),
+    index('webhook_deliveries_lease_idx').on(t.webhookId, t.leaseUntilMs).where(sql`status = 'pending'`),
+    index('webhook_deliveries_history_idx').on(t.webhookId, t.seq),
+    index('webhook_deliveries_finished_idx').on(t.finishedAtMs),
+  ],
+)

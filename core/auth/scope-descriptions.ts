@@ -16,5 +16,6 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope | typeof OFFLINE_ACCESS, 
   'folders:write': 'create and update Folders',
   'folders:delete': 'delete Folders, keeping their Saved Items',
   'account:read': 'read the identity of the authenticated account',
+  'webhooks:manage': 'create, list, test and delete webhooks, which send your library’s changes to a URL',
   [OFFLINE_ACCESS]: 'receive a refresh token',
 }

@@ -28,6 +28,7 @@ const SAMPLE_BODIES: Record<string, (ids: RouteIds) => unknown> = {
   'PUT /v1/saved-items/{id}/progress': () => ({ progress: 0.5 }),
   'POST /v1/folders': () => ({ name: 'Generated folder' }),
   'PATCH /v1/folders/{id}': () => ({ name: 'Generated rename' }),
+  'POST /v1/webhooks': () => ({ url: 'https://hooks.example.invalid/generated', events: ['saved_item.created'] }),
   'POST /connect/authorize': () => authorizeBody(),
   'POST /connect/exchange': () => ({ client: 'raycast', code: 'no-such-code', codeVerifier: 'v'.repeat(43) }),
 }
@@ -39,6 +40,7 @@ function foreignAnswer(op: Operation): { status: number; tag?: string } | null {
     return op.method === 'DELETE' ? { status: 204 } : { status: 404, tag: 'SavedItemNotFoundError' }
   if (op.path.startsWith('/v1/folders/')) return { status: 404, tag: 'FolderNotFoundError' }
   if (op.path.startsWith('/v1/imports/')) return { status: 404, tag: 'ImportNotFoundError' }
+  if (op.path.startsWith('/v1/webhooks/')) return { status: 404, tag: 'WebhookNotFoundError' }
   throw new Error(`no rule for another person's id in ${op.method} ${op.path}: add one`)
 }
 
@@ -47,7 +49,9 @@ function pathFor(op: Operation, ids: RouteIds): string {
     ? ids.folderId
     : op.path.startsWith('/v1/imports/')
       ? ids.importId
-      : ids.itemId
+      : op.path.startsWith('/v1/webhooks/')
+        ? ids.webhookId
+        : ids.itemId
   return op.path.replace('{id}', id)
 }
 

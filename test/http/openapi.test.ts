@@ -124,6 +124,7 @@ describe('GET /openapi.json', () => {
           'folders:write': 'create and update Folders',
           'folders:delete': 'delete Folders, keeping their Saved Items',
           'account:read': 'read the identity of the authenticated account',
+          'webhooks:manage': 'create, list, test and delete webhooks, which send your library’s changes to a URL',
           offline_access: 'receive a refresh token',
         },
       },

@@ -7,6 +7,7 @@ export interface RouteIds {
   itemId: string
   folderId: string
   importId: string
+  webhookId: string
 }
 
 /** What a route answers when its path names a resource of another person. */
@@ -15,6 +16,7 @@ export type ForeignAnswer =
   | { resource: 'saved-item'; status: 204 } // DELETE is idempotent: same as a missing item (docs/api.md#lists)
   | { resource: 'folder'; status: 404; tag: 'FolderNotFoundError' }
   | { resource: 'import'; status: 404; tag: 'ImportNotFoundError' }
+  | { resource: 'webhook'; status: 404; tag: 'WebhookNotFoundError' }
 
 export interface RouteSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -32,6 +34,7 @@ export interface RouteSpec {
 
 const itemNotFound = { resource: 'saved-item', status: 404, tag: 'SavedItemNotFoundError' } as const
 const folderNotFound = { resource: 'folder', status: 404, tag: 'FolderNotFoundError' } as const
+const webhookNotFound = { resource: 'webhook', status: 404, tag: 'WebhookNotFoundError' } as const
 
 /** Every authenticated REST route of docs/security.md#scopes, one row each. */
 export const ROUTES: readonly RouteSpec[] = [
@@ -186,6 +189,47 @@ export const ROUTES: readonly RouteSpec[] = [
     success: 200,
     foreign: { resource: 'import', status: 404, tag: 'ImportNotFoundError' },
   },
+  {
+    method: 'POST',
+    pattern: '/v1/webhooks',
+    path: () => '/v1/webhooks',
+    scope: 'webhooks:manage',
+    body: () => ({ url: 'https://hooks.example.invalid/more', events: ['folder.created'] }),
+    success: 201,
+    foreign: null,
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/webhooks',
+    path: () => '/v1/webhooks',
+    scope: 'webhooks:manage',
+    success: 200,
+    foreign: null,
+  },
+  {
+    method: 'POST',
+    pattern: '/v1/webhooks/:id/test',
+    path: (ids) => `/v1/webhooks/${ids.webhookId}/test`,
+    scope: 'webhooks:manage',
+    success: 200,
+    foreign: webhookNotFound,
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/webhooks/:id/deliveries',
+    path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries`,
+    scope: 'webhooks:manage',
+    success: 200,
+    foreign: webhookNotFound,
+  },
+  {
+    method: 'DELETE',
+    pattern: '/v1/webhooks/:id',
+    path: (ids) => `/v1/webhooks/${ids.webhookId}`,
+    scope: 'webhooks:manage',
+    success: 204,
+    foreign: webhookNotFound,
+  },
 ]
 
 export const routeName = (route: RouteSpec): string => `${route.method} ${route.pattern}`
@@ -248,7 +292,18 @@ export async function seedPerson(harness: Harness, token: string, label: string)
     headers: { 'content-type': 'text/plain' },
   })
   if (started.status !== 202) throw new Error(`seed import failed: ${started.status} ${started.text}`)
-  return { itemId: capture.body.savedItem.id, folderId: folder.body.id, importId: started.body.import.id }
+  // A name that never resolves: the test route's attempt fails at DNS, at once, without leaving the machine.
+  const webhook = await harness.call('POST', '/v1/webhooks', {
+    token,
+    body: { url: `https://hooks.example.invalid/${label}`, events: ['saved_item.created'] },
+  })
+  if (webhook.status !== 201) throw new Error(`seed webhook failed: ${webhook.status} ${webhook.text}`)
+  return {
+    itemId: capture.body.savedItem.id,
+    folderId: folder.body.id,
+    importId: started.body.import.id,
+    webhookId: webhook.body.webhook.id,
+  }
 }
 
 /** Every row a person owns (items, folders), for "nothing changed" assertions. */

@@ -144,7 +144,9 @@ for (const route of ROUTES) {
             ? { ...b.ids, itemId: a.ids.itemId }
             : foreign.resource === 'folder'
               ? { ...b.ids, folderId: a.ids.folderId }
-              : { ...b.ids, importId: a.ids.importId }
+              : foreign.resource === 'webhook'
+                ? { ...b.ids, webhookId: a.ids.webhookId }
+                : { ...b.ids, importId: a.ids.importId }
         const reply = await h.call(route.method, route.path(ids), options(route, ids, { token: b.key }))
         expect(reply.status).toBe(foreign.status)
         if (foreign.status === 404 && foreign.resource === 'saved-item') {
@@ -159,6 +161,15 @@ for (const route of ROUTES) {
             message: expect.any(String),
             importId: a.ids.importId,
           })
+        } else if (foreign.status === 404 && foreign.resource === 'webhook') {
+          expect(reply.body).toEqual({
+            _tag: 'WebhookNotFoundError',
+            message: expect.any(String),
+            webhookId: a.ids.webhookId,
+          })
+          // The owner's webhook is still there, untouched.
+          const own = await h.call('GET', '/v1/webhooks', { token: a.key })
+          expect(own.body.webhooks.map((w: { id: string }) => w.id)).toEqual([a.ids.webhookId])
         } else if (foreign.status === 404) {
           expect(reply.body).toEqual({
             _tag: 'FolderNotFoundError',

@@ -1,0 +1,133 @@
+import { afterFailedAttempt, DELIVERY_LEASE_MS, DISABLE_AFTER_FAILURES } from '../../core/webhooks/retry-schedule.ts'
+import type { Clock } from '../../core/types.ts'
+import type { Log } from '../app/deps.ts'
+import type { Database } from '../storage/open-database.ts'
+import {
+  claimDelivery,
+  markDelivered,
+  markDeliveryFailed,
+  scheduleDeliveryRetry,
+  type ClaimedDelivery,
+} from '../storage/webhooks.ts'
+import { openSecret } from './secrets.ts'
+import { sendMessage, type SendOptions } from './send.ts'
+
+export interface DeliveryWorkerDeps {
+  db: Database
+  clock: Clock
+  log: Log
+  send: SendOptions
+  encryptionKey: string | undefined
+}
+
+export interface DeliveryWorkerOptions {
+  /** Attempts in flight at once, per process. */
+  concurrency: number
+  /** Attempts in flight at once per webhook, over every process: a hanging receiver holds no more. */
+  perWebhook: number
+  /** How often an idle worker looks for due messages. */
+  pollMs: number
+}
+
+export const DEFAULT_DELIVERY_OPTIONS: DeliveryWorkerOptions = { concurrency: 8, perWebhook: 4, pollMs: 200 }
+
+export interface DeliveryWorkers {
+  /** Looks for due messages now instead of at the next poll. */
+  wake(): void
+  /** Stops claiming, waits for the attempts in flight. */
+  stop(): Promise<void>
+}
+
+/**
+ * Sends webhook messages from the database's outbox in this process: claims due messages with a lease (so
+ * any number of processes share one outbox and each attempt is made once), at most `concurrency` at a time.
+ */
+export function startDeliveryWorkers(
+  deps: DeliveryWorkerDeps,
+  options: DeliveryWorkerOptions = DEFAULT_DELIVERY_OPTIONS,
+): DeliveryWorkers {
+  let running = true
+  let wake: (() => void) | null = null
+  const inFlight = new Set<Promise<void>>()
+
+  const loop = async () => {
+    while (running) {
+      if (inFlight.size >= options.concurrency) {
+        await Promise.race(inFlight)
+        continue
+      }
+      let claim: ClaimedDelivery | null = null
+      try {
+        const nowMs = deps.clock.now().getTime()
+        claim = await claimDelivery(deps.db, nowMs, nowMs + DELIVERY_LEASE_MS, options.perWebhook)
+      } catch (error) {
+        deps.log('warn', { msg: 'webhook outbox unavailable', error: error instanceof Error ? error.name : 'unknown' })
+      }
+      if (!claim) {
+        await new Promise<void>((resolve) => {
+          wake = resolve
+          setTimeout(resolve, inFlight.size > 0 ? Math.min(options.pollMs, 50) : options.pollMs)
+        })
+        wake = null
+        continue
+      }
+      const work = deliverOnce(deps, claim).finally(() => {
+        inFlight.delete(work)
+        // A finished attempt may let the next message about the same item go.
+        ;(wake as (() => void) | null)?.()
+      })
+      inFlight.add(work)
+    }
+  }
+  const done = loop()
+  return {
+    wake() {
+      ;(wake as (() => void) | null)?.()
+    },
+    async stop() {
+      running = false
+      ;(wake as (() => void) | null)?.()
+      await done
+      await Promise.all(inFlight)
+    },
+  }
+}
+
+/** One attempt of a claimed message, and its outcome stored. Never throws. */
+export async function deliverOnce(deps: DeliveryWorkerDeps, claim: ClaimedDelivery): Promise<void> {
+  const started = performance.now()
+  try {
+    const secret = await openSecret(claim.secret, deps.encryptionKey)
+    const outcome = await sendMessage({ ...claim, secret }, deps.clock.now(), deps.send)
+    const nowMs = deps.clock.now().getTime()
+    const base = { msg: 'webhook', webhookId: claim.webhookId, messageId: claim.id, attempts: claim.attempts }
+    const ms = Math.round(performance.now() - started)
+    if (outcome.delivered) {
+      await markDelivered(deps.db, claim, outcome.responseStatus, nowMs)
+      deps.log('info', { ...base, outcome: 'delivered', status: outcome.responseStatus, ms })
+      return
+    }
+    const next = afterFailedAttempt(claim.attempts, nowMs, outcome.refused)
+    if (next.kind === 'retry') {
+      await scheduleDeliveryRetry(deps.db, claim, outcome, next.runAfterMs, nowMs)
+      deps.log('info', { ...base, outcome: 'retry', status: outcome.responseStatus, reason: outcome.error, ms })
+      return
+    }
+    const disabled = await markDeliveryFailed(deps.db, claim, outcome, nowMs, DISABLE_AFTER_FAILURES)
+    deps.log('warn', { ...base, outcome: 'failed', status: outcome.responseStatus, reason: outcome.error, ms })
+    if (disabled) {
+      deps.log('warn', {
+        msg: 'webhook disabled',
+        webhookId: claim.webhookId,
+        reason: `${DISABLE_AFTER_FAILURES} failed deliveries in a row`,
+      })
+    }
+  } catch (error) {
+    // The lease runs out and another attempt follows; nothing else to do here.
+    deps.log('error', {
+      msg: 'webhook attempt not stored',
+      webhookId: claim.webhookId,
+      error: error instanceof Error ? error.name : 'unknown',
+    })
+  }
+}
