@@ -26,7 +26,7 @@ function childEnv(extra: Record<string, string>): Record<string, string> {
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined) continue
     if (
-      /^(PORT|HOST|BASE_URL|APP_URL|DATABASE_URL|DATABASE_AUTH_TOKEN|RATE_LIMIT_.*|IP_RATE_LIMIT_MAX|SIGNUP|ENRICH.*|LOG_LEVEL)$/.test(
+      /^(PORT|HOST|BASE_URL|APP_URL|DATABASE_URL|DATABASE_AUTH_TOKEN|RATE_LIMIT_.*|IP_RATE_LIMIT_MAX|SIGNUP|ENRICH.*|WEBHOOKS|ENCRYPTION_KEY|LOG_LEVEL)$/.test(
         name,
       )
     )
