@@ -6,6 +6,7 @@ import { backup, restore } from './database-commands.ts'
 import { UsageError } from './flags.ts'
 import { exportLibraryCommand, importFile } from './import-export-commands.ts'
 import { keyCreate, keyList, keyRevoke, signingKeyRotate } from './key-commands.ts'
+import { webhookDelete, webhookList } from './webhook-commands.ts'
 import { userCreate, userDelete, userList, userPassword } from './user-commands.ts'
 
 export interface CliIo {
@@ -40,6 +41,8 @@ const HELP = `Readlater admin commands (all honour DATABASE_URL / DATABASE_AUTH_
                                                             create a personal API key; prints it on the last line
   bun server.ts key list --email E                          the person's keys: id, label, scopes, created, last used, origin
   bun server.ts key revoke --id ID                          revoke a key and every key issued through it
+  bun server.ts webhook list --email E                      the person's webhooks: id, URL, events, created, state, waiting, last
+  bun server.ts webhook delete --email E --id ID            delete one of the person's webhooks and its waiting messages
   bun server.ts backup --to PATH                            consistent copy of the file database (safe while serving)
   bun server.ts restore --from PATH                         check a backup and put it in place (stop the server first)
   bun server.ts signing-key rotate                          a new token signing key; the old one verifies until its tokens expire
@@ -63,6 +66,8 @@ const COMMANDS: Record<string, Command> = {
   'key list': keyList,
   'key revoke': keyRevoke,
   'signing-key rotate': signingKeyRotate,
+  'webhook list': webhookList,
+  'webhook delete': webhookDelete,
   'articles refresh': articlesRefresh,
 }
 

@@ -238,3 +238,17 @@ describe('the outbox (docs/webhooks.md#events)', () => {
     expect(await countRows(h.db, 'webhook_deliveries')).toBe(0)
   })
 })
+
+describe('the webhooks:manage scope', () => {
+  test('is offered in the OAuth metadata and described for consent, but never in a default grant', async () => {
+    const { DEFAULT_AUTHORIZATION_SCOPES } = await import('../../core/oauth/oauth-scopes.ts')
+    const { SCOPE_DESCRIPTIONS } = await import('../../core/auth/scope-descriptions.ts')
+    const h = await createHarness()
+    const metadata = await h.call('GET', '/.well-known/oauth-authorization-server', { unchecked: true })
+    expect(metadata.body.scopes_supported).toContain('webhooks:manage')
+    const resource = await h.call('GET', '/.well-known/oauth-protected-resource', { unchecked: true })
+    expect(resource.body.scopes_supported).toContain('webhooks:manage')
+    expect(DEFAULT_AUTHORIZATION_SCOPES).not.toContain('webhooks:manage')
+    expect(SCOPE_DESCRIPTIONS['webhooks:manage']).toContain('webhooks')
+  })
+})
