@@ -146,7 +146,7 @@ export async function testWebhook(deps: AppDeps, principal: Principal, id: strin
       : { delivered: false, responseStatus: outcome.responseStatus, error: outcome.error },
     deps.clock.now().getTime(),
   )
-  const delivery = await findDelivery(deps.db, webhook.id, messageId)
+  const delivery = await findDelivery(deps.db, claim.seq)
   return { delivery: deliveryDto(delivery!) }
 }
 

@@ -473,10 +473,16 @@ export const webhookDeliveries = sqliteTable(
     finishedAtMs: integer('finished_at_ms'),
   },
   (t) => [
-    index('webhook_deliveries_due_idx').on(t.runAfterMs, t.seq).where(sql`status = 'pending'`),
+    // A webhook's due messages, oldest first: the claim reads the head of each webhook's queue.
+    index('webhook_deliveries_queue_idx').on(t.webhookId, t.runAfterMs, t.seq).where(sql`status = 'pending'`),
     index('webhook_deliveries_entity_idx').on(t.webhookId, t.entityId, t.seq).where(sql`status = 'pending'`),
-    index('webhook_deliveries_lease_idx').on(t.webhookId, t.leaseUntilMs).where(sql`status = 'pending'`),
-    index('webhook_deliveries_history_idx').on(t.webhookId, t.seq),
-    index('webhook_deliveries_finished_idx').on(t.finishedAtMs),
+    // Only messages in flight: a new message (no lease yet) adds no entry.
+    index('webhook_deliveries_lease_idx')
+      .on(t.webhookId, t.leaseUntilMs)
+      .where(sql`status = 'pending' AND lease_until_ms IS NOT NULL`),
+    // Finished messages only, for the history: a capture's message enters it when it is settled, not before.
+    index('webhook_deliveries_history_idx').on(t.webhookId, t.seq).where(sql`status != 'pending'`),
+    // Pending rows (finished_at_ms null) stay out of it: a capture writes one entry fewer.
+    index('webhook_deliveries_finished_idx').on(t.finishedAtMs).where(sql`finished_at_ms IS NOT NULL`),
   ],
 )

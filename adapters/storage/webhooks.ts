@@ -104,11 +104,19 @@ function deliveryOf(row: Record<string, unknown>): DeliveryRecord {
   }
 }
 
-/** The webhook's newest deliveries, newest first. */
+/**
+ * The webhook's newest deliveries, newest first: the newest finished ones (their index) and the newest
+ * waiting ones, merged. Waiting messages are kept out of the history index so a capture writes less.
+ */
 export async function recentDeliveries(db: Database, webhookId: string, limit: number): Promise<DeliveryRecord[]> {
   const found = await rows(
     db,
-    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?`,
+    `SELECT * FROM (SELECT seq, ${DELIVERY_COLUMNS} FROM webhook_deliveries INDEXED BY webhook_deliveries_history_idx
+                    WHERE webhook_id = ?1 AND status != 'pending' ORDER BY seq DESC LIMIT ?2)
+     UNION ALL
+     SELECT * FROM (SELECT seq, ${DELIVERY_COLUMNS} FROM webhook_deliveries
+                    WHERE webhook_id = ?1 AND status = 'pending' ORDER BY seq DESC LIMIT ?2)
+     ORDER BY seq DESC LIMIT ?2`,
     [webhookId, limit],
   )
   return found.map(deliveryOf)
@@ -127,19 +135,27 @@ export interface ClaimedDelivery {
   leaseUntilMs: number
 }
 
-// A message is due when nobody holds it, its time has come, its webhook is enabled, no older message about
-// the same item or folder still waits for this webhook (per-entity order), and the webhook has fewer than
-// `perWebhook` messages in flight: a receiver that hangs for 10 s holds a few workers, never all of them.
-const CLAIMABLE = `d.status = 'pending' AND d.run_after_ms <= ?1 AND (d.lease_until_ms IS NULL OR d.lease_until_ms <= ?1)
-  AND (SELECT w.disabled_at FROM webhooks w WHERE w.id = d.webhook_id) IS NULL
-  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.entity_id = d.entity_id
-                  AND e.status = 'pending' AND e.seq < d.seq)
-  AND (SELECT count(*) FROM webhook_deliveries h WHERE h.webhook_id = d.webhook_id AND h.status = 'pending'
-       AND h.lease_until_ms > ?1) < ?2`
+// The head of each enabled webhook's queue that has a free slot: its oldest due message that nobody holds
+// and that no older message about the same item or folder still waits ahead of (per-entity order). A
+// webhook with `perWebhook` messages in flight is skipped whole, so a receiver that hangs for 10 s holds a
+// few workers, never all of them, and its backlog is never walked (the cost of a claim is one probe per
+// webhook, not one per waiting message). Of the heads, the oldest message goes first.
+const NEXT = `SELECT min(seq) AS next FROM (
+  SELECT (SELECT d.seq FROM webhook_deliveries d INDEXED BY webhook_deliveries_queue_idx
+          WHERE d.webhook_id = w.id AND d.status = 'pending' AND d.run_after_ms <= ?1
+            AND (d.lease_until_ms IS NULL OR d.lease_until_ms <= ?1)
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id
+                            AND e.entity_id = d.entity_id AND e.status = 'pending' AND e.seq < d.seq)
+          ORDER BY d.run_after_ms, d.seq LIMIT 1) AS seq
+  FROM webhooks w
+  WHERE w.disabled_at IS NULL
+    AND (SELECT count(*) FROM webhook_deliveries h WHERE h.webhook_id = w.id AND h.status = 'pending'
+         AND h.lease_until_ms > ?1) < ?2)`
 
 /**
- * Takes the oldest due message and holds it until `leaseUntilMs`. One UPDATE … RETURNING: SQLite runs one
- * writer at a time, so two processes never claim the same attempt.
+ * Takes the next due message and holds it until `leaseUntilMs`. One UPDATE … RETURNING: SQLite runs one
+ * writer at a time, so two processes never claim the same attempt, and the in-flight limit and the order
+ * per item hold across processes.
  */
 export async function claimDelivery(
   db: Database,
@@ -148,18 +164,12 @@ export async function claimDelivery(
   perWebhook: number,
 ): Promise<ClaimedDelivery | null> {
   // Read first: every process polls, and an UPDATE that matches nothing still takes the write lock.
-  const [waiting] = await rows(
-    db,
-    `SELECT 1 AS waiting FROM webhook_deliveries d INDEXED BY webhook_deliveries_due_idx WHERE ${CLAIMABLE} LIMIT 1`,
-    [nowMs, perWebhook],
-  )
-  if (!waiting) return null
+  const [found] = await rows(db, NEXT, [nowMs, perWebhook])
+  if (found?.next == null) return null
   const [row] = await rows(
     db,
     `UPDATE webhook_deliveries SET lease_until_ms = ?3, attempts = attempts + 1, last_attempt_at_ms = ?1
-     WHERE seq = (SELECT d.seq FROM webhook_deliveries d INDEXED BY webhook_deliveries_due_idx WHERE ${CLAIMABLE}
-                  ORDER BY d.run_after_ms, d.seq LIMIT 1)
-       AND status = 'pending' AND (lease_until_ms IS NULL OR lease_until_ms <= ?1)
+     WHERE seq = (${NEXT}) AND status = 'pending' AND (lease_until_ms IS NULL OR lease_until_ms <= ?1)
      RETURNING seq, id, webhook_id, body, attempts`,
     [nowMs, perWebhook, leaseUntilMs],
   )
@@ -296,13 +306,9 @@ export async function settleTestDelivery(
   )
 }
 
-/** The webhook's delivery with this message id, as it stands. */
-export async function findDelivery(db: Database, webhookId: string, id: string): Promise<DeliveryRecord | null> {
-  const [row] = await rows(
-    db,
-    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND id = ? ORDER BY seq DESC LIMIT 1`,
-    [webhookId, id],
-  )
+/** A delivery as it stands, by its place in the outbox. */
+export async function findDelivery(db: Database, seq: number): Promise<DeliveryRecord | null> {
+  const [row] = await rows(db, `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE seq = ?`, [seq])
   return row ? deliveryOf(row) : null
 }
 

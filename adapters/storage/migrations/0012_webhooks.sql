@@ -17,11 +17,11 @@ CREATE TABLE `webhook_deliveries` (
 	FOREIGN KEY (`webhook_id`) REFERENCES `webhooks`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `webhook_deliveries_due_idx` ON `webhook_deliveries` (`run_after_ms`,`seq`) WHERE status = 'pending';--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_queue_idx` ON `webhook_deliveries` (`webhook_id`,`run_after_ms`,`seq`) WHERE status = 'pending';--> statement-breakpoint
 CREATE INDEX `webhook_deliveries_entity_idx` ON `webhook_deliveries` (`webhook_id`,`entity_id`,`seq`) WHERE status = 'pending';--> statement-breakpoint
-CREATE INDEX `webhook_deliveries_lease_idx` ON `webhook_deliveries` (`webhook_id`,`lease_until_ms`) WHERE status = 'pending';--> statement-breakpoint
-CREATE INDEX `webhook_deliveries_history_idx` ON `webhook_deliveries` (`webhook_id`,`seq`);--> statement-breakpoint
-CREATE INDEX `webhook_deliveries_finished_idx` ON `webhook_deliveries` (`finished_at_ms`);--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_lease_idx` ON `webhook_deliveries` (`webhook_id`,`lease_until_ms`) WHERE status = 'pending' AND lease_until_ms IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_history_idx` ON `webhook_deliveries` (`webhook_id`,`seq`) WHERE status != 'pending';--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_finished_idx` ON `webhook_deliveries` (`finished_at_ms`) WHERE finished_at_ms IS NOT NULL;--> statement-breakpoint
 CREATE TABLE `webhooks` (
 	`id` text PRIMARY KEY NOT NULL,
 	`user_id` text NOT NULL,
