@@ -7,6 +7,7 @@ import { readerRoutes } from './reader-routes.ts'
 import { saveRoutes } from './save-routes.ts'
 import { settingsRoutes } from './settings-routes.ts'
 import { APP_STYLESHEET, APP_STYLESHEET_PATH } from './styles.ts'
+import { webhookSettingsRoutes } from './webhook-routes.ts'
 
 /**
  * The server-rendered web app (docs/web.md#pages), one routes file per page area. Pages are outside the API
@@ -18,6 +19,7 @@ export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
   return new Elysia()
     .use(accountRoutes(kit, ipLimits))
     .use(settingsRoutes(kit))
+    .use(webhookSettingsRoutes(kit))
     .use(queueRoutes(kit))
     .use(readerRoutes(kit))
     .use(saveRoutes(kit))

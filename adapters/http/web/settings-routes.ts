@@ -17,27 +17,32 @@ import { readBodyCapped } from '../body.ts'
 import { deleteOtherWebSessions, isValidCsrf, type WebSession } from './session.ts'
 import { bookmarklet } from './pages/save.ts'
 import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
+import { deliveryDto, RECENT_DELIVERIES, webhooksOf } from '../../app/webhooks.ts'
+import type { AppDeps } from '../../app/deps.ts'
+import { recentDeliveries } from '../../storage/webhooks.ts'
+import type { WebhookPanel } from './pages/settings-webhooks.ts'
 
 /** How long settings tells the owner that someone tried to sign up with their email. */
 const SIGNUP_ATTEMPT_NOTICE_DAYS = 30
 
-/** Settings: API keys, connected agents, sessions, import and export, deleting the account (docs/web.md#pages). */
-export function settingsRoutes(kit: WebKit) {
-  const { deps, db, secure, now, page, redirect, message, sessionCookie, run, posted, signedIn, rotateCsrf, paramOf } =
-    kit
-  // ── Settings ────────────────────────────────────────────────────────────────────────────────────
-
-  async function settings(
+/**
+ * The settings page with what it lists loaded, and `extra` (what a form just did) on top: every settings
+ * form answers with it, so a refused form comes back in place with the rest of the page as it stands.
+ */
+export function settingsRenderer(kit: WebKit) {
+  const { deps, db, page } = kit
+  return async function settings(
     visit: Visit & { session: WebSession },
     status: number,
     extra: Partial<SettingsView> = {},
   ): Promise<Response> {
     const userId = visit.session.userId
-    const [keys, agents, user, imports] = await Promise.all([
+    const [keys, agents, user, imports, webhooks] = await Promise.all([
       listApiKeys(db, userId),
       listActiveGrants(db, userId),
       findUserById(db, userId),
       importsOf(deps, sessionPrincipal(visit.session)),
+      webhookPanels(deps, visit.session),
     ])
     keys.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
     // A key issued through the connect flow names its issuer; while the key is in force so is the issuer.
@@ -71,15 +76,41 @@ export function settingsRoutes(kit: WebKit) {
         signupAttemptedAt: recentAttempt,
         imports,
         bookmarklet: bookmarklet(deps.config.appUrl),
+        webhooks,
         ...extra,
       }),
     )
   }
+}
+
+/**
+ * The person's webhooks with their newest deliveries. Read straight from storage for webhooks just listed
+ * as theirs: through `deliveriesOf`, one deleted in between (another tab) would fail the whole page.
+ */
+async function webhookPanels(deps: AppDeps, session: WebSession): Promise<WebhookPanel[]> {
+  const { webhooks } = await webhooksOf(deps, sessionPrincipal(session))
+  return Promise.all(
+    webhooks.map(async (webhook) => ({
+      webhook,
+      deliveries: (await recentDeliveries(deps.db, webhook.id, RECENT_DELIVERIES)).map(deliveryDto),
+    })),
+  )
+}
+
+/**
+ * Settings: API keys, connected agents, sessions, import and export, deleting the account (docs/web.md#pages);
+ * webhooks are in webhook-routes.ts.
+ */
+export function settingsRoutes(kit: WebKit) {
+  const { deps, db, secure, now, page, redirect, message, sessionCookie, run, posted, signedIn, rotateCsrf, paramOf } =
+    kit
+  const settings = settingsRenderer(kit)
 
   const NOTICES: Record<string, string> = {
     'key-revoked': 'API key revoked. It no longer works, nor do the keys issued through it.',
     'agent-revoked': 'Agent disconnected. Its tokens no longer work, nor do the keys issued through it.',
     'signed-out-others': 'Every other session is signed out.',
+    'webhook-deleted': 'Webhook deleted. Nothing more is sent to it, and its waiting messages are dropped.',
   }
 
   const signOutOthers = (visit: Visit) =>

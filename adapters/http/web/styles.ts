@@ -51,6 +51,8 @@ fieldset .check label{display:inline;margin:0;font-weight:600;font-family:ui-mon
 .check .muted{grid-column:2;font-size:.8rem}
 ul.scopes{list-style:none;margin:0;padding:0}
 ul.scopes code{font-size:.8rem;white-space:nowrap}
+.webhook h3{font-size:1rem;margin:0 0 .5rem;overflow-wrap:anywhere}
+.webhook h4{font-size:.95rem;margin:1rem 0 .25rem}
 table.rows{font-size:.9rem}
 table.rows th{font-size:.8rem;color:var(--muted);font-weight:600}
 ul.items li{display:flex;gap:.75rem;align-items:center;justify-content:space-between}

@@ -6,6 +6,7 @@ import type { ConnectedAgent } from '../../../storage/oauth-grants.ts'
 import { csrfField, errorNotice, timeOf } from './parts.ts'
 import type { ImportDto } from '../../../app/imports.ts'
 import { importExportSections } from './import-export.ts'
+import { webhooksSection, type WebhookFormState, type WebhookPanel } from './settings-webhooks.ts'
 
 export interface SettingsView {
   csrf: string
@@ -29,6 +30,10 @@ export interface SettingsView {
   importError?: string | null
   /** The bookmarklet for this server (pages/save.ts). */
   bookmarklet?: string
+  /** The person's webhooks, oldest first, each with its newest deliveries. */
+  webhooks?: WebhookPanel[]
+  /** What the webhook form just did: the new secret, the refused form, or the test's outcome. */
+  webhookState?: WebhookFormState
 }
 
 const scopeList = (scopes: readonly string[]): SafeHtml =>
@@ -94,7 +99,8 @@ function saveAnywhere(code: string): SafeHtml {
 
 /**
  * Labels "API keys", "Label", one checkbox per scope string, "Create key", "Connected agents", "Revoke",
- * "Import", the "Export" links, "Sign out other sessions", "Delete account" (docs/web.md#pages).
+ * "Webhooks" (settings-webhooks.ts), "Import", the "Export" links, "Sign out other sessions", "Delete
+ * account" (docs/web.md#pages).
  */
 export function settingsPage(view: SettingsView): SafeHtml {
   const checked = new Set(view.form?.scopes ?? [])
@@ -131,6 +137,7 @@ ${keyTable(view.csrf, view.keys, view.issuedBy ?? new Map())}
 <h2 id="connected-agents">Connected agents</h2>
 ${agentTable(view.csrf, view.agents)}
 </section>
+${webhooksSection({ csrf: view.csrf, webhooks: view.webhooks ?? [], ...view.webhookState })}
 ${view.bookmarklet ? saveAnywhere(view.bookmarklet) : null}
 ${importExportSections({ csrf: view.csrf, imports: view.imports ?? [], importError: view.importError ?? null })}
 <section aria-labelledby="sessions">
