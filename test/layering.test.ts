@@ -16,6 +16,7 @@ const LAYER: Record<string, number> = {
   runtime: 3,
   enrichment: 3,
   oauth: 4,
+  webhooks: 4,
   cli: 5,
   http: 5,
 }

@@ -32,7 +32,7 @@ beforeAll(async () => {
     (await runServerCommand(['user', 'create', '--email', email, '--password', 'a long password'], env)).code,
   ).toBe(0)
   const scopes =
-    'saved-items:capture,saved-items:read,saved-items:write,saved-items:delete,folders:read,folders:write,folders:delete,account:read'
+    'saved-items:capture,saved-items:read,saved-items:write,saved-items:delete,folders:read,folders:write,folders:delete,account:read,webhooks:manage'
   key = (
     await runServerCommand(['key', 'create', '--email', email, '--scopes', scopes, '--label', 'k'], env)
   ).stdout.at(-1)!
@@ -65,6 +65,7 @@ describe('deeply nested "[" on every JSON route', () => {
       'POST /v1/captures',
       'POST /v1/folders',
       'POST /v1/saved-items/:id/read-state',
+      'POST /v1/webhooks',
       'PUT /v1/saved-items/:id/folder',
       'PUT /v1/saved-items/:id/progress',
     ])

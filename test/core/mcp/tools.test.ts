@@ -48,8 +48,12 @@ describe('TOOLS', () => {
 
   test('each tool needs the scope of the REST operation it mirrors', () => {
     for (const tool of TOOLS) assert.equal(tool.scope, EXPECTED_SCOPES[tool.name], tool.name)
-    // Every scope a credential can hold is needed by some tool, so none is unreachable over MCP.
-    assert.deepEqual(new Set(TOOLS.map((tool) => tool.scope)), new Set(SCOPES))
+    // Every scope a credential can hold is needed by some tool, so none is unreachable over MCP; except
+    // webhooks:manage, which only the REST API and settings use (docs/mcp.md#tools).
+    assert.deepEqual(
+      new Set(TOOLS.map((tool) => tool.scope)),
+      new Set(SCOPES.filter((scope) => scope !== 'webhooks:manage')),
+    )
   })
 
   test('has a title and a one-line description for every tool', () => {

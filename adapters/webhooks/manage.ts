@@ -17,9 +17,9 @@ import {
   settleTestDelivery,
   type WebhookRecord,
 } from '../storage/webhooks.ts'
-import { newWebhookSecret, openSecret, sealSecret } from '../webhooks/secrets.ts'
-import { sendMessage } from '../webhooks/send.ts'
-import type { AppDeps } from './deps.ts'
+import { newWebhookSecret, openSecret, sealSecret } from './secrets.ts'
+import { sendMessage } from './send.ts'
+import type { AppDeps } from '../app/deps.ts'
 
 /** Deliveries the API and settings show per webhook. */
 export const RECENT_DELIVERIES = 20
