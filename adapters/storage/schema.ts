@@ -443,8 +443,7 @@ export const webhooks = sqliteTable(
 
 /**
  * The webhook outbox (docs/webhooks.md#delivery): one row per message to one webhook, inserted by triggers
- * on `saved_items` and `folders` (the 0012 migration) in the transaction of the change, with the whole body
- * as it will be signed. Workers claim due rows with a lease, as enrichment does; a row stays after its last
+ * on `saved_items` and `folders` (the 0012 migration) in the transaction of the change. Workers claim due rows with a lease, as enrichment does; a row stays after its last
  * attempt (`delivered` or `failed`) for the settings page's history, pruned after 7 days.
  */
 export const webhookDeliveries = sqliteTable(
@@ -459,7 +458,12 @@ export const webhookDeliveries = sqliteTable(
     type: text('type').notNull(),
     /** The item or folder the event is about: messages about one entity go out in order. */
     entityId: text('entity_id').notNull(),
-    body: text('body').notNull(),
+    /**
+     * The body as signed. Null for a message about an item until its first attempt, which writes the item as
+     * it is then (or a delete writes it as it was): a capture writes a short row, and every attempt of a
+     * message sends the same bytes.
+     */
+    body: text('body'),
     status: text('status').notNull(),
     /** Attempts started, counted when claimed. */
     attempts: integer('attempts').notNull().default(0),

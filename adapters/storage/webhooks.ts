@@ -127,9 +127,17 @@ export interface ClaimedDelivery {
   seq: number
   id: string
   webhookId: string
+  /** The webhook's owner. */
+  userId: string
   url: string
   secret: string
-  body: string
+  type: string
+  /** The item or folder the message is about. */
+  entityId: string
+  /** When the change was committed. */
+  createdAtMs: number
+  /** The body as signed; null for a message about an item before its first attempt writes it. */
+  body: string | null
   /** Attempts started, this one included. */
   attempts: number
   leaseUntilMs: number
@@ -170,23 +178,40 @@ export async function claimDelivery(
     db,
     `UPDATE webhook_deliveries SET lease_until_ms = ?3, attempts = attempts + 1, last_attempt_at_ms = ?1
      WHERE seq = (${NEXT}) AND status = 'pending' AND (lease_until_ms IS NULL OR lease_until_ms <= ?1)
-     RETURNING seq, id, webhook_id, body, attempts`,
+     RETURNING seq, id, webhook_id, type, entity_id, created_at_ms, body, attempts`,
     [nowMs, perWebhook, leaseUntilMs],
   )
   if (!row) return null
-  const [hook] = await rows(db, 'SELECT url, secret FROM webhooks WHERE id = ?', [row.webhook_id])
+  const [hook] = await rows(db, 'SELECT user_id, url, secret FROM webhooks WHERE id = ?', [row.webhook_id])
   // Deleted in between (its outbox went with it): nothing to send.
   if (!hook) return null
   return {
     seq: Number(row.seq),
     id: row.id as string,
     webhookId: row.webhook_id as string,
+    userId: hook.user_id as string,
     url: hook.url as string,
     secret: hook.secret as string,
-    body: row.body as string,
+    type: row.type as string,
+    entityId: row.entity_id as string,
+    createdAtMs: Number(row.created_at_ms),
+    body: (row.body as string | null) ?? null,
     attempts: Number(row.attempts),
     leaseUntilMs,
   }
+}
+
+/**
+ * Writes a message's body at its first attempt, unless it has one: the item's deletion may have written it
+ * (as the item was) since the claim. Returns the body every attempt of the message sends; null when `body`
+ * is null and none was written.
+ */
+export async function fixBody(db: Database, seq: number, body: string | null): Promise<string | null> {
+  const [row] = await rows(db, 'UPDATE webhook_deliveries SET body = coalesce(body, ?) WHERE seq = ? RETURNING body', [
+    body,
+    seq,
+  ])
+  return (row?.body as string | null | undefined) ?? null
 }
 
 /** The receiver said 2xx: the message is delivered and the webhook's failures in a row start over. */
@@ -267,7 +292,7 @@ export async function markDeliveryFailed(
  */
 export async function insertTestDelivery(
   db: Database,
-  webhook: Pick<WebhookRecord, 'id' | 'url' | 'secret'>,
+  webhook: Pick<WebhookRecord, 'id' | 'userId' | 'url' | 'secret'>,
   message: { id: string; type: string; body: string },
   nowMs: number,
   leaseUntilMs: number,
@@ -283,6 +308,10 @@ export async function insertTestDelivery(
     seq: Number(row!.seq),
     id: message.id,
     webhookId: webhook.id,
+    userId: webhook.userId,
+    type: message.type,
+    entityId: message.id,
+    createdAtMs: nowMs,
     url: webhook.url,
     secret: webhook.secret,
     body: message.body,

@@ -134,7 +134,7 @@ export async function testWebhook(deps: AppDeps, principal: Principal, id: strin
     now.getTime() + DELIVERY_LEASE_MS,
   )
   const secret = await openSecret(webhook.secret, deps.config.encryptionKey)
-  const outcome = await sendMessage({ ...claim, secret }, now, {
+  const outcome = await sendMessage({ id: claim.id, url: claim.url, body, secret }, now, {
     allowPrivate: deps.config.enrichAllowPrivate,
     userAgent: webhookUserAgent(deps.config.baseUrl),
   })

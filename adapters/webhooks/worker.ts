@@ -8,7 +8,10 @@ import {
   markDeliveryFailed,
   scheduleDeliveryRetry,
   type ClaimedDelivery,
+  fixBody,
 } from '../storage/webhooks.ts'
+import { findSavedItem } from '../storage/saved-items.ts'
+import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
 import { openSecret } from './secrets.ts'
 import { sendMessage, type SendOptions } from './send.ts'
 
@@ -93,12 +96,41 @@ export function startDeliveryWorkers(
   }
 }
 
+/**
+ * The body of a message about an item at its first attempt: the item as it is now, in its wire shape
+ * (docs/webhooks.md#events), under the event's type and the time of the change. Written to the outbox, so
+ * every later attempt sends the same bytes; a delete that came first has written the item as it was.
+ */
+async function firstBody(db: Database, claim: ClaimedDelivery): Promise<string | null> {
+  const item = await findSavedItem(db, claim.userId, claim.entityId)
+  const body = item
+    ? JSON.stringify({
+        type: claim.type,
+        timestamp: new Date(claim.createdAtMs).toISOString(),
+        data: { savedItem: toSavedItemDto(item) },
+      })
+    : null
+  return fixBody(db, claim.seq, body)
+}
+
 /** One attempt of a claimed message, and its outcome stored. Never throws. */
 export async function deliverOnce(deps: DeliveryWorkerDeps, claim: ClaimedDelivery): Promise<void> {
   const started = performance.now()
   try {
+    const body = claim.body ?? (await firstBody(deps.db, claim))
+    if (body === null) {
+      // Cannot happen while deleting an item writes its messages' bodies; never sent without one.
+      await markDeliveryFailed(
+        deps.db,
+        claim,
+        { responseStatus: null, error: 'the item is gone' },
+        deps.clock.now().getTime(),
+        DISABLE_AFTER_FAILURES,
+      )
+      return
+    }
     const secret = await openSecret(claim.secret, deps.encryptionKey)
-    const outcome = await sendMessage({ ...claim, secret }, deps.clock.now(), deps.send)
+    const outcome = await sendMessage({ id: claim.id, url: claim.url, body, secret }, deps.clock.now(), deps.send)
     const nowMs = deps.clock.now().getTime()
     const base = { msg: 'webhook', webhookId: claim.webhookId, messageId: claim.id, attempts: claim.attempts }
     const ms = Math.round(performance.now() - started)

@@ -47,7 +47,7 @@ async function hmac(secret: string, content: string): Promise<string> {
 }
 
 describe('a delivered message', () => {
-  test('is the outbox body, signed per Standard Webhooks: the reference verifier and a plain HMAC agree', async () => {
+  test('is the item as the API shows it, signed per Standard Webhooks: the reference verifier and a plain HMAC agree', async () => {
     const { h, key } = await webhookHarness()
     const r = receiver()
     const hook = await createWebhook(h, key, r.url)
@@ -57,7 +57,13 @@ describe('a delivered message', () => {
     workers(h, {}, {}, systemClock)
     await until('delivery', () => r.received.length === 1)
     const got = r.received[0]!
-    expect(got.body).toBe(String(queued!.body))
+    // The body the first attempt wrote to the outbox is the one sent, so every retry sends the same bytes.
+    expect(got.body).toBe(String((await outboxRows(h))[0]!.body))
+    expect(Object.keys(JSON.parse(got.body))).toEqual(['type', 'timestamp', 'data'])
+    // The wire shape exactly, fields in order: what GET /v1/saved-items answers.
+    const listed = (await h.call('GET', '/v1/saved-items', { token: key })).body.savedItems[0]
+    expect(JSON.stringify(JSON.parse(got.body).data.savedItem)).toBe(JSON.stringify(listed))
+    expect(JSON.parse(got.body).timestamp).toBe(new Date(Number(queued!.created_at_ms)).toISOString())
     expect(got.headers['content-type']).toBe('application/json')
     expect(got.headers['webhook-id']).toBe(String(queued!.id))
     expect(got.headers['user-agent']).toBe('Readlater-Webhooks/1.0 (+test)')
@@ -85,6 +91,24 @@ describe('a delivered message', () => {
     workers(h, {}, {})
     await until('delivery', () => r.received.length === 1)
     expect(r.received[0]!.headers['webhook-timestamp']).toBe(String(Math.floor(h.clock.now().getTime() / 1000)))
+  })
+
+  test('carries the item as it is at the first attempt; every retry sends the same bytes', async () => {
+    const { h, key } = await webhookHarness()
+    let status = 500
+    const r = receiver(() => new Response(null, { status }))
+    await createWebhook(h, key, r.url, ['saved_item.created'])
+    const item = await capture(h, key, 'https://a.example/')
+    await h.call('POST', `/v1/saved-items/${item.id}/read`, { token: key })
+    workers(h)
+    await until('attempt 1', () => r.received.length === 1)
+    expect(JSON.parse(r.received[0]!.body).data.savedItem).toMatchObject({ id: item.id, isRead: true })
+    await until('retry scheduled', async () => (await outboxRows(h))[0]!.lease_until_ms === null)
+    await h.call('POST', `/v1/saved-items/${item.id}/unread`, { token: key })
+    status = 204
+    h.clock.advance(RETRY_DELAYS_MS[0])
+    await until('attempt 2', () => r.received.length === 2)
+    expect(r.received[1]!.body).toBe(r.received[0]!.body)
   })
 })
 

@@ -97,7 +97,7 @@ export async function until<T>(what: string, probe: () => T | Promise<T>, timeou
 
 export async function outboxRows(h: Harness): Promise<Record<string, unknown>[]> {
   const result = await h.db.$client.execute(
-    'SELECT id, webhook_id, type, entity_id, body, status, attempts, run_after_ms, lease_until_ms, response_status, last_error FROM webhook_deliveries ORDER BY seq',
+    'SELECT id, webhook_id, type, entity_id, body, status, attempts, run_after_ms, lease_until_ms, response_status, last_error, created_at_ms FROM webhook_deliveries ORDER BY seq',
   )
   return result.rows as unknown as Record<string, unknown>[]
 }
