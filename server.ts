@@ -1,21 +1,14 @@
 import { systemClock, webRandom } from './core/time.ts'
-import { startSearchIndexer } from './adapters/storage/search-index.ts'
-import { startImportWorker } from './adapters/app/import-worker.ts'
-import { closeSharedArticleThreads } from './adapters/reading/article-threads.ts'
 import { PAGE_BODY_MAX_BYTES } from './core/reading/page-limits.ts'
 import { IMPORT_MAX_BYTES } from './core/import/types.ts'
 import { ConfigError, readConfig } from './adapters/config.ts'
 import { runCli } from './adapters/cli/run-cli.ts'
 import { readFile } from 'node:fs/promises'
-import { createServer } from './adapters/http/app.ts'
 import { createLogger } from './adapters/runtime/logger.ts'
 import { DatabaseOpenError, openDatabase } from './adapters/storage/open-database.ts'
-import { startMaintenance } from './adapters/storage/maintenance.ts'
-import { startWalCheckpointer } from './adapters/storage/wal-checkpointer.ts'
 import { serve } from './adapters/runtime/serve.ts'
-import { loadSigningKeys, SigningKeyError } from './adapters/oauth/signing-keys.ts'
-import { startEnrichment } from './adapters/enrichment/start.ts'
-import { startWebhookDelivery } from './adapters/webhooks/start.ts'
+import { SigningKeyError } from './adapters/oauth/signing-keys.ts'
+import { createFromConfig } from './index.ts'
 
 // Composition root: `bun server.ts` serves; `bun server.ts <command>` runs the admin CLI.
 // A configuration the service cannot run with stops it with one line on stderr and exit status 2
@@ -73,25 +66,10 @@ if (args.length > 0) {
 }
 
 const log = createLogger(config.logLevel)
-const db = await orExit(() => openDatabase(config.databaseUrl, config.databaseAuthToken))
-// The token signing key is made on first start (and kept in the database for every later start and process).
-await orExit(() => loadSigningKeys(db, systemClock, config.encryptionKey))
-const server = createServer({ db, config, clock: systemClock, random: webRandom, log })
-const stopMaintenance = startMaintenance(db, systemClock, (error) =>
-  log('warn', { msg: 'maintenance failed', error: error instanceof Error ? error.name : 'unknown' }),
-)
-const enrichment = startEnrichment({ db, config, clock: systemClock, log })
-const webhookDelivery = startWebhookDelivery({ db, config, clock: systemClock, log })
-const searchIndexer = startSearchIndexer(db, (error) =>
-  log('warn', { msg: 'search indexing failed', error: error instanceof Error ? error.name : 'unknown' }),
-)
-const imports = startImportWorker({ db, clock: systemClock, random: webRandom, log })
-const checkpointer = await startWalCheckpointer(db, (message) =>
-  log('warn', { msg: 'WAL checkpoint failed', error: message.slice(0, 200) }),
-)
+const readlater = await orExit(() => createFromConfig(config, { log }))
 // The transport limit sits above the API's own caps (64 KiB, 5 MiB for a capture with its page, 50 MiB for
 // an import file), so oversized bodies get their typed error.
-const http = serve(server.fetch, {
+const http = serve(readlater.fetch, {
   port: config.port,
   hostname: config.host,
   maxBodyBytes: Math.max(PAGE_BODY_MAX_BYTES, IMPORT_MAX_BYTES) + 1024 * 1024,
@@ -101,22 +79,13 @@ log('info', {
   url: http.url,
   baseUrl: config.baseUrl,
   database: config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'remote',
-  engine: db.$engine,
+  engine: readlater.engine,
 })
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
-    stopMaintenance()
-    searchIndexer.stop()
-    checkpointer?.stop()
-    // In-flight jobs get a moment to finish; one cut off is taken over when its lease runs out.
-    await Promise.race([
-      Promise.all([enrichment?.stop(), imports.stop(), webhookDelivery?.stop()]),
-      new Promise((resolve) => setTimeout(resolve, 2000)),
-    ])
     await http.stop()
-    closeSharedArticleThreads()
-    db.$client.close()
+    await readlater.close()
     process.exit(0)
   })
 }

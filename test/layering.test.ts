@@ -17,6 +17,7 @@ const LAYER: Record<string, number> = {
   enrichment: 3,
   oauth: 4,
   webhooks: 4,
+  embed: 4,
   cli: 5,
   http: 5,
 }

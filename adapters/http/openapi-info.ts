@@ -1,7 +1,7 @@
 import { SCOPE_DESCRIPTIONS } from '../../core/auth/scope-descriptions.ts'
 
-/** The service's version, as the OpenAPI document and the MCP server announce it. */
-export const SERVICE_VERSION = '1.0.0'
+/** The package's version (package.json; test/embed/package.test.ts keeps them equal), as the OpenAPI document and the MCP server announce it. */
+export const SERVICE_VERSION = '1.1.0'
 
 /** The top-level OpenAPI document parts that are not derived from the routes. */
 export function openApiDocumentation(baseUrl: string) {

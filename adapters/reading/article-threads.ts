@@ -1,5 +1,8 @@
 import type { ExtractedPage, ThreadAnswer, ThreadRequest } from './thread-messages.ts'
 
+/** `ts` when run from the source, `js` from the built package (dist/): the thread's file is beside this one. */
+const SOURCE_EXTENSION = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
+
 export type { ExtractedPage } from './thread-messages.ts'
 
 /** A page or article the thread did not finish within its time budget; the thread was replaced. */
@@ -58,7 +61,7 @@ export function startArticleThreads(options: ArticleThreadOptions = DEFAULT_THRE
   let ready = false
 
   const spawn = (): Handle => {
-    const handle = new Worker(new URL('./article-thread.ts', import.meta.url).href, {
+    const handle = new Worker(new URL(`./article-thread.${SOURCE_EXTENSION}`, import.meta.url).href, {
       type: 'module',
     }) as unknown as Handle
     // Bun: the thread does not keep the process alive on its own (Deno has no unref; close() ends it).

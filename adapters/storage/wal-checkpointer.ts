@@ -33,7 +33,9 @@ export async function startWalCheckpointer(
   const path = db.$file
   if (db.$engine !== 'bun:sqlite' || !path || typeof Worker === 'undefined' || !db.$exec) return null
   const exec = db.$exec
-  const worker = new Worker(new URL('./wal-checkpoint-worker.ts', import.meta.url).href)
+  const worker = new Worker(
+    new URL(`./wal-checkpoint-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href,
+  )
   let groupsSeen = groupsRun(db)
   const ready = new Promise<boolean>((resolve) => {
     worker.onmessage = (event: MessageEvent) => {

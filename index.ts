@@ -1,0 +1,118 @@
+// The package's root (docs/embedding.md): one factory that builds the whole service, the same on Bun, Deno
+// and Node. `server.ts` is its first caller.
+import { systemClock, webRandom } from './core/time.ts'
+import type { Log, LogLevel } from './adapters/app/deps.ts'
+import { startImportWorker } from './adapters/app/import-worker.ts'
+import { type Config, ConfigError, type ReadlaterOptions, resolveConfig } from './adapters/config.ts'
+import { mountedAt } from './adapters/embed/prefix.ts'
+import { startEnrichment } from './adapters/enrichment/start.ts'
+import { createServer } from './adapters/http/app.ts'
+import { loadSigningKeys, SigningKeyError } from './adapters/oauth/signing-keys.ts'
+import { closeSharedArticleThreads } from './adapters/reading/article-threads.ts'
+import type { ConnectionInfo, RequestHandler } from './adapters/runtime/connection.ts'
+import { createLogger } from './adapters/runtime/logger.ts'
+import { startMaintenance } from './adapters/storage/maintenance.ts'
+import { DatabaseOpenError, openDatabase } from './adapters/storage/open-database.ts'
+import { startSearchIndexer } from './adapters/storage/search-index.ts'
+import { startWalCheckpointer } from './adapters/storage/wal-checkpointer.ts'
+import { startWebhookDelivery } from './adapters/webhooks/start.ts'
+import * as core from './core/index.ts'
+
+export type { Config, ConnectionInfo, Log, LogLevel, ReadlaterOptions, RequestHandler }
+export { ConfigError, DatabaseOpenError, SigningKeyError }
+
+export interface CreateReadlaterOptions extends ReadlaterOptions {
+  /** Where log lines go; default one JSON object per line on stdout at `logLevel`. */
+  log?: Log
+  /**
+   * Run the background work in this process (enrichment, webhook senders, imports, search indexing,
+   * maintenance, WAL checkpoints); default true. With false the service answers requests and queues work
+   * for another process on the same database to do.
+   */
+  background?: boolean
+}
+
+/** The service, built: mount `fetch` in any server; `close` stops its work and its database. */
+export interface Readlater {
+  /**
+   * A standard fetch handler for the whole service (API, OAuth, MCP, web app). The second argument is what
+   * the host passes beside the request (Bun's server, Deno's handler info, or `{ clientIp }`), so per-IP
+   * limits see the client.
+   */
+  fetch: RequestHandler
+  /** Stops the background work (in-flight jobs get 2 s), then closes the database. */
+  close(): Promise<void>
+  /** The pure domain (URL normalization, capture rules, scopes, PKCE, …): `readlater/core`. */
+  core: typeof core
+  /** The configuration the options resolved to. */
+  config: Readonly<Config>
+  /** Which engine reads the database: bun:sqlite (Bun, a file), libsql (Deno and Node, a file) or the libSQL client. */
+  engine: 'bun:sqlite' | 'libsql' | 'client'
+}
+
+/**
+ * Builds the service from typed options, checked as `server.ts` checks the environment: a bad value is a
+ * `ConfigError` naming the option; a database that cannot be opened a `DatabaseOpenError`; signing keys
+ * stored encrypted without the right `encryptionKey` a `SigningKeyError`. Opens (and migrates) the
+ * database, loads the token signing keys, and starts the background work unless `background: false`.
+ */
+export async function createReadlater(options: CreateReadlaterOptions = {}): Promise<Readlater> {
+  const { log: givenLog, background = true, ...settings } = options
+  const config = resolveConfig(settings)
+  return createFromConfig(config, { log: givenLog, background })
+}
+
+/** `createReadlater` from a configuration already resolved (the server's, from its environment). */
+export async function createFromConfig(
+  config: Config,
+  options: { log?: Log | undefined; background?: boolean } = {},
+): Promise<Readlater> {
+  const log = options.log ?? createLogger(config.logLevel)
+  const clock = systemClock
+  const db = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+  try {
+    // The token signing key is made on first start (and kept in the database for every later start and process).
+    await loadSigningKeys(db, clock, config.encryptionKey)
+  } catch (error) {
+    db.$client.close()
+    throw error
+  }
+  const server = createServer({ db, config, clock, random: webRandom, log })
+  const stops: (() => unknown)[] = []
+  if (options.background !== false) {
+    const warn = (msg: string) => (error: unknown) =>
+      log('warn', { msg, error: error instanceof Error ? error.name : String(error).slice(0, 200) })
+    stops.push(startMaintenance(db, clock, warn('maintenance failed')))
+    const enrichment = startEnrichment({ db, config, clock, log })
+    const webhooks = startWebhookDelivery({ db, config, clock, log })
+    const searchIndexer = startSearchIndexer(db, warn('search indexing failed'))
+    const imports = startImportWorker({ db, clock, random: webRandom, log })
+    const checkpointer = await startWalCheckpointer(db, warn('WAL checkpoint failed'))
+    stops.push(
+      () => searchIndexer.stop(),
+      () => checkpointer?.stop(),
+    )
+    // In-flight jobs get a moment to finish; one cut off is taken over when its lease runs out.
+    stops.push(() =>
+      Promise.race([
+        Promise.all([enrichment?.stop(), imports.stop(), webhooks?.stop()]),
+        new Promise((resolve) => setTimeout(resolve, 2000)),
+      ]),
+    )
+  }
+  let closed: Promise<void> | null = null
+  return {
+    fetch: mountedAt(config.baseUrl, server.fetch),
+    core,
+    config,
+    engine: db.$engine,
+    close() {
+      closed ??= (async () => {
+        for (const stop of stops) await stop()
+        closeSharedArticleThreads()
+        db.$client.close()
+      })()
+      return closed
+    },
+  }
+}
