@@ -29,8 +29,33 @@ export function mountedAt(baseUrl: string, handler: RequestHandler): RequestHand
         if (path.startsWith(name + prefix) && (rest === '' || rest.startsWith('/'))) inner = name + rest
       }
     }
-    if (inner === path) return handler(request, connection)
-    url.pathname = inner
-    return handler(new Request(url, request), connection)
+    const forwarded = inner === path ? request : new Request(Object.assign(url, { pathname: inner }), request)
+    return handler(forwarded, connection).then((response) => underPrefix(response, prefix))
   }
+}
+
+// Attributes of the web app's pages that hold a path of the service: links, forms, images and scripts.
+const PAGE_PATH = /(\s(?:href|src|srcset|action|formaction|data-[a-z-]+)=")\/(?!\/)/g
+// The manifest's paths (start URL, scope, the share target, icons).
+const MANIFEST_PATH = /("(?:start_url|scope|action|src|id)":\s*")\/(?!\/)/g
+
+/**
+ * The web app's answers name its paths from the root (`href="/settings"`, `Location: /`): under a prefix they
+ * get it, so its pages, forms, redirects and manifest keep working (docs/embedding.md#mounting). JSON answers
+ * of the API already carry absolute URLs made from the base URL, and are left as they are.
+ */
+async function underPrefix(response: Response, prefix: string): Promise<Response> {
+  const location = response.headers.get('location')
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim()
+  const page = type === 'text/html'
+  const manifest = type === 'application/manifest+json'
+  const relocated = location !== null && location.startsWith('/') && !location.startsWith('//')
+  if (!page && !manifest && !relocated) return response
+  const headers = new Headers(response.headers)
+  if (relocated) headers.set('location', prefix + location)
+  if (!page && !manifest)
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
+  const text = (await response.text()).replace(page ? PAGE_PATH : MANIFEST_PATH, `$1${prefix}/`)
+  headers.delete('content-length')
+  return new Response(text, { status: response.status, statusText: response.statusText, headers })
 }

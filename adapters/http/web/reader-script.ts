@@ -16,7 +16,9 @@ export const READER_SCRIPT = `'use strict';
 (function () {
   var article = document.querySelector('article[data-item-id]');
   if (!article) return;
-  var url = '/items/' + encodeURIComponent(article.getAttribute('data-item-id')) + '/progress';
+  // Under a path prefix (docs/embedding.md#mounting) the page is at <prefix>/items/<id>: progress goes beside it.
+  var base = location.pathname.slice(0, location.pathname.lastIndexOf('/items/'));
+  var url = base + '/items/' + encodeURIComponent(article.getAttribute('data-item-id')) + '/progress';
   var csrf = article.getAttribute('data-csrf') || '';
   var saved = Number(article.getAttribute('data-progress')) || 0;
   // The saved position is the truth (it may come from another device), not the browser's own memory.
