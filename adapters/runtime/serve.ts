@@ -34,5 +34,5 @@ export function serve(
     const server = Deno.serve({ port: options.port, hostname: options.hostname, onListen: () => {} }, fetch)
     return { url: `http://${server.addr.hostname}:${server.addr.port}`, stop: () => server.shutdown() }
   }
-  throw new Error('Serving needs Bun or Deno; on Node, mount createServer(...).fetch with @elysiajs/node or srvx')
+  throw new Error('Serving needs Bun or Deno; on Node, serve createReadlater().fetch behind node:http (examples/node.mjs)')
 }
