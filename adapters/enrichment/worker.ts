@@ -4,6 +4,7 @@ import type { PageMetadata } from '../../core/enrichment/page-metadata.ts'
 import { decideAfterFailure, isExhausted, LEASE_MS } from '../../core/enrichment/retry-policy.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Clock } from '../../core/types.ts'
+import { type ClaimLoop, startClaimLoop } from '../app/claim-loop.ts'
 import type { Log } from '../app/deps.ts'
 import type { Database } from '../storage/open-database.ts'
 import {
@@ -42,10 +43,8 @@ export const DEFAULT_WORKER_OPTIONS: EnrichmentWorkerOptions = { concurrency: 4,
 /** Decoded HTML is parsed in slices, yielding between them, so a 2 MiB page never stalls API requests. */
 const PARSE_SLICE_CHARS = 64 * 1024
 
-export interface EnrichmentWorkers {
-  /** Stops claiming, waits for the jobs in flight. */
-  stop(): Promise<void>
-}
+/** Stops claiming, waits for the jobs in flight. */
+export type EnrichmentWorkers = Pick<ClaimLoop, 'stop'>
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
@@ -57,47 +56,17 @@ export function startEnrichmentWorkers(
   deps: EnrichmentWorkerDeps,
   options: EnrichmentWorkerOptions = DEFAULT_WORKER_OPTIONS,
 ): EnrichmentWorkers {
-  let running = true
-  let wake: (() => void) | null = null
-  const inFlight = new Set<Promise<void>>()
-
-  const loop = async () => {
-    while (running) {
-      if (inFlight.size >= options.concurrency) {
-        await Promise.race(inFlight)
-        continue
-      }
-      let job: ClaimedJob | null = null
-      try {
-        const nowMs = deps.clock.now().getTime()
-        job = await claimEnrichmentJob(deps.db, nowMs, nowMs + LEASE_MS)
-      } catch (error) {
-        deps.log('warn', {
-          msg: 'enrichment queue unavailable',
-          error: error instanceof Error ? error.name : 'unknown',
-        })
-      }
-      if (!job) {
-        await new Promise<void>((resolve) => {
-          wake = resolve
-          setTimeout(resolve, options.pollMs)
-        })
-        wake = null
-        continue
-      }
-      const work = runJob(deps, job).finally(() => inFlight.delete(work))
-      inFlight.add(work)
-    }
-  }
-  const done = loop()
-  return {
-    async stop() {
-      running = false
-      ;(wake as (() => void) | null)?.()
-      await done
-      await Promise.all(inFlight)
+  return startClaimLoop({
+    claim: () => {
+      const nowMs = deps.clock.now().getTime()
+      return claimEnrichmentJob(deps.db, nowMs, nowMs + LEASE_MS)
     },
-  }
+    run: (job) => runJob(deps, job),
+    concurrency: options.concurrency,
+    pollMs: options.pollMs,
+    onClaimError: (error) =>
+      deps.log('warn', { msg: 'enrichment queue unavailable', error: error instanceof Error ? error.name : 'unknown' }),
+  })
 }
 
 /** One attempt: fetch, extract, store; or decide when to try again. Never throws. */

@@ -34,5 +34,7 @@ export function serve(
     const server = Deno.serve({ port: options.port, hostname: options.hostname, onListen: () => {} }, fetch)
     return { url: `http://${server.addr.hostname}:${server.addr.port}`, stop: () => server.shutdown() }
   }
-  throw new Error('Serving needs Bun or Deno; on Node, serve createReadlater().fetch behind node:http (examples/node.mjs)')
+  throw new Error(
+    'Serving needs Bun or Deno; on Node, serve createReadlater().fetch behind node:http (examples/node.mjs)',
+  )
 }

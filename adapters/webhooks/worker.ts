@@ -1,5 +1,6 @@
 import { afterFailedAttempt, DELIVERY_LEASE_MS, DISABLE_AFTER_FAILURES } from '../../core/webhooks/retry-schedule.ts'
 import type { Clock } from '../../core/types.ts'
+import { type ClaimLoop, startClaimLoop } from '../app/claim-loop.ts'
 import type { Log } from '../app/deps.ts'
 import type { Database } from '../storage/open-database.ts'
 import {
@@ -34,12 +35,7 @@ export interface DeliveryWorkerOptions {
 
 export const DEFAULT_DELIVERY_OPTIONS: DeliveryWorkerOptions = { concurrency: 8, perWebhook: 4, pollMs: 200 }
 
-export interface DeliveryWorkers {
-  /** Looks for due messages now instead of at the next poll. */
-  wake(): void
-  /** Stops claiming, waits for the attempts in flight. */
-  stop(): Promise<void>
-}
+export type DeliveryWorkers = ClaimLoop
 
 /**
  * Sends webhook messages from the database's outbox in this process: claims due messages with a lease (so
@@ -49,51 +45,19 @@ export function startDeliveryWorkers(
   deps: DeliveryWorkerDeps,
   options: DeliveryWorkerOptions = DEFAULT_DELIVERY_OPTIONS,
 ): DeliveryWorkers {
-  let running = true
-  let wake: (() => void) | null = null
-  const inFlight = new Set<Promise<void>>()
-
-  const loop = async () => {
-    while (running) {
-      if (inFlight.size >= options.concurrency) {
-        await Promise.race(inFlight)
-        continue
-      }
-      let claim: ClaimedDelivery | null = null
-      try {
-        const nowMs = deps.clock.now().getTime()
-        claim = await claimDelivery(deps.db, nowMs, nowMs + DELIVERY_LEASE_MS, options.perWebhook)
-      } catch (error) {
-        deps.log('warn', { msg: 'webhook outbox unavailable', error: error instanceof Error ? error.name : 'unknown' })
-      }
-      if (!claim) {
-        await new Promise<void>((resolve) => {
-          wake = resolve
-          setTimeout(resolve, inFlight.size > 0 ? Math.min(options.pollMs, 50) : options.pollMs)
-        })
-        wake = null
-        continue
-      }
-      const work = deliverOnce(deps, claim).finally(() => {
-        inFlight.delete(work)
-        // A finished attempt may let the next message about the same item go.
-        ;(wake as (() => void) | null)?.()
-      })
-      inFlight.add(work)
-    }
-  }
-  const done = loop()
-  return {
-    wake() {
-      ;(wake as (() => void) | null)?.()
+  return startClaimLoop({
+    claim: () => {
+      const nowMs = deps.clock.now().getTime()
+      return claimDelivery(deps.db, nowMs, nowMs + DELIVERY_LEASE_MS, options.perWebhook)
     },
-    async stop() {
-      running = false
-      ;(wake as (() => void) | null)?.()
-      await done
-      await Promise.all(inFlight)
-    },
-  }
+    run: (claim) => deliverOnce(deps, claim),
+    concurrency: options.concurrency,
+    pollMs: options.pollMs,
+    // A finished attempt may let the next message about the same item go.
+    busy: { pollMs: Math.min(options.pollMs, 50), wakeOnFinish: true },
+    onClaimError: (error) =>
+      deps.log('warn', { msg: 'webhook outbox unavailable', error: error instanceof Error ? error.name : 'unknown' }),
+  })
 }
 
 /**
