@@ -92,25 +92,6 @@ export interface ReadlaterOptions {
 
 /** The names an embedder's option or an environment variable go by, for error messages. */
 type Names = Record<keyof ReadlaterOptions, string>
-const OPTION_NAMES = Object.fromEntries(
-  [
-    'databaseUrl',
-    'databaseAuthToken',
-    'baseUrl',
-    'appUrl',
-    'signup',
-    'enrichment',
-    'enrichAllowPrivate',
-    'webhooks',
-    'trustProxy',
-    'rateLimitMax',
-    'rateLimitWindowSeconds',
-    'ipRateLimitMax',
-    'listCacheMb',
-    'encryptionKey',
-    'logLevel',
-  ].map((key) => [key, key]),
-) as Names
 const ENV_NAMES: Names = {
   databaseUrl: 'DATABASE_URL',
   databaseAuthToken: 'DATABASE_AUTH_TOKEN',
@@ -128,6 +109,8 @@ const ENV_NAMES: Names = {
   encryptionKey: 'ENCRYPTION_KEY',
   logLevel: 'LOG_LEVEL',
 }
+/** An option's own name, for an embedder's errors. */
+const OPTION_NAMES = Object.fromEntries(Object.keys(ENV_NAMES).map((key) => [key, key])) as Names
 
 function integer(names: Names, key: keyof ReadlaterOptions, value: unknown, fallback: number, min = 1): number {
   if (value === undefined) return fallback
@@ -235,7 +218,5 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     encryptionKey: env.ENCRYPTION_KEY || undefined,
     logLevel: word('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent']),
   }
-  for (const key of Object.keys(options) as (keyof ReadlaterOptions)[])
-    if (options[key] === undefined) delete options[key]
   return resolveConfig(options, { port: number('PORT', 0) ?? 3000, host: env.HOST || '127.0.0.1' }, ENV_NAMES)
 }

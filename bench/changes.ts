@@ -15,41 +15,15 @@ import { mkdtempSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encodeChangesCursor } from '../core/changes/cursor.ts'
-import { uuidv7 } from '../core/ids.ts'
-import { prepareCapture } from '../core/items/capture.ts'
-import { webRandom } from '../core/time.ts'
-import { openDatabase, type Database } from '../adapters/storage/open-database.ts'
-import { upsertCapture } from '../adapters/storage/saved-items.ts'
-import { findUserByEmail } from '../adapters/storage/users.ts'
+import { openDatabase } from '../adapters/storage/open-database.ts'
 import { percentile } from './load.ts'
 import { personWithKey, pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
+import { captureRate, userOf } from './capture-rate.ts'
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 100_000)
 const CAPTURE_ROUND = 5000
 const log = (line: string) => console.error(line)
 const dir = mkdtempSync(join(tmpdir(), 'readlater-bench-changes-'))
-
-async function userOf(db: Database, email: string): Promise<string> {
-  return (await findUserByEmail(db, email))!.id
-}
-
-async function captures(db: Database, userId: string, round: string, count: number): Promise<number> {
-  const started = performance.now()
-  let batch: Promise<unknown>[] = []
-  for (let i = 0; i < count; i++) {
-    const prepared = prepareCapture(
-      { url: `https://site${i % 200}.example.com/${round}/${i}` },
-      { id: uuidv7(Date.now(), webRandom), userId, now: new Date(), connectClient: null },
-    )
-    batch.push(upsertCapture(db, prepared))
-    if (batch.length >= 64) {
-      await Promise.all(batch)
-      batch = []
-    }
-  }
-  await Promise.all(batch)
-  return count / ((performance.now() - started) / 1000)
-}
 
 async function captureCost(): Promise<{ withLog: number[]; without: number[] }> {
   const env = { LOG_LEVEL: 'silent' }
@@ -67,8 +41,8 @@ async function captureCost(): Promise<{ withLog: number[]; without: number[] }> 
   const [ua, ub] = [await userOf(a, 'c@bench.example'), await userOf(b, 'c@bench.example')]
   const result = { withLog: [] as number[], without: [] as number[] }
   for (let round = 0; round < 3; round++) {
-    result.withLog.push(await captures(a, ua, `a${round}`, CAPTURE_ROUND))
-    result.without.push(await captures(b, ub, `b${round}`, CAPTURE_ROUND))
+    result.withLog.push(await captureRate(a, ua, `a${round}`, CAPTURE_ROUND))
+    result.without.push(await captureRate(b, ub, `b${round}`, CAPTURE_ROUND))
   }
   a.$client.close()
   b.$client.close()
@@ -98,7 +72,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(url)
   const userId = await userOf(db, 'f@bench.example')
   const items = Math.round((CHANGES * 3) / 4)
-  await captures(db, userId, 'feed', items)
+  await captureRate(db, userId, 'feed', items)
   await db.$client.execute({
     sql: `UPDATE saved_items SET is_read = 1 WHERE rowid IN (SELECT rowid FROM saved_items WHERE user_id = ? LIMIT ?)`,
     args: [userId, CHANGES - items],

@@ -25,17 +25,15 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
 import { uuidv7 } from '../core/ids.ts'
-import { prepareCapture } from '../core/items/capture.ts'
 import { webRandom } from '../core/time.ts'
 import { WEBHOOK_EVENTS } from '../core/webhooks/events.ts'
 import { openDatabase, type Database } from '../adapters/storage/open-database.ts'
-import { upsertCapture } from '../adapters/storage/saved-items.ts'
-import { findUserByEmail } from '../adapters/storage/users.ts'
 import { insertWebhook } from '../adapters/storage/webhooks.ts'
 import { DEFAULT_DELIVERY_OPTIONS } from '../adapters/webhooks/worker.ts'
 import { newWebhookSecret } from '../adapters/webhooks/secrets.ts'
 import { percentile } from './load.ts'
 import { personWithKey, pinCores, ROOT, run, SERVER, startServer, stopAll } from './processes.ts'
+import { captureRate, userOf } from './capture-rate.ts'
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000)
 const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 16)
@@ -50,28 +48,6 @@ const failures: string[] = []
 const fail = (line: string) => {
   failures.push(line)
   log(`FAIL: ${line}`)
-}
-
-async function userOf(db: Database, email: string): Promise<string> {
-  return (await findUserByEmail(db, email))!.id
-}
-
-async function captures(db: Database, userId: string, round: string, count: number): Promise<number> {
-  const started = performance.now()
-  let batch: Promise<unknown>[] = []
-  for (let i = 0; i < count; i++) {
-    const prepared = prepareCapture(
-      { url: `https://site${i % 200}.example.com/${round}/${i}` },
-      { id: uuidv7(Date.now(), webRandom), userId, now: new Date(), connectClient: null },
-    )
-    batch.push(upsertCapture(db, prepared))
-    if (batch.length >= 64) {
-      await Promise.all(batch)
-      batch = []
-    }
-  }
-  await Promise.all(batch)
-  return count / ((performance.now() - started) / 1000)
 }
 
 async function captureCost(dir: string): Promise<{ withHook: number[]; without: number[] }> {
@@ -103,8 +79,8 @@ async function captureCost(dir: string): Promise<{ withHook: number[]; without: 
   if (!inserted) throw new Error('the webhook of part 1 was not stored')
   const result = { withHook: [] as number[], without: [] as number[] }
   for (let round = 0; round < ROUNDS; round++) {
-    result.withHook.push(await captures(a, ua, `a${round}`, CAPTURE_ROUND))
-    result.without.push(await captures(b, ub, `b${round}`, CAPTURE_ROUND))
+    result.withHook.push(await captureRate(a, ua, `a${round}`, CAPTURE_ROUND))
+    result.without.push(await captureRate(b, ub, `b${round}`, CAPTURE_ROUND))
   }
   // The cost measured must be the one meant: a message per capture on one side, none on the other.
   const outbox = async (db: Database) =>

@@ -54,7 +54,7 @@ export interface GuardedFetchOptions {
 
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1'
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
-const ALLOWED_PORTS = new Set(['', '80', '443'])
+export const ALLOWED_PORTS: ReadonlySet<string> = new Set(['', '80', '443'])
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml'])
 
 async function defaultLookup(hostname: string): Promise<string[]> {
@@ -70,7 +70,7 @@ async function defaultLookup(hostname: string): Promise<string[]> {
  * rebinding DNS server could answer with a private address. Closing it there needs an undici
  * Agent with a connect lookup (Node) or an egress proxy (Deno).
  */
-export function pinnedFetch(url: URL, address: string, init: RequestInit, ca?: string): Promise<Response> {
+function pinnedFetch(url: URL, address: string, init: RequestInit, ca?: string): Promise<Response> {
   if (typeof Bun === 'undefined') return fetch(url, init)
   // `proxy: false`: an HTTP(S)_PROXY in the environment would otherwise carry the request, unpinned.
   if (literalAddress(url) !== null) return fetch(url, { ...init, proxy: false } as BunFetchRequestInit)
@@ -85,8 +85,15 @@ export function pinnedFetch(url: URL, address: string, init: RequestInit, ca?: s
   return fetch(target, pinned)
 }
 
+/** How a request reaches a checked address: the injected `fetchAddress`, or the pinned fetch. */
+export function addressFetcher(
+  options: Pick<GuardedFetchOptions, 'fetchAddress' | 'ca'>,
+): (url: URL, address: string, init: RequestInit) => Promise<Response> {
+  return options.fetchAddress ?? ((url, address, init) => pinnedFetch(url, address, init, options.ca))
+}
+
 /** The address when the URL host is an IP literal (WHATWG URL has already normalised `2130706433`, `0x7f.1`…). */
-function literalAddress(url: URL): string | null {
+export function literalAddress(url: URL): string | null {
   const host = url.hostname
   if (host.startsWith('[') && host.endsWith(']')) return host.slice(1, -1)
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) ? host : null
@@ -231,9 +238,7 @@ async function readBody(response: Response, maxBytes: number, sniff: boolean, si
 export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<FetchedPage> {
   const maxBytes = options.maxBytes ?? MAX_PAGE_BYTES
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS
-  const fetchAddress =
-    options.fetchAddress ??
-    ((target: URL, address: string, init: RequestInit) => pinnedFetch(target, address, init, options.ca))
+  const fetchAddress = addressFetcher(options)
   const signal = AbortSignal.timeout(options.timeoutMs ?? FETCH_TIMEOUT_MS)
   let current = parseTarget(url)
   let redirects = 0

@@ -5,6 +5,7 @@ import type { Principal } from '../../core/types.ts'
 import { MAX_WEBHOOKS_PER_PERSON, parseWebhookEvents, parseWebhookUrl, TEST_EVENT } from '../../core/webhooks/events.ts'
 import { DELIVERY_LEASE_MS } from '../../core/webhooks/retry-schedule.ts'
 import { describeAddressRange, isPublicAddress } from '../enrichment/address-policy.ts'
+import { ALLOWED_PORTS, literalAddress } from '../enrichment/guarded-fetch.ts'
 import {
   type DeliveryRecord,
   deleteWebhook,
@@ -55,14 +56,14 @@ export type DeliveryDto = ReturnType<typeof deliveryDto>
 /** The port rule and address check of the guard, for what can be known before any DNS: IP literals and `localhost`. */
 function checkTarget(url: URL, allowPrivate: boolean): void {
   if (allowPrivate) return
-  if (url.port !== '' && url.port !== '80' && url.port !== '443') {
+  if (!ALLOWED_PORTS.has(url.port)) {
     throw new ValidationError(`url port ${url.port} is not allowed: webhooks go to ports 80 and 443`)
   }
-  const host = url.hostname.toLowerCase()
-  const literal = host.startsWith('[') ? host.slice(1, -1) : /^\d{1,3}(\.\d{1,3}){3}$/.test(host) ? host : null
+  const literal = literalAddress(url)
   if (literal !== null && !isPublicAddress(literal)) {
     throw new ValidationError(`url points to a non-public address (${describeAddressRange(literal)})`)
   }
+  const host = url.hostname.toLowerCase()
   if (host === 'localhost' || host.endsWith('.localhost')) {
     throw new ValidationError('url points to this machine (localhost)')
   }

@@ -3,9 +3,10 @@ import { DELIVERY_TIMEOUT_MS } from '../../core/webhooks/retry-schedule.ts'
 import {
   cancelBody,
   checkedAddress,
+  FetchFailedError,
   FetchRefusedError,
+  addressFetcher,
   parseTarget,
-  pinnedFetch,
   untilAbort,
   type GuardedFetchOptions,
 } from '../enrichment/guarded-fetch.ts'
@@ -67,10 +68,7 @@ export async function sendMessage(message: OutgoingMessage, at: Date, options: S
       },
       body: message.body,
     }
-    const fetchAddress =
-      options.fetchAddress ??
-      ((target: URL, pinned: string, init: RequestInit) => pinnedFetch(target, pinned, init, options.ca))
-    const response = await untilAbort(fetchAddress(url, address, init), signal)
+    const response = await untilAbort(addressFetcher(options)(url, address, init), signal)
     // The answer's body means nothing to us: not read, so a receiver cannot make us hold megabytes.
     await cancelBody(response)
     if (response.status >= 200 && response.status <= 299) return { delivered: true, responseStatus: response.status }
@@ -94,12 +92,11 @@ export async function sendMessage(message: OutgoingMessage, at: Date, options: S
         refused: false,
       }
     }
-    const reason =
-      error instanceof Error && 'reason' in error ? String((error as { reason: unknown }).reason) : 'network'
+    const dns = error instanceof FetchFailedError && error.reason === 'dns'
     return {
       delivered: false,
       responseStatus: null,
-      error: reason === 'dns' ? `DNS lookup failed for ${host}` : `Could not connect to ${host}`,
+      error: dns ? `DNS lookup failed for ${host}` : `Could not connect to ${host}`,
       refused: false,
     }
   }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { SCOPES } from '../../core/types.ts'
 import { WEBHOOK_EVENTS } from '../../core/webhooks/events.ts'
 import { countRows, createHarness } from '../helpers/harness.ts'
 import { createWebhook, outboxRows, webhookHarness } from './webhook-helpers.ts'
@@ -98,16 +99,7 @@ describe('POST /v1/webhooks', () => {
 
   test('needs webhooks:manage, which a key with every other scope does not have', async () => {
     const { h, user } = await webhookHarness()
-    const key = await user.key([
-      'saved-items:capture',
-      'saved-items:read',
-      'saved-items:write',
-      'saved-items:delete',
-      'folders:read',
-      'folders:write',
-      'folders:delete',
-      'account:read',
-    ])
+    const key = await user.key(SCOPES.filter((scope) => scope !== 'webhooks:manage'))
     for (const [method, path] of [
       ['POST', '/v1/webhooks'],
       ['GET', '/v1/webhooks'],
