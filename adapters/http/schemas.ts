@@ -257,13 +257,13 @@ export const ConnectAuthorizeRequest = t.Object(
     }),
     label: t.String({
       description:
-        'Names the key in settings: 1–100 characters after trimming surrounding whitespace, no control characters',
+        'Names the key in settings: 1–100 characters after trimming surrounding whitespace, no control, invisible or bidirectional characters, at least one visible character',
     }),
     deviceHint: t.Optional(
       nullable(
         t.String({
           description:
-            'Which device the key is for, shown in settings: at most 200 characters after trimming, no control characters',
+            'Which device the key is for, shown in settings: at most 200 characters after trimming, the character rule of `label`',
         }),
       ),
     ),

@@ -45,8 +45,8 @@ export interface ConnectGrant {
 /**
  * Checks the values of an authorize request against the caller's own scopes and returns what the code
  * will be bound to. Throws ConnectError for the conditions docs/oauth.md#connect-flow names, in the order a client
- * would fix them (client, then where to return, then what to ask for); a blank, overlong or
- * control-character label or device hint is a ValidationError, as no ConnectError code describes it.
+ * would fix them (client, then where to return, then what to ask for); a blank, overlong,
+ * control-character or invisible label or device hint is a ValidationError, as no ConnectError code describes it.
  * Duplicate scopes are dropped, keeping the first occurrence's order.
  * @see docs/oauth.md#connect-flow
  */
@@ -96,7 +96,8 @@ export function checkConnectAuthorize(input: ConnectAuthorizeInput, callerScopes
 
 /**
  * Trimmed text, or null when only whitespace. Both are shown in settings, one per key row, so line breaks,
- * controls and invisible or bidirectional formatting are refused rather than silently altered. Lengths count code points, as a person would.
+ * controls and invisible or bidirectional formatting are refused rather than silently altered, and so is
+ * text that shows nothing (Hangul fillers, blanks). Lengths count code points, as a person would.
  */
 function checkText(field: string, raw: string, maxLength: number): string | null {
   const value = raw.trim()

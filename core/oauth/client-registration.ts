@@ -1,7 +1,7 @@
 import { parseScopeList } from '../auth/scopes.ts'
 import { OAuthError } from './oauth-error.ts'
 import { isOAuthScope, sortScopes } from './oauth-scopes.ts'
-import { disguisingCharacter } from '../text/display-text.ts'
+import { disguisingCharacter, hasVisibleCharacter } from '../text/display-text.ts'
 import { redirectUriProblem } from './redirect-uri.ts'
 
 export const MAX_CLIENT_NAME_LENGTH = 100
@@ -99,6 +99,7 @@ export function validateClientRegistration(input: unknown): ClientRegistration {
     const disguising = disguisingCharacter(clientName)
     if (disguising)
       throw invalid(`client_name must not contain control, invisible or bidirectional characters (found ${disguising})`)
+    if (!hasVisibleCharacter(clientName)) throw invalid('client_name must contain at least one visible character')
   }
 
   return { clientName, redirectUris, grantTypes: grantTypes as ClientGrantType[], responseTypes: ['code'], scope }

@@ -19,6 +19,24 @@ export function disguisingCharacter(text: string): string | null {
 }
 
 /**
+ * A character that shows something: not whitespace, not a control or format character, not a
+ * default-ignorable code point (the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, the combining
+ * grapheme joiner U+034F, variation selectors, tags) and not the braille blank U+2800, which all render
+ * as nothing. "Allow ㅤ to use your account?" on a consent page names no one.
+ * @see docs/api.md#hostile-input
+ */
+const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{Cs}\u2800]/u
+
+/**
+ * Whether `text` has at least one visible character: the rule every name shown to a person shares
+ * (folder names, connect labels, device hints, API key labels, OAuth client names).
+ * @see docs/api.md#hostile-input
+ */
+export function hasVisibleCharacter(text: string): boolean {
+  return VISIBLE_CHARACTER.test(text)
+}
+
+/**
  * Why a short name shown to a person (a key label, a device hint) cannot be used, as the end of a
  * sentence ("must be at most 100 characters"), or null. Lengths count code points, as a person would;
  * `text` is taken as already trimmed.
@@ -27,5 +45,6 @@ export function displayTextProblem(text: string, maxLength: number): string | nu
   const disguising = disguisingCharacter(text)
   if (disguising) return `must not contain control, invisible or bidirectional characters (found ${disguising})`
   if ([...text].length > maxLength) return `must be at most ${maxLength} characters`
+  if (!hasVisibleCharacter(text)) return 'must contain at least one visible character'
   return null
 }

@@ -224,6 +224,10 @@ describe('bad arguments exit 2 with exactly one stderr line and nothing on stdou
     ],
     ['key create: an empty label', ['key', 'create', '--email', existing, '--scopes', 'folders:read', '--label', '  ']],
     [
+      'key create: a label of Hangul fillers and a braille blank only',
+      ['key', 'create', '--email', existing, '--scopes', 'folders:read', '--label', '\u3164\u2800 '],
+    ],
+    [
       'key create: a label over 100 characters',
       ['key', 'create', '--email', existing, '--scopes', 'folders:read', '--label', 'x'.repeat(101)],
     ],

@@ -79,6 +79,10 @@ describe('POST /v1/folders', () => {
     ['a tab inside', 'tab\there'],
     ['DEL', 'del\u007f'],
     ['a C1 control', 'c1\u0085x'],
+    ['a Hangul filler only', '\u3164'],
+    ['fillers and a braille blank only', '\u3164\u2800 '],
+    ['a combining grapheme joiner only', '\u034f'],
+    ['a zero-width space only', '\u200b'],
   ])('a name that is %s answers 400 InvalidFolderNameError and creates nothing', async (_name, name) => {
     const { h, token } = await setup()
     const reply = await create(h, token, name)
@@ -186,6 +190,7 @@ describe('PATCH /v1/folders/:id', () => {
     ['spaces only', '   '],
     ['101 characters', 'y'.repeat(101)],
     ['a control character', 'bell\u0007'],
+    ['a Hangul filler only', '\u3164'],
   ])('renaming to a name that is %s answers 400 InvalidFolderNameError and changes nothing', async (_name, name) => {
     const { h, token } = await setup()
     const folder = (await create(h, token, 'Stable')).body

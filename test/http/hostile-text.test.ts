@@ -57,4 +57,38 @@ describe('names shown to people', () => {
     }
     expect(await countRows(h.db, 'oauth_clients')).toBe(0)
   })
+
+  test('a connect label or device hint made only of Hangul fillers or blanks is refused, nothing written', async () => {
+    const h = await createHarness()
+    const key = await (await h.user()).key()
+    for (const [field, text] of [
+      ['label', '\u3164'],
+      ['label', '\u3164\u2800 '],
+      ['deviceHint', '\u034f\uffa0'],
+    ] as const) {
+      const reply = await h.call('POST', '/connect/authorize', { token: key, body: authorizeBody({ [field]: text }) })
+      expect(reply.status).toBe(400)
+      expect(reply.body).toEqual({
+        _tag: 'ValidationError',
+        message: `body.${field}: must contain at least one visible character`,
+      })
+    }
+    expect(await countRows(h.db, 'connect_codes')).toBe(0)
+  })
+
+  test('a client registration whose name shows nothing is refused, nothing written', async () => {
+    const h = await createHarness()
+    for (const name of ['\u3164', '\u3164\u2800 ', '\u115f\u1160', '\u034f']) {
+      const reply = await send(h, 'POST', '/api/auth/oauth2/register', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: name, redirect_uris: ['http://127.0.0.1/cb'] }),
+      })
+      expect(reply.status).toBe(400)
+      expect(reply.body).toMatchObject({
+        error: 'invalid_client_metadata',
+        error_description: 'client_name must contain at least one visible character',
+      })
+    }
+    expect(await countRows(h.db, 'oauth_clients')).toBe(0)
+  })
 })

@@ -191,6 +191,23 @@ test('checkConnectAuthorize(): a device hint over 200 characters or with control
   )
 })
 
+test('checkConnectAuthorize(): a label or device hint with no visible character is a ValidationError', () => {
+  for (const [field, text] of [
+    ['label', '\u3164'],
+    ['label', '\u3164\u2800 '],
+    ['label', '\u034f\u115f\u1160'],
+    ['deviceHint', '\uffa0'],
+    ['deviceHint', ' \u2800 '],
+  ] as const) {
+    assert.equal(
+      validationMessage(() => checkConnectAuthorize({ ...valid, [field]: text }, SCOPES)),
+      `body.${field}: must contain at least one visible character`,
+      JSON.stringify(text),
+    )
+  }
+  assert.equal(checkConnectAuthorize({ ...valid, label: 'Read \u3164later' }, SCOPES).label, 'Read \u3164later')
+})
+
 test('connectCodeExpiry() is 5 minutes after issue', () => {
   assert.equal(CONNECT_CODE_TTL_MS, 300_000)
   assert.equal(connectCodeExpiry(new Date('2026-11-22T10:00:00.000Z')).toISOString(), '2026-11-22T10:05:00.000Z')

@@ -75,3 +75,21 @@ test('normalizeFolderName() rejects inner control characters', () => {
 test('normalizeFolderName() rejects unpaired surrogates', () => {
   assertRejected('a\ud800b', /U\+D800$/)
 })
+
+test('normalizeFolderName() rejects names with no visible character (fillers, blanks, format characters only)', () => {
+  for (const raw of [
+    '\u3164',
+    '\u115f',
+    '\u1160',
+    '\uffa0',
+    '\u034f',
+    '\u2800',
+    '\u3164\u2800 ',
+    '\u200d',
+    ' \u200b\u3164 ',
+  ]) {
+    assertRejected(raw, /^Cannot use folder name: it has no visible character$/)
+  }
+  // A filler among visible characters is only odd, and the name is shown to its owner alone.
+  assert.equal(normalizeFolderName('Read \u3164later').name, 'Read \u3164later')
+})

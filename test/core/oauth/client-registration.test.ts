@@ -101,6 +101,22 @@ test('validateClientRegistration() bounds client_name', () => {
   }
 })
 
+test('validateClientRegistration() refuses a client_name with no visible character', () => {
+  const uris = ['https://a.example/cb']
+  // The consent page would read "Allow ㅤ to use your account?" (docs/oauth.md#registration).
+  for (const name of ['\u3164', '\u3164\u2800 ', '\u115f\u1160', '\uffa0', '\u034f', '\u2800']) {
+    rejects(
+      { redirect_uris: uris, client_name: name },
+      'invalid_client_metadata',
+      /^client_name must contain at least one visible character$/,
+    )
+  }
+  assert.equal(
+    validateClientRegistration({ redirect_uris: uris, client_name: 'Read \u3164later' }).clientName,
+    'Read \u3164later',
+  )
+})
+
 test('validateClientRegistration() wants a JSON object', () => {
   for (const input of [null, [], 'x', 1]) rejects(input, 'invalid_client_metadata', /JSON object/)
 })

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { disguisingCharacter, displayTextProblem } from '../../../core/text/display-text.ts'
+import { disguisingCharacter, displayTextProblem, hasVisibleCharacter } from '../../../core/text/display-text.ts'
 
 test('disguisingCharacter() finds controls, bidi controls and zero-width characters', () => {
   const rows: [string, string][] = [
@@ -45,4 +45,52 @@ test('displayTextProblem() refuses disguising characters first, then counts code
     displayTextProblem('a\u202eb', 100),
     'must not contain control, invisible or bidirectional characters (found U+202E)',
   )
+})
+
+// Names that look like nothing at all: Hangul fillers, the combining grapheme joiner, the braille blank,
+// spaces and format characters (docs/api.md#hostile-input). "Allow ㅤ to use your account?" names no one.
+const INVISIBLE_ONLY = [
+  '\u3164',
+  '\u115f',
+  '\u1160',
+  '\uffa0',
+  '\u034f',
+  '\u2800',
+  '\u3164\u2800 ',
+  '\u2800\u2800',
+  ' \u034f\u3164 ',
+]
+
+test('hasVisibleCharacter() is false for text made only of spaces, format characters and fillers', () => {
+  for (const text of [...INVISIBLE_ONLY, '', ' \u00a0\u3000', '\u200b', '\u200d\u200c', '\ufe0f', '\u{e0041}']) {
+    assert.equal(hasVisibleCharacter(text), false, JSON.stringify(text))
+  }
+})
+
+test('hasVisibleCharacter() is true as soon as one character shows', () => {
+  for (const text of [
+    'a',
+    'Read \u3164later',
+    '\u2800x',
+    '読',
+    'مساعد',
+    '🚀',
+    '👩\u200d💻',
+    '.',
+    '\u00e9',
+    'e\u0301',
+  ]) {
+    assert.equal(hasVisibleCharacter(text), true, JSON.stringify(text))
+  }
+})
+
+test('displayTextProblem() refuses a name with no visible character', () => {
+  for (const text of INVISIBLE_ONLY) {
+    assert.equal(
+      displayTextProblem(text.trim(), 100),
+      'must contain at least one visible character',
+      JSON.stringify(text),
+    )
+  }
+  assert.equal(displayTextProblem('Read \u3164later', 100), null)
 })
