@@ -83,6 +83,32 @@ describe('POST /v1/webhooks', () => {
     expect(await countRows(h.db, 'webhooks')).toBe(0)
   })
 
+  test('a host with a trailing dot meets the same rules: localhost. and 127.0.0.1.. are 400, nothing written', async () => {
+    const h = await createHarness({ env: { RATE_LIMIT_MAX: '100000' } })
+    const key = await (await h.user()).key()
+    const cases: [string, RegExp][] = [
+      ['http://LOCALHOST./h', /this machine \(localhost\)/],
+      ['https://localhost./x', /this machine \(localhost\)/],
+      ['https://hooks.localhost./x', /this machine \(localhost\)/],
+      ['http://localhost../h', /this machine \(localhost\)/],
+      ['http://127.0.0.1../h', /non-public address \(loopback\)/],
+      ['http://10.1.2.3../in', /non-public address \(private\)/],
+    ]
+    for (const [url, message] of cases) {
+      const reply = await h.call('POST', '/v1/webhooks', { token: key, body: { url, events: ['saved_item.created'] } })
+      expect(reply.status, url).toBe(400)
+      expect(reply.body).toEqual({ _tag: 'ValidationError', message: expect.stringMatching(message) })
+    }
+    expect(await countRows(h.db, 'webhooks')).toBe(0)
+    // A public name written fully qualified is still a public name.
+    const fqdn = await h.call('POST', '/v1/webhooks', {
+      token: key,
+      body: { url: 'https://hooks.example.com./in', events: ['saved_item.created'] },
+    })
+    expect(fqdn.status).toBe(201)
+    expect(fqdn.body.webhook.url).toBe('https://hooks.example.com./in')
+  })
+
   test('at most 10 webhooks per person; the eleventh is refused, another person is not affected', async () => {
     const { h, key } = await webhookHarness()
     for (let i = 0; i < 10; i++) await createWebhook(h, key, `https://hooks.example.com/${i}`)
