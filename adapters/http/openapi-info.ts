@@ -1,7 +1,16 @@
 import { SCOPE_DESCRIPTIONS } from '../../core/auth/scope-descriptions.ts'
 
-/** The package's version (package.json; test/embed/package.test.ts keeps them equal), as the OpenAPI document and the MCP server announce it. */
+/**
+ * The package's version (package.json; test/http/openapi.test.ts keeps them equal), as the MCP server
+ * announces it and the OpenAPI document names it in `info["x-package-version"]`.
+ */
 export const SERVICE_VERSION = '1.1.0'
+
+/**
+ * The version of the API description, the OpenAPI document's `info.version`: the API's, not the package's,
+ * fixed by the spec at 1.0.0. @see docs/api.md#versions
+ */
+export const API_DESCRIPTION_VERSION = '1.0.0'
 
 /** The top-level OpenAPI document parts that are not derived from the routes. */
 export function openApiDocumentation(baseUrl: string) {
@@ -9,7 +18,8 @@ export function openApiDocumentation(baseUrl: string) {
     openapi: '3.1.0',
     info: {
       title: 'Readlater API',
-      version: SERVICE_VERSION,
+      version: API_DESCRIPTION_VERSION,
+      'x-package-version': SERVICE_VERSION,
       description:
         'A personal read-later queue: capture URLs, list and triage saved items, organise them in folders. Every call except health needs `Authorization: Bearer <API key or OAuth access token>`. Writes accept an `Idempotency-Key` header; every authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
     },
