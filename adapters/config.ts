@@ -21,6 +21,11 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
   /** Encrypts the token signing keys at rest (docs/oauth.md#signing-keys); at least 32 characters. */
   encryptionKey: string | undefined
+  /**
+   * Browser origins `/mcp` accepts beside its own and loopback ones (docs/security.md#mcp-origin), each as
+   * `URL.origin` serializes it; `'*'` accepts any.
+   */
+  mcpAllowedOrigins: readonly string[] | '*'
 }
 
 export const DEFAULT_DATABASE_URL = 'file:./data/readlater.db'
@@ -88,6 +93,8 @@ export interface ReadlaterOptions {
   /** At least 32 characters: encrypts signing keys and webhook secrets at rest. */
   encryptionKey?: string
   logLevel?: Config['logLevel']
+  /** Origins (`https://host[:port]`) of browser-based MCP clients `/mcp` accepts, or `['*']` for any. */
+  mcpAllowedOrigins?: readonly string[]
 }
 
 /** The names an embedder's option or an environment variable go by, for error messages. */
@@ -108,6 +115,7 @@ const ENV_NAMES: Names = {
   listCacheMb: 'LIST_CACHE_MB',
   encryptionKey: 'ENCRYPTION_KEY',
   logLevel: 'LOG_LEVEL',
+  mcpAllowedOrigins: 'MCP_ALLOWED_ORIGINS',
 }
 /** An option's own name, for an embedder's errors. */
 const OPTION_NAMES = Object.fromEntries(Object.keys(ENV_NAMES).map((key) => [key, key])) as Names
@@ -146,6 +154,29 @@ function text(names: Names, key: keyof ReadlaterOptions, value: unknown): string
 }
 
 /**
+ * A list of browser origins: each `http(s)://host[:port]` with nothing after it, normalized as `URL.origin`
+ * writes it (lowercase, default port dropped), or `*` alone for any origin.
+ * @see docs/security.md#mcp-origin
+ */
+function origins(names: Names, key: keyof ReadlaterOptions, value: unknown): readonly string[] | '*' {
+  if (value === undefined) return []
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string'))
+    throw new ConfigError(`${names[key]} must be a list of origins`)
+  if (value.includes('*')) return '*'
+  return value.map((entry: string) => {
+    const url = URL.canParse(entry) ? new URL(entry) : null
+    const bare =
+      url !== null &&
+      url.pathname === '/' &&
+      !/[?#@]/.test(entry) &&
+      (url.protocol === 'http:' || url.protocol === 'https:')
+    if (!bare)
+      throw new ConfigError(`${names[key]} must list origins (https://host[:port]) or *, got ${JSON.stringify(entry)}`)
+    return url!.origin
+  })
+}
+
+/**
  * The service's configuration from typed options, checked as the environment is (one `ConfigError` naming
  * the option). `port` and `host` are the server's own (`server.ts`), not an embedder's.
  */
@@ -179,6 +210,7 @@ export function resolveConfig(
     trustProxy: flag(names, 'trustProxy', options.trustProxy, false),
     logLevel: choice(names, 'logLevel', options.logLevel, ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
     encryptionKey,
+    mcpAllowedOrigins: origins(names, 'mcpAllowedOrigins', options.mcpAllowedOrigins),
   }
 }
 
@@ -217,6 +249,11 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     listCacheMb: number('LIST_CACHE_MB', 0),
     encryptionKey: env.ENCRYPTION_KEY || undefined,
     logLevel: word('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent']),
+    mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS
+      ? env.MCP_ALLOWED_ORIGINS.split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+      : undefined,
   }
   return resolveConfig(options, { port: number('PORT', 0) ?? 3000, host: env.HOST || '127.0.0.1' }, ENV_NAMES)
 }

@@ -145,12 +145,21 @@ export class WebhookNotFoundError extends Error {
   }
 }
 
+/**
+ * A request to `/mcp` from a browser page whose `Origin` this service does not accept (MCP transport
+ * security: DNS rebinding). @see docs/mcp.md and docs/security.md#mcp-origin
+ */
+export class OriginNotAllowedError extends Error {
+  readonly _tag = 'OriginNotAllowedError'
+}
+
 export type AppError =
   | InvalidUrlError
   | InvalidFolderNameError
   | ValidationError
   | UnauthorizedError
   | InsufficientScopeError
+  | OriginNotAllowedError
   | SavedItemNotFoundError
   | ContentNotFoundError
   | FolderNotFoundError
@@ -173,6 +182,7 @@ const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
   'ValidationError',
   'Unauthorized',
   'InsufficientScopeError',
+  'OriginNotAllowedError',
   'SavedItemNotFoundError',
   'ContentNotFoundError',
   'FolderNotFoundError',

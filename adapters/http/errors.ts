@@ -11,6 +11,7 @@ export const STATUS_BY_TAG: Record<AppError['_tag'], number> = {
   ImportFormatError: 400,
   Unauthorized: 401,
   InsufficientScopeError: 403,
+  OriginNotAllowedError: 403,
   SavedItemNotFoundError: 404,
   ContentNotFoundError: 404,
   FolderNotFoundError: 404,

@@ -2,6 +2,7 @@ import { type DocumentDecoration, Elysia } from 'elysia'
 import { requireScope, requireScopes } from '../../core/auth/scopes.ts'
 import {
   InsufficientScopeError,
+  OriginNotAllowedError,
   PayloadTooLargeError,
   RateLimitExceededError,
   UnauthorizedError,
@@ -18,6 +19,7 @@ import { PAGE_BODY_MAX_BYTES } from '../../core/reading/page-limits.ts'
 import { insufficientScopeChallenge, resolveCredential, unauthorizedChallenge } from './credentials.ts'
 import { claimIdempotency, type IdempotencyClaim, NO_REPLAY_HEADER, settleIdempotency } from './idempotency.ts'
 import { MCP_CORS_HEADERS } from './mcp/cors.ts'
+import { isAllowedMcpOrigin } from './mcp/origin.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
 import { CALLER_HEADER } from './request-handler.ts'
 
@@ -85,7 +87,14 @@ export function guard(deps: AppDeps) {
     const known = c[ADMITTED]
     if (known) return known
     const mcp = resource === 'mcp'
-    if (mcp) Object.assign(c.set.headers, MCP_CORS_HEADERS)
+    if (mcp) {
+      Object.assign(c.set.headers, MCP_CORS_HEADERS)
+      // Before the credential: the MCP transport answers a foreign Origin with 403 whatever else it sends.
+      if (!isAllowedMcpOrigin(c.request.headers.get('origin'), deps.config))
+        throw new OriginNotAllowedError(
+          'This Origin may not call /mcp: a browser-based MCP client must run on this service, on a loopback address, or on an origin listed in MCP_ALLOWED_ORIGINS',
+        )
+    }
     const metadataUrl = `${baseUrl}/.well-known/oauth-protected-resource${mcp ? '/mcp' : ''}`
     const credential = await resolveCredential(deps, c.request, mcp ? `${baseUrl}/mcp` : baseUrl)
     if (credential.kind !== 'ok') {

@@ -53,6 +53,11 @@ describe('createReadlater', () => {
       ],
       [{ encryptionKey: 'short' }, 'encryptionKey must be at least 32 characters, got 5'],
       [{ databaseUrl: 'postgres://x' }, 'databaseUrl must start with file:, libsql:, http: or https:, got "postgres:"'],
+      [
+        { mcpAllowedOrigins: ['https://agent.example/app'] },
+        'mcpAllowedOrigins must list origins (https://host[:port]) or *, got "https://agent.example/app"',
+      ],
+      [{ mcpAllowedOrigins: 'https://agent.example' }, 'mcpAllowedOrigins must be a list of origins'],
       [{ ratelimitMax: 5 }, 'unknown option "ratelimitMax"'],
     ]
     for (const [options, message] of cases) {

@@ -417,3 +417,85 @@ describe('rate limit', () => {
     expect(await countRows(h.db, 'folders')).toBe(0)
   })
 })
+
+describe('Origin (MCP transport security: DNS rebinding)', () => {
+  const ORIGIN_REFUSED = { _tag: 'OriginNotAllowedError', message: expect.stringContaining('Origin') }
+
+  function expectOriginRefused(reply: Reply): void {
+    expect(reply.status).toBe(403)
+    expect(reply.body).toEqual(ORIGIN_REFUSED)
+    // Readable by the page that sent it, like every /mcp answer.
+    expect(reply.headers.get('access-control-allow-origin')).toBe('*')
+    expect(reply.headers.get('www-authenticate')).toBeNull()
+  }
+
+  test('an Origin of another site is 403 OriginNotAllowedError before the call runs, with a key or without one', async () => {
+    const { h, key } = await setup()
+    for (const origin of ['https://evil.example', 'http://rebound.example:3000', 'null', 'not an origin']) {
+      const before = await snapshot(h)
+      expectOriginRefused(
+        await post(h, toolsCall('create_folder', { name: 'Rebound' }), { token: key, headers: { origin } }),
+      )
+      expectOriginRefused(await post(h, initialize(), { headers: { origin } }))
+      expect(await snapshot(h)).toEqual(before)
+    }
+    expect(await countRows(h.db, 'folders')).toBe(0)
+  })
+
+  test('GET and DELETE with a foreign Origin are 403 too, not 405', async () => {
+    const { h, key } = await setup()
+    for (const method of ['GET', 'DELETE'])
+      expectOriginRefused(
+        await h.call(method, '/mcp', { token: key, headers: { origin: 'https://evil.example' }, unchecked: true }),
+      )
+  })
+
+  test('no Origin, the service’s own origins (BASE_URL, APP_URL) and loopback origins are accepted', async () => {
+    const { h, key } = await setup({ BASE_URL: 'https://read.example.com/base', APP_URL: 'https://app.example.com' })
+    for (const origin of [
+      null,
+      'https://read.example.com',
+      'https://app.example.com',
+      'HTTPS://READ.EXAMPLE.COM:443',
+      'http://localhost:6274',
+      'http://127.0.0.1:6274',
+      'http://[::1]:6274',
+    ]) {
+      const reply = await post(h, toolsList(), { token: key, headers: origin === null ? {} : { origin } })
+      expect(reply.status, String(origin)).toBe(200)
+      expect(reply.body.result.tools.length).toBe(TOOLS.length)
+    }
+    // Same host, other scheme or port: another origin.
+    for (const origin of ['http://read.example.com', 'https://read.example.com:8443', 'https://example.com'])
+      expectOriginRefused(await post(h, toolsList(), { token: key, headers: { origin } }))
+  })
+
+  test('MCP_ALLOWED_ORIGINS adds origins of browser-based clients; * accepts any', async () => {
+    const listed = await setup({ MCP_ALLOWED_ORIGINS: 'https://agent.example, https://inspector.example:8080' })
+    for (const origin of ['https://agent.example', 'https://inspector.example:8080'])
+      expect((await post(listed.h, toolsList(), { token: listed.key, headers: { origin } })).status).toBe(200)
+    expectOriginRefused(
+      await post(listed.h, toolsList(), { token: listed.key, headers: { origin: 'https://inspector.example' } }),
+    )
+    const any = await setup({ MCP_ALLOWED_ORIGINS: '*' })
+    expect(
+      (await post(any.h, toolsList(), { token: any.key, headers: { origin: 'https://evil.example' } })).status,
+    ).toBe(200)
+  })
+
+  test('MCP_ALLOWED_ORIGINS must list origins: a path, another scheme or a bad value stops the start', async () => {
+    for (const [value, message] of [
+      [
+        'https://agent.example/app',
+        'MCP_ALLOWED_ORIGINS must list origins (https://host[:port]) or *, got "https://agent.example/app"',
+      ],
+      [
+        'ftp://agent.example',
+        'MCP_ALLOWED_ORIGINS must list origins (https://host[:port]) or *, got "ftp://agent.example"',
+      ],
+      ['agent.example', 'MCP_ALLOWED_ORIGINS must list origins (https://host[:port]) or *, got "agent.example"'],
+    ]) {
+      await expect(setup({ MCP_ALLOWED_ORIGINS: value! })).rejects.toThrow(message)
+    }
+  })
+})
