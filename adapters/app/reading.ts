@@ -73,7 +73,8 @@ export async function readContent(
 
 /**
  * Records how far the person has read (0 to 1); 1 also marks the item read, as `…/read` does
- * (docs/reading.md#progress). SavedItemNotFoundError when they have no such item.
+ * (docs/reading.md#progress). `updatedAt` is when the progress last changed: saving the same progress
+ * again is no change (docs/api.md#no-op-writes). SavedItemNotFoundError when they have no such item.
  */
 export async function saveProgress(
   deps: AppDeps,
@@ -81,8 +82,7 @@ export async function saveProgress(
   id: string,
   progress: number,
 ): Promise<{ savedItemId: string; progress: number; updatedAt: string }> {
-  const now = toTimestamp(deps.clock.now())
-  await storeProgress(deps.db, principal.userId, id, progress, now)
+  const updatedAt = await storeProgress(deps.db, principal.userId, id, progress, toTimestamp(deps.clock.now()))
   if (progress === 1) await changeItem(deps, principal, id, { kind: 'read-state', isRead: true })
-  return { savedItemId: id, progress, updatedAt: now }
+  return { savedItemId: id, progress, updatedAt }
 }

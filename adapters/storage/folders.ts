@@ -47,6 +47,11 @@ export async function createFolder(
   return { id: row.id, name: row.name }
 }
 
+/**
+ * Renames the person's folder. Its exact name again is no change: `updatedAt` stays, decided in the UPDATE
+ * so concurrent renames agree, and so no changes-feed entry or webhook message is written; a change of case
+ * is a change (docs/api.md#no-op-writes).
+ */
 export async function renameFolder(
   db: Database,
   userId: string,
@@ -58,7 +63,11 @@ export async function renameFolder(
   try {
     updated = await db
       .update(folders)
-      .set({ name: name.name, nameKey: name.key, updatedAt: now })
+      .set({
+        name: name.name,
+        nameKey: name.key,
+        updatedAt: sql`CASE WHEN ${folders.name} IS ${name.name} THEN ${folders.updatedAt} ELSE ${now} END`,
+      })
       .where(and(eq(folders.id, id), eq(folders.userId, userId)))
       .returning({ id: folders.id, name: folders.name })
   } catch (error) {

@@ -227,20 +227,33 @@ const itemOfPersonExists = preparedPer((db) =>
     .prepare(),
 )
 
-/** Records the person's progress on their item. Throws SavedItemNotFoundError when they have no such item. */
+/**
+ * Records the person's progress on their item and returns when it last changed: the progress it already
+ * has is no change, so its `updatedAt` stays (decided in the upsert, docs/api.md#no-op-writes). Throws
+ * SavedItemNotFoundError when they have no such item.
+ */
 export async function storeProgress(
   db: Database,
   userId: string,
   id: string,
   progress: number,
   now: string,
-): Promise<void> {
+): Promise<string> {
   if ((await itemOfPersonExists(db).all({ id, userId })).length === 0) throw new SavedItemNotFoundError(id)
   try {
-    await db
+    const [stored] = await db
       .insert(readingProgress)
       .values({ itemId: id, progress, updatedAt: now })
-      .onConflictDoUpdate({ target: readingProgress.itemId, set: { progress, updatedAt: now } })
+      .onConflictDoUpdate({
+        target: readingProgress.itemId,
+        set: {
+          progress,
+          updatedAt: sql`CASE WHEN ${readingProgress.progress} = excluded.progress THEN ${readingProgress.updatedAt} ELSE excluded.updated_at END`,
+        },
+      })
+      .returning({ updatedAt: readingProgress.updatedAt })
+    if (!stored) throw new Error('progress upsert returned no row')
+    return stored.updatedAt
   } catch (error) {
     // Deleted between the check and the write.
     if (/FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error)))

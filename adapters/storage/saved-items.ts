@@ -161,15 +161,20 @@ export type ItemChange =
 
 const ofPerson = and(eq(savedItems.id, sql.placeholder('id')), eq(savedItems.userId, sql.placeholder('userId')))
 
-/** One prepared UPDATE per kind of change; `updatedAt` moves only when the value does (docs/api.md#lists). */
+/**
+ * One prepared UPDATE per kind of change; `updatedAt` moves only when a value of the item does, decided in
+ * the statement itself so concurrent requests agree (docs/api.md#no-op-writes).
+ */
 const changeStatements = {
+  // `openedAt` is recorded every time, but it is not part of the item as any client sees it: opening an
+  // item already read is no change of it (no `updatedAt`, no feed entry, no webhook message).
   open: preparedPer((db) =>
     db
       .update(savedItems)
       .set({
         isRead: true,
         openedAt: sql`${sql.placeholder('now')}`,
-        updatedAt: sql`${sql.placeholder('now')}`,
+        updatedAt: sql`CASE WHEN ${savedItems.isRead} = 1 THEN ${savedItems.updatedAt} ELSE ${sql.placeholder('now')} END`,
       })
       .where(ofPerson)
       .returning({ id: savedItems.id })
@@ -200,8 +205,8 @@ const changeStatements = {
 }
 
 /**
- * Applies one state change. `updatedAt` moves only when a value actually changes (docs/api.md#lists); opening
- * always records the time, so it always counts as a change.
+ * Applies one state change. `updatedAt` moves only when a value of the item actually changes
+ * (docs/api.md#no-op-writes); opening always records the time in `openedAt`, which is no change of the item.
  */
 export async function changeSavedItem(
   db: Database,

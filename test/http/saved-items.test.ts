@@ -337,7 +337,7 @@ describe('GET /v1/saved-items: limit and cursor', () => {
 })
 
 describe('POST /v1/saved-items/:id/{open,read,unread,read-state}', () => {
-  test('open marks the item read and bumps updatedAt, even when already read', async () => {
+  test('open marks the item read and records openedAt; opening a read item again does not bump updatedAt', async () => {
     const { h, token } = await setup()
     const item = await capture(h, token, 'https://example.com/open')
     h.clock.advance(2000)
@@ -345,8 +345,9 @@ describe('POST /v1/saved-items/:id/{open,read,unread,read-state}', () => {
     expect(opened.status).toBe(200)
     expect(opened.body).toEqual({ ...item, isRead: true, updatedAt: '2026-11-22T10:00:02.000Z' })
     h.clock.advance(2000)
+    // docs/api.md#no-op-writes: openedAt is not part of the item, so this open changes nothing a client sees.
     const again = await h.call('POST', `/v1/saved-items/${item.id}/open`, { token })
-    expect(again.body).toEqual({ ...item, isRead: true, updatedAt: '2026-11-22T10:00:04.000Z' })
+    expect(again.body).toEqual({ ...item, isRead: true, updatedAt: '2026-11-22T10:00:02.000Z' })
     const row = await h.db.$client.execute({ sql: 'SELECT opened_at FROM saved_items WHERE id = ?', args: [item.id] })
     expect(row.rows[0]!.opened_at).toBe('2026-11-22T10:00:04.000Z')
   })

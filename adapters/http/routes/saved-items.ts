@@ -156,7 +156,7 @@ export const savedItemRoutes = ({ deps, guard }: RouteContext) => {
         detail: {
           summary: 'Save reading progress',
           description:
-            'How far the person has read, 0 to 1; kept when the article is extracted again. Progress 1 also marks the item read, as `…/read` does.',
+            'How far the person has read, 0 to 1; kept when the article is extracted again. Progress 1 also marks the item read, as `…/read` does. `updatedAt` is when the progress last changed: the progress already stored, sent again, changes nothing.',
           tags,
         },
       },
