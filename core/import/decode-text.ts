@@ -23,6 +23,16 @@ export function decodeText(bytes: Uint8Array, contentType?: string | null): stri
   }
 }
 
+/**
+ * Whether the upload's `Content-Type` names a UTF-16 charset the runtime knows (`utf-16`, `utf-16le`,
+ * `utf-16be` and their aliases): text whose NULs are half its characters, not binary data.
+ * @see docs/import-export.md#detection
+ */
+export function namesUtf16Charset(contentType?: string | null): boolean {
+  const charset = contentType ? /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType)?.[1] : undefined
+  return charset !== undefined && (decoderFor(charset)?.encoding.startsWith('utf-16') ?? false)
+}
+
 function decode(encoding: string, bytes: Uint8Array): string {
   return new TextDecoder(encoding).decode(bytes)
 }

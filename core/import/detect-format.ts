@@ -1,4 +1,5 @@
 import { headerOf } from './csv.ts'
+import { namesUtf16Charset } from './decode-text.ts'
 import { isInstapaperHeader } from './instapaper.ts'
 import { parseJson } from './json.ts'
 import { isOmnivoreItems, isOmnivoreMetadataName } from './omnivore.ts'
@@ -52,12 +53,15 @@ export function detectZip(entries: readonly ZipEntry[]): DetectedZip {
 
 /**
  * Bytes that are no text at all, named so the message helps: a PDF, a gzip or binary data (a NUL in the
- * first kilobyte, which no text export has); null for text. UTF-16 text has NULs, so a UTF-16 BOM is text.
+ * first kilobyte, which no text export has); null for text. UTF-16 text has NULs, so a UTF-16 BOM is text,
+ * and so are bytes whose upload's `Content-Type` names a UTF-16 charset (decodeText reads them with it).
+ * @see docs/import-export.md#detection
  */
-export function describeBinary(bytes: Uint8Array): string | null {
+export function describeBinary(bytes: Uint8Array, contentType?: string | null): string | null {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return null
   if (bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46) return 'a PDF document'
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'gzip-compressed data (unpack it first)'
+  if (namesUtf16Charset(contentType)) return null
   return bytes.subarray(0, 1024).includes(0) ? 'binary data' : null
 }
 

@@ -68,7 +68,7 @@ export function readImportFile(bytes: Uint8Array, options: ParseImportOptions): 
   const checked = checkedReader(options.now)
   if (isZip(bytes)) return readZip(bytes, requested, options, checked)
 
-  const binary = describeBinary(bytes)
+  const binary = describeBinary(bytes, options.contentType)
   // Binary data is no format, so this always throws, saying what the bytes look like.
   if (binary !== null) settle(requested, { format: null, kind: 'binary', description: binary }, options.contentType)
   const text = decodeText(bytes, options.contentType)

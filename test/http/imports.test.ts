@@ -112,6 +112,22 @@ describe('POST /v1/imports', () => {
     expect((await w.items()).map((item: any) => item.title)).toEqual(['CafÃ©'])
   })
 
+  test('a UTF-16LE Pocket CSV without a byte-order mark, sent with charset=utf-16le: 202, and the job imports it', async () => {
+    const w = await world()
+    const text = `${POCKET}\nCafé,https://example.com/cafe,1700000001,,unread\n`
+    const csv = new Uint8Array(text.length * 2)
+    for (let i = 0; i < text.length; i++) {
+      csv[i * 2] = text.charCodeAt(i) & 0xff
+      csv[i * 2 + 1] = text.charCodeAt(i) >> 8
+    }
+    const reply = await w.upload(csv, 'text/csv; charset=utf-16le')
+    expect(reply.status).toBe(202)
+    expect(reply.body.import).toMatchObject({ format: 'pocket', status: 'queued', total: 5 })
+    await w.run()
+    expect(await w.job(reply.body.import.id)).toMatchObject({ status: 'done', created: 4, skipped: 1 })
+    expect((await w.items()).find((item: any) => item.host === 'example.com' && item.title === 'Café')).toBeDefined()
+  })
+
   test('folders are created by name or reused, whatever the case', async () => {
     const w = await world()
     await w.h.call('POST', '/v1/folders', { token: w.key, body: { name: 'Reading' } })

@@ -874,6 +874,46 @@ describe('parseImportFile() decodes text', () => {
     }
   })
 
+  test('UTF-16 without a byte-order mark, when the Content-Type names a UTF-16 charset', () => {
+    const text = 'title,url,time_added,tags,status\nCafé,https://café.example/,1600000000,,unread\n'
+    const utf16 = (bigEndian: boolean) => {
+      const bytes = new Uint8Array(text.length * 2)
+      for (let i = 0; i < text.length; i++) {
+        const unit = text.charCodeAt(i)
+        bytes[i * 2 + (bigEndian ? 1 : 0)] = unit & 0xff
+        bytes[i * 2 + (bigEndian ? 0 : 1)] = unit >> 8
+      }
+      return bytes
+    }
+    for (const [contentType, bigEndian] of [
+      ['text/csv; charset=utf-16le', false],
+      ['text/plain; charset="UTF-16LE"', false],
+      ['text/csv; charset=utf-16', false],
+      ['text/csv; charset=utf-16be', true],
+    ] as const) {
+      const parsed = parseImportFile(utf16(bigEndian), { now: NOW, contentType })
+      assert.equal(parsed.format, 'pocket', contentType)
+      assert.deepEqual(
+        parsed.entries[0],
+        ok({
+          line: 2,
+          url: 'https://café.example/',
+          title: 'Café',
+          savedAt: '2020-09-13T12:26:40.000Z',
+          isRead: false,
+          ...none,
+        }),
+        contentType,
+      )
+    }
+    // Without the charset the NULs still make it binary data: nothing says it is text.
+    for (const contentType of [undefined, 'text/csv', 'text/csv; charset=utf-8']) {
+      assert.throws(() => parseImportFile(utf16(false), { now: NOW, contentType }), {
+        message: /the file is binary data/,
+      })
+    }
+  })
+
   test('a UTF-8 byte-order mark is not part of the first column', () => {
     const bytes = new Uint8Array([
       0xef,
