@@ -1,3 +1,4 @@
+import { neutralizeFormula } from './csv-formulas.ts'
 import type { ExportContext, ExportItem } from './export-item.ts'
 
 /** The CSV export's columns, in order (docs/import-export.md#export). */
@@ -23,13 +24,16 @@ const TAG_SEPARATOR = '|'
 const NEEDS_QUOTES = /[",\r\n]/
 
 /**
- * One CSV field, as RFC 4180 §2 writes it: quoted when it holds a comma, a double quote, CR or LF, with each
- * double quote doubled; otherwise as is. Null is the empty field.
+ * One CSV field: first made safe for spreadsheets ({@link neutralizeFormula}: a value that starts with `=`,
+ * `+`, `-`, `@`, tab, CR or LF, after any `'`s, gets a leading `'`), then written as RFC 4180 §2 asks: quoted
+ * when it holds a comma, a double quote, CR or LF, with each double quote doubled; otherwise as is. Null is
+ * the empty field.
  * @see https://www.rfc-editor.org/rfc/rfc4180#section-2
  */
 export function csvField(value: string | null): string {
   if (value === null) return ''
-  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value
+  const safe = neutralizeFormula(value)
+  return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe
 }
 
 /** One item as one CSV record, CRLF included, its fields in {@link CSV_COLUMNS} order. */
@@ -59,16 +63,12 @@ export function csvRecord(item: ExportItem): string {
  *   of the first column's name (`\uFEFFurl`) for any reader that does not strip it. The price: Excel opens a
  *   BOM-less CSV in the system's legacy code page, so non-ASCII text looks garbled there unless it is opened
  *   through Data › From Text/CSV (which asks for the encoding).
- * - **Cells are not altered against formula injection.** OWASP suggests prefixing `'` to a cell starting with
- *   `=`, `+`, `-`, `@`, tab or CR, so a spreadsheet does not run it as a formula. This export does not: it is the
- *   person's own data, meant to be read back, and the prefix would change values for good (a title
- *   "-10% off" would come back as "'-10% off", and an importer cannot tell an added `'` from one that was in
- *   the title). Titles and descriptions can come from the pages themselves, so a page could plant a formula;
- *   spreadsheets warn before following links or running external content, and the file is opened by the
- *   person who exported it. Every value in the file is exactly the stored value.
+ * - **No cell runs as a formula.** Titles, descriptions and site names come from the pages themselves, so a
+ *   page could plant `=HYPERLINK(…)` for the spreadsheet of whoever opens the file: every cell that a
+ *   spreadsheet would read as a formula gets a leading `'` (core/export/csv-formulas.ts). Importing the file
+ *   back removes exactly that `'` again, so the round trip keeps every value; other tools see the `'`.
  *
  * Each item is read only when the chunk before it has been taken, so memory holds one item, not the library.
- * @see https://owasp.org/www-community/attacks/CSV_Injection
  */
 export async function* csvExportChunks(
   items: AsyncIterable<ExportItem>,

@@ -1,3 +1,4 @@
+import { restoreFormula } from '../export/csv-formulas.ts'
 import { columnIndex, openCsv } from './csv.ts'
 import { type RawItem, type RefusedEntry, refused } from './entry-rules.ts'
 import { dateOf, isJsonObject, notAnObject, textOf } from './json.ts'
@@ -60,7 +61,9 @@ export function* readlaterJsonEntries(value: unknown): Generator<RawItem> {
 /**
  * Our CSV export: `url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,
  * site_name,source_name`, tags separated by `|`, `is_read` true or false, ISO timestamps. The other
- * columns are derived again when the item is enriched. @see docs/import-export.md#formats
+ * columns are derived again when the item is enriched. Each cell first loses the `'` the export put before
+ * a value a spreadsheet would run as a formula (docs/import-export.md#export), so titles, folder names and
+ * tags come back exactly. @see docs/import-export.md#formats
  */
 export function* readlaterCsvEntries(text: string): Generator<RawItem> {
   const table = openCsv(text)
@@ -73,7 +76,8 @@ export function* readlaterCsvEntries(text: string): Generator<RawItem> {
     'created_at',
     'last_saved_at',
   ].map((column) => columnIndex(table, column)) as [number, number, number, number, number, number, number]
-  for (const { line, cells } of table.rows) {
+  for (const { line, cells: written } of table.rows) {
+    const cells = written.map(restoreFormula)
     const read = cells[isRead]?.trim().toLowerCase() ?? ''
     if (read !== 'true' && read !== 'false' && read !== '') {
       yield badReadState(line, `"${read}"`, 'is_read')

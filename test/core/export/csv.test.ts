@@ -5,7 +5,8 @@ import { CSV_COLUMNS, csvExportChunks, csvField } from '../../../core/export/csv
 import type { ExportItem } from '../../../core/export/export-item.ts'
 import { collect, EXPORTED_AT, exportItem, fromArray, HOSTILE, HOSTILE_ITEM, THREE_ITEMS } from './export-fixtures.ts'
 
-// docs/import-export.md#export: the CSV export is RFC 4180, UTF-8 without a BOM, values exactly as stored.
+// docs/import-export.md#export: the CSV export is RFC 4180, UTF-8 without a BOM, values exactly as stored but
+// for a leading `'` on any cell a spreadsheet would run as a formula, which our import removes again.
 
 const HEADER =
   'url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name\r\n'
@@ -25,15 +26,28 @@ const fields: readonly [value: string | null, expected: string][] = [
   [' padded ', ' padded '],
   ['semi;colon|pipe\ttab', 'semi;colon|pipe\ttab'],
   ["'quoted'", "'quoted'"],
+  ["'", "'"],
+  ["''", "''"],
   ['日本語 🎉', '日本語 🎉'],
-  // Not altered against formula injection: a data export keeps its values (see csvExportChunks).
-  ['=SUM(A1:A2)', '=SUM(A1:A2)'],
-  ['-10% off', '-10% off'],
-  ['+1', '+1'],
-  ['@handle', '@handle'],
+  ['a=b', 'a=b'],
+  ['10 - 2', '10 - 2'],
+  // A cell a spreadsheet would run as a formula gets a leading ' (OWASP's advice against CSV injection).
+  ['=SUM(A1:A2)', "'=SUM(A1:A2)"],
+  ['=HYPERLINK("http://evil","x")', `"'=HYPERLINK(""http://evil"",""x"")"`],
+  ['-10% off', "'-10% off"],
+  ['+1', "'+1"],
+  ['@handle', "'@handle"],
+  ['=', "'="],
+  ['\tTab first', "'\tTab first"],
+  ['\r=1+1', `"'\r=1+1"`],
+  ['\n=1+1', `"'\n=1+1"`],
+  // Quotes before such a start get one more, so the import can tell what was added.
+  ["'=already quoted", "''=already quoted"],
+  ["''-two quotes", "'''-two quotes"],
+  ["' =space between", "' =space between"],
 ]
 
-describe('csvField() quotes as RFC 4180 asks, and only then', () => {
+describe('csvField() neutralizes formulas and quotes as RFC 4180 asks, and only then', () => {
   for (const [value, expected] of fields) {
     test(JSON.stringify(value), () => {
       assert.equal(csvField(value), expected)
@@ -75,10 +89,27 @@ describe('csvExportChunks()', () => {
       'article',
       `${HOSTILE}  `,
       HOSTILE,
-      `=HYPERLINK("https://evil.example","x")`,
+      `'=HYPERLINK("https://evil.example","x")`,
     ])
     assert.equal(second![1], HOSTILE.repeat(2))
     assert.deepEqual(rest, [])
+  })
+
+  test('no cell of the file starts as a formula: titles, folder names, descriptions, site and source names', async () => {
+    const planted = '=HYPERLINK("https://evil.example","x")'
+    const text = await exportCsv([
+      exportItem({
+        title: planted,
+        folder: { id: 'fld_f', name: '+cmd|calc' },
+        description: '-2+3',
+        siteName: '@SUM(1)',
+        sourceName: '\t=1+1',
+      }),
+    ])
+    const [, record] = parse(text) as string[][]
+    assert.deepEqual(record!.slice(1, 3), [`'${planted}`, "'+cmd|calc"])
+    assert.deepEqual(record!.slice(9), ["'-2+3", "'@SUM(1)", "'\t=1+1"])
+    for (const cell of record!) assert.doesNotMatch(cell, /^[=+\-@\t\r\n]/)
   })
 
   test('every record ends in CRLF, and a line break inside a value is kept as it is', async () => {
