@@ -17,7 +17,14 @@ import { SharedRateLimiter } from '../app/rate-limiter.ts'
 import { MAX_BODY_BYTES, readBodyCapped, requireJsonContentType, tooLarge } from './body.ts'
 import { PAGE_BODY_MAX_BYTES } from '../../core/reading/page-limits.ts'
 import { insufficientScopeChallenge, resolveCredential, unauthorizedChallenge } from './credentials.ts'
-import { claimIdempotency, type IdempotencyClaim, NO_REPLAY_HEADER, settleIdempotency } from './idempotency.ts'
+import {
+  claimIdempotency,
+  type IdempotencyClaim,
+  NO_REPLAY_HEADER,
+  REPLAY_WITHOUT_HEADER,
+  type ReplayRule,
+  settleIdempotency,
+} from './idempotency.ts'
 import { MCP_CORS_HEADERS } from './mcp/cors.ts'
 import { isAllowedMcpOrigin } from './mcp/origin.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
@@ -201,12 +208,17 @@ export function guard(deps: AppDeps) {
       // Runs for every outcome, errors included (as the Response the error handler made of them).
       async mapResponse(context: unknown) {
         const c = context as unknown as GuardContext & { responseValue: unknown; set: { status?: number | string } }
-        const keep = !(NO_REPLAY_HEADER in c.set.headers)
+        const without = c.set.headers[REPLAY_WITHOUT_HEADER]
+        const rule: ReplayRule =
+          NO_REPLAY_HEADER in c.set.headers
+            ? { keep: false }
+            : { keep: true, without: typeof without === 'string' ? without.split(',') : [] }
         delete c.set.headers[NO_REPLAY_HEADER]
+        delete c.set.headers[REPLAY_WITHOUT_HEADER]
         const claim = c[ADMITTED]?.claim
         if (!claim) return
         c[ADMITTED]!.claim = null
-        return settleIdempotency(deps.db, claim, asResponse(c.responseValue, c.set), keep)
+        return settleIdempotency(deps.db, claim, asResponse(c.responseValue, c.set), rule)
       },
       detail: securityDetail(access),
     }

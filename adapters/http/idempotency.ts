@@ -23,6 +23,17 @@ const REPLAYED_HEADERS = ['content-type', 'link', 'location', 'cache-control']
  */
 export const NO_REPLAY_HEADER = 'x-readlater-no-replay'
 
+/**
+ * A route whose JSON answer carries a secret beside the outcome (a new webhook and its signing secret) names
+ * that top-level field in this header: the answer is kept for replay with the field set to null, so a retry
+ * gets the same outcome (the same webhook, not a second one) and the secret never reaches the table; it
+ * exists only in the response that carried it (docs/api.md#idempotency).
+ */
+export const REPLAY_WITHOUT_HEADER = 'x-readlater-replay-without'
+
+/** How an answer is kept for replay: not at all, or as sent but for the top-level fields in `without`. */
+export type ReplayRule = { keep: false } | { keep: true; without: readonly string[] }
+
 export interface IdempotentRequest {
   credentialId: string
   userId: string
@@ -88,16 +99,17 @@ export async function claimIdempotency(
 /**
  * The second half: keeps the answer for replay and returns it to send, or frees the key when the answer
  * is not worth keeping: a server error (the client is told to retry with the same key), an answer that
- * carries a secret (`keep` false: a retry runs again and gets a new secret), or a body that failed schema
+ * is a secret (`keep` false: a retry runs again and gets a new secret), or a body that failed schema
  * validation (it never reached the operation, so the key stays free for the corrected request, as Stripe does).
+ * An answer with a secret beside its outcome is kept with the fields in `without` set to null.
  */
 export async function settleIdempotency(
   db: Database,
   claim: IdempotencyClaim,
   response: Response,
-  keep: boolean,
+  rule: ReplayRule,
 ): Promise<Response> {
-  if (response.status >= 500 || !keep) {
+  if (response.status >= 500 || !rule.keep) {
     await releaseIdempotencyKey(db, claim.credentialId, claim.key)
     return response
   }
@@ -110,8 +122,26 @@ export async function settleIdempotency(
     const value = response.headers.get(name)
     return value === null ? [] : [[name, value] as [string, string]]
   })
-  await completeIdempotencyKey(db, claim.credentialId, claim.key, { status: response.status, headers, body })
+  await completeIdempotencyKey(db, claim.credentialId, claim.key, {
+    status: response.status,
+    headers,
+    body: rule.without.length === 0 ? body : withFieldsNull(body, rule.without),
+  })
   return new Response(body || null, { status: response.status, headers: response.headers })
+}
+
+/** A JSON object's text with these top-level fields null (those it has); any other body as it is. */
+function withFieldsNull(body: string, fields: readonly string[]): string {
+  let value: unknown
+  try {
+    value = JSON.parse(body)
+  } catch {
+    return body
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return body
+  const object = value as Record<string, unknown>
+  for (const field of fields) if (field in object) object[field] = null
+  return JSON.stringify(object)
 }
 
 function isValidationErrorBody(body: string): boolean {

@@ -54,7 +54,7 @@ const COMPONENT_PARAMETERS = {
     in: 'header',
     required: false,
     description:
-      'Makes a retry safe: the same key with the same method, path and body replays the first response (with `Idempotent-Replayed: true`) for 24 hours; the same key with a different request is 422, and while the first is still running, 409. Scoped to the credential (an API key, an OAuth grant across its refreshed tokens, a web session): another credential of the same person runs the request anew. An answer that carries a secret (a connect code) is never kept for replay.',
+      'Makes a retry safe: the same key with the same method, path and body replays the first response (with `Idempotent-Replayed: true`) for 24 hours; the same key with a different request is 422, and while the first is still running, 409. Scoped to the credential (an API key, an OAuth grant across its refreshed tokens, a web session): another credential of the same person runs the request anew. No secret is kept for replay: an answer that is one (a connect code) is not kept at all, and a new webhook replays with `secret` null.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
   },
 }

@@ -206,8 +206,9 @@ export const WebhookCreateRequest = t.Object(
 export const WebhookCreated = t.Object(
   {
     webhook: Webhook,
-    secret: t.String({
-      description: 'The signing secret (`whsec_` + base64), shown this once: keep it to verify signatures',
+    secret: t.Union([t.String(), t.Null()], {
+      description:
+        'The signing secret (`whsec_` + base64), shown this once: keep it to verify signatures. Null in an `Idempotency-Key` replay (`Idempotent-Replayed: true`): a secret is never kept for replay',
     }),
   },
   closed,

@@ -34,14 +34,38 @@ describe('POST /v1/webhooks', () => {
     expect(list.text).not.toContain(reply.body.secret.slice(6))
   })
 
-  test('an Idempotency-Key retry never replays the secret', async () => {
+  test('an Idempotency-Key retry replays the same webhook (201) with secret null; the secret is never stored', async () => {
     const { h, key } = await webhookHarness()
     const headers = { 'idempotency-key': 'create-hook-1' }
     const body = { url: 'https://hooks.example.com/in', events: ['saved_item.created'] }
     const first = await h.call('POST', '/v1/webhooks', { token: key, body, headers })
     expect(first.status).toBe(201)
+    expect(first.body.secret).toStartWith('whsec_')
+    expect(first.headers.get('idempotent-replayed')).toBeNull()
+    h.clock.advance(1000)
+    const again = await h.call('POST', '/v1/webhooks', { token: key, body, headers })
+    expect(again.status).toBe(201)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(again.headers.get('cache-control')).toBe('no-store')
+    expect(again.body).toEqual({ webhook: first.body.webhook, secret: null })
+    expect(await countRows(h.db, 'webhooks')).toBe(1)
+    expect((await h.call('GET', '/v1/webhooks', { token: key })).body).toEqual({ webhooks: [first.body.webhook] })
+    // The record kept for replay holds the webhook, never its secret.
     const stored = await h.db.$client.execute('SELECT * FROM idempotency_keys')
-    expect(JSON.stringify(stored.rows)).not.toContain(first.body.secret.slice(6))
+    expect(stored.rows).toHaveLength(1)
+    const record = JSON.stringify(stored.rows)
+    expect(record).toContain(first.body.webhook.id)
+    expect(record).not.toContain('whsec_')
+    expect(record).not.toContain(first.body.secret.slice(6))
+    // The same key for another webhook is still refused, and creates nothing.
+    const reuse = await h.call('POST', '/v1/webhooks', {
+      token: key,
+      body: { ...body, url: 'https://hooks.example.com/other' },
+      headers,
+    })
+    expect(reuse.status).toBe(422)
+    expect(reuse.body._tag).toBe('IdempotencyKeyReuseError')
+    expect(await countRows(h.db, 'webhooks')).toBe(1)
   })
 
   test('with ENCRYPTION_KEY the secret is stored encrypted, and still signs', async () => {

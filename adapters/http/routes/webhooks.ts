@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { createWebhook, deliveriesOf, removeWebhook, testWebhook, webhooksOf } from '../../webhooks/manage.ts'
-import { NO_REPLAY_HEADER } from '../idempotency.ts'
+import { REPLAY_WITHOUT_HEADER } from '../idempotency.ts'
 import type { RouteContext } from '../route-context.ts'
 import {
   commonAuthedErrors,
@@ -19,7 +19,7 @@ const notFound = { 404: Errors.WebhookNotFoundError }
 
 const CREATE = [
   'Subscribes a URL to events of your library. Each message is a POST signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`), retried after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, then failed; 20 failed deliveries in a row disable the webhook.',
-  'The answer carries the signing `secret` this once (it is never replayed for an `Idempotency-Key` either). The URL must be http(s) on port 80 or 443 and reach a public address; at most 10 webhooks per person. Problems are 400 ValidationError.',
+  'The answer carries the signing `secret` this once. A retry with the same `Idempotency-Key` replays the same webhook (201, `Idempotent-Replayed: true`) with `secret` null: a secret is never kept for replay, so whoever lost the first answer deletes the webhook and creates it again. The URL must be http(s) on port 80 or 443 and reach a public address; at most 10 webhooks per person. Problems are 400 ValidationError.',
 ].join(' ')
 
 export const webhookRoutes = ({ deps, guard }: RouteContext) =>
@@ -30,7 +30,8 @@ export const webhookRoutes = ({ deps, guard }: RouteContext) =>
       async ({ body, principal, set }) => {
         const created = await createWebhook(deps, principal, body)
         set.status = 201
-        set.headers[NO_REPLAY_HEADER] = '1'
+        // Kept for an Idempotency-Key replay without the secret (docs/webhooks.md#api).
+        set.headers[REPLAY_WITHOUT_HEADER] = 'secret'
         set.headers['cache-control'] = 'no-store'
         return created
       },
