@@ -1,14 +1,20 @@
-import { readImportFile } from '../../core/import/parse-import.ts'
 import { appendBounded, appendErrors, IMPORT_MAX_DROPPED_TAGS, rowsOfBatch } from '../../core/import/rows.ts'
 import type { ParsedEntry } from '../../core/import/types.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Clock, RandomSource } from '../../core/types.ts'
+import {
+  DEFAULT_IMPORT_READ_BUDGET,
+  type ImportEntryReader,
+  type ImportReadBudget,
+  openImportFile,
+} from '../reading/import-threads.ts'
 import {
   claimImport,
   failImport,
   importFile,
   ImportLeaseLostError,
   releaseImport,
+  renewImportLease,
   writeImportBatch,
   type ClaimedImport,
   type ImportRecord,
@@ -22,8 +28,13 @@ export interface ImportWorkerOptions {
   batchSize: number
   /** How often an idle worker looks for a queued import. */
   pollMs: number
-  /** How long a claim holds an import without a batch written; a dead process's import is taken over after it. */
+  /**
+   * How long a claim holds an import without a batch written; a dead process's import is taken over after
+   * it. While the job waits on its file's thread, the claim is renewed every third of this.
+   */
   leaseMs: number
+  /** What reading one file may cost under one claim (docs/import-export.md#reading-budgets). */
+  readBudget?: ImportReadBudget
 }
 
 export const DEFAULT_IMPORT_WORKER_OPTIONS: ImportWorkerOptions = { batchSize: 100, pollMs: 500, leaseMs: 10_000 }
@@ -62,42 +73,79 @@ export function startImportWorker(
     return true
   }
 
+  /** Ends the import, its reason listed: a file that cannot be read (or past its budget) would fail again. */
+  const cannotRead = (claim: ClaimedImport, error: unknown) =>
+    failImport(deps.db, claim, error instanceof Error ? error.message : 'the file cannot be read', now())
+
   async function runClaim(claim: ClaimedImport, onBatch?: (record: ImportRecord) => void): Promise<void> {
     const record = claim.record
-    let entries: Iterator<ParsedEntry>
-    const cannotRead = (error: unknown) =>
-      failImport(deps.db, claim, error instanceof Error ? error.message : 'the file cannot be read', now())
     // Before the file is read again: what the upload left (its body, text and parse) is freed first.
     collectGarbage()
+    let reader: ImportEntryReader
     try {
-      // Read with the import's own time as "now", so a resumed import clamps dates as the first run did;
-      // the entries already written are skipped unchecked (docs/import-export.md#jobs).
-      entries = readImportFile(await importFile(deps.db, record.id), {
-        format: record.format,
-        contentType: null,
-        now: new Date(record.createdAt),
-      }).entries(record.processed)
+      // Read on a thread of its own, with the import's own time as "now", so a resumed import clamps dates
+      // as the first run did; the entries already written are skipped unchecked (docs/import-export.md#jobs).
+      const file = await importFile(deps.db, record.id)
+      reader = await whileRenewing(
+        claim,
+        openImportFile(
+          file,
+          { format: record.format, contentType: null, nowMs: new Date(record.createdAt).getTime() },
+          record.processed,
+          options.readBudget ?? DEFAULT_IMPORT_READ_BUDGET,
+        ),
+      )
     } catch (error) {
-      await cannotRead(error)
+      deps.log('warn', { msg: 'import failed', import: record.id, error: errorName(error) })
+      await cannotRead(claim, error)
       return
     }
+    try {
+      await runBatches(claim, reader, onBatch)
+    } finally {
+      reader.close()
+    }
+  }
+
+  /**
+   * Waits for `work` (the file's thread), renewing the claim every third of its lease meanwhile, so a slow
+   * read (bounded by the reading budget) never lets another process take the import over.
+   */
+  async function whileRenewing<T>(claim: ClaimedImport, work: Promise<T>): Promise<T> {
+    let renewing: Promise<unknown> = Promise.resolve()
+    const timer = setInterval(() => {
+      renewing = renewing.then(() =>
+        renewImportLease(deps.db, claim, deps.clock.now().getTime() + options.leaseMs).catch(() => false),
+      )
+    }, options.leaseMs / 3)
+    try {
+      return await work
+    } finally {
+      clearInterval(timer)
+      await renewing
+    }
+  }
+
+  async function runBatches(
+    claim: ClaimedImport,
+    reader: ImportEntryReader,
+    onBatch?: (record: ImportRecord) => void,
+  ): Promise<void> {
+    const record = claim.record
     const claimedAt = record.processed
     while (running) {
       const from = record.processed
-      const slice: ParsedEntry[] = []
-      let exhausted = false
+      let slice: ParsedEntry[]
+      let exhausted: boolean
       try {
-        while (slice.length < options.batchSize) {
-          const next = entries.next()
-          if (next.done) {
-            exhausted = true
-            break
-          }
-          slice.push(next.value)
-        }
+        const batch = await whileRenewing(claim, reader.next(options.batchSize))
+        slice = batch.entries
+        exhausted = batch.done
       } catch (error) {
-        // The upload read this file whole, so only a file changed since (it is not) could fail here.
-        await cannotRead(error)
+        // The upload read this file whole, so a file past its reading budget here (a slower machine, a
+        // busier one) or a crashed thread end the import, saying why: a restart would only do it again.
+        deps.log('warn', { msg: 'import failed', import: record.id, error: errorName(error) })
+        await cannotRead(claim, error)
         return
       }
       const batch = rowsOfBatch(slice, {

@@ -1,4 +1,4 @@
-import { ImportFormatError } from '../../core/errors.ts'
+import { ImportFormatError, RateLimitExceededError } from '../../core/errors.ts'
 import type { Principal } from '../../core/types.ts'
 import { exportFormatOf, exportLibrary } from '../app/export.ts'
 import { startImportWorker } from '../app/import-worker.ts'
@@ -47,7 +47,8 @@ export async function importFile(args: string[], deps: CliDeps, io: CliIo): Prom
   try {
     started = await startImport(appDeps, principal, { bytes, format, contentType: null })
   } catch (error) {
-    if (error instanceof ImportFormatError) {
+    // A file that cannot be read, or the person's imports already at the most queued at once.
+    if (error instanceof ImportFormatError || error instanceof RateLimitExceededError) {
       io.err(`error: ${error.message}`)
       return 1
     }

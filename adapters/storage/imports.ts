@@ -88,6 +88,16 @@ export async function findImport(db: Database, userId: string, id: string): Prom
   return row ? recordOf(row) : null
 }
 
+/** How many of a person's imports are queued or running (docs/import-export.md#imports: at most 3). */
+export async function countUnfinishedImports(db: Database, userId: string): Promise<number> {
+  const [row] = await rows(
+    db,
+    "SELECT count(*) AS unfinished FROM imports WHERE user_id = ? AND status IN ('queued', 'running')",
+    [userId],
+  )
+  return Number(row?.unfinished ?? 0)
+}
+
 /** A person's imports, newest first. */
 export async function listImports(db: Database, userId: string, limit = 100): Promise<ImportRecord[]> {
   const found = await rows(
@@ -146,6 +156,20 @@ export async function failImport(db: Database, claim: ClaimedImport, failure: st
     [failure, now, failure, claim.record.id, claim.leaseUntilMs],
   )
   if (failed) await rows(db, 'DELETE FROM import_files WHERE import_id = ? RETURNING import_id', [claim.record.id])
+}
+
+/**
+ * Holds a claim longer (a job waiting on its file's thread, docs/import-export.md#jobs): true when the
+ * claim still held the import, and then `claim` carries the new lease.
+ */
+export async function renewImportLease(db: Database, claim: ClaimedImport, leaseUntilMs: number): Promise<boolean> {
+  const [renewed] = await rows(
+    db,
+    "UPDATE imports SET lease_until_ms = ? WHERE id = ? AND lease_until_ms = ? AND status = 'running' RETURNING id",
+    [leaseUntilMs, claim.record.id, claim.leaseUntilMs],
+  )
+  if (renewed) claim.leaseUntilMs = leaseUntilMs
+  return renewed !== undefined
 }
 
 /** Lets go of a claim (a process stopping between batches): another process, or this one restarted, resumes at once. */

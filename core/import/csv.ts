@@ -60,6 +60,11 @@ export function readCsv(text: string, name: string | null = null): CsvTable {
  * Node stream, so it is called once per window of records on the bytes after the last window: the callback
  * stops it after `windowRecords` records, and the next call starts at the byte after that record's line
  * break (a record boundary, outside any quotes, so the parser's state there is a fresh one).
+ *
+ * Blank records count towards the window like any other, so one call never parses more than
+ * `windowRecords` lines however empty they are; and a window starts by stepping over blank lines (spaces,
+ * tabs and commas only) itself, a byte at a time, since csv-parse spends microseconds on each: a file of
+ * a million empty lines once held the thread for seconds in a single call (docs/import-export.md#jobs).
  */
 function* csvRecords(
   normalized: string,
@@ -72,7 +77,12 @@ function* csvRecords(
   // The line the previous window's last record ended on: lines of a window count from there.
   let lineBase = 0
   while (offset < bytes.length) {
+    const skipped = skipBlankLines(bytes, offset)
+    lineBase += skipped.lines
+    offset = skipped.offset
+    if (offset >= bytes.length) return
     const window: CsvRow[] = []
+    let records = 0
     let lastRecordLine = 0
     let end = -1
     try {
@@ -88,7 +98,7 @@ function* csvRecords(
           const line = lineBase + lastRecordLine + 1
           lastRecordLine = context.lines
           if (!record.every((cell) => cell.trim() === '')) window.push({ line, cells: record })
-          if (window.length >= windowRecords) {
+          if (++records >= windowRecords) {
             end = context.bytes
             throw WINDOW_FULL
           }
@@ -103,6 +113,32 @@ function* csvRecords(
     offset += end
     lineBase += lastRecordLine
   }
+}
+
+const LF = 0x0a
+const SPACE = 0x20
+const TAB = 0x09
+const COMMA = 0x2c
+
+/**
+ * From a record boundary, the lines that hold nothing but spaces, tabs and commas (records whose cells are
+ * all blank, which the reader skips anyway): how many, and the offset of the first line that is not one
+ * (the text's length when none is left).
+ */
+function skipBlankLines(bytes: Uint8Array, from: number): { offset: number; lines: number } {
+  let offset = from
+  let lines = 0
+  let at = from
+  while (at < bytes.length) {
+    const byte = bytes[at]!
+    if (byte === LF) {
+      lines++
+      offset = ++at
+    } else if (byte === SPACE || byte === TAB || byte === COMMA) at++
+    else return { offset, lines }
+  }
+  // Only blank characters after the last line break: no record is left.
+  return { offset: bytes.length, lines }
 }
 
 function malformed(error: unknown, normalized: string, lineBase: number, lastLine: number, name: string | null) {

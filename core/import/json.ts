@@ -1,3 +1,4 @@
+import { jsonDepth, MAX_JSON_DEPTH } from '../limits/json-depth.ts'
 import type { RawDate } from './dates.ts'
 import { type RefusedEntry, refused } from './entry-rules.ts'
 import { ImportFormatError } from './types.ts'
@@ -8,8 +9,18 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-/** JSON.parse, refusing the file (ImportFormatError) when it is not JSON. */
+/**
+ * JSON.parse, refusing the file (ImportFormatError) when it is not JSON, or when it nests deeper than
+ * MAX_JSON_DEPTH: that is measured first, in one pass that parses nothing, since parsing deep nesting
+ * costs time and memory out of all proportion (40 MB of `[` once took seconds and gigabytes; no export
+ * nests past 6). @see docs/import-export.md#detection
+ */
 export function parseJson(text: string, name: string | null = null): unknown {
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new ImportFormatError(
+      `${name === null ? 'the JSON' : `the JSON of ${name}`} nests deeper than ${MAX_JSON_DEPTH} levels; no export does`,
+    )
+  }
   try {
     return JSON.parse(text)
   } catch (error) {

@@ -8,6 +8,13 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number]
 export const IMPORT_MAX_BYTES = 50 * 1024 * 1024
 /** What a zip's entries may expand to, in total, before the file is refused: 200 MiB. */
 export const IMPORT_MAX_EXPANDED_BYTES = 200 * 1024 * 1024
+/**
+ * The most entries a zip may hold (its central directory says how many before any is read): Omnivore's
+ * export holds two files per item and one per 50 items, so this is a library of some 50,000 items.
+ */
+export const IMPORT_MAX_ZIP_ENTRIES = 100_000
+/** Imports a person may have queued or running at once; another upload is refused (429) until one ends. */
+export const IMPORT_MAX_UNFINISHED = 3
 /** Errors kept on an import (the first ones); the rest are only counted in `skipped`. */
 export const IMPORT_MAX_ERRORS = 100
 

@@ -1,5 +1,5 @@
 import { Inflate } from 'fflate'
-import { IMPORT_MAX_EXPANDED_BYTES, ImportFormatError } from './types.ts'
+import { IMPORT_MAX_EXPANDED_BYTES, IMPORT_MAX_ZIP_ENTRIES, ImportFormatError } from './types.ts'
 
 /** One file of a zip, as its central directory describes it. Nothing is inflated to list it. */
 export interface ZipEntry {
@@ -32,7 +32,10 @@ export function isZip(bytes: Uint8Array): boolean {
 
 /**
  * The entries of a zip, read from its central directory (the table at the end of the file), without
- * inflating anything. Directories are left out. Throws ImportFormatError "the zip is damaged: …".
+ * inflating anything. Directories are left out. Throws ImportFormatError "the zip is damaged: …", and
+ * refuses from the directory alone a zip of more than IMPORT_MAX_ZIP_ENTRIES entries or one whose entries
+ * overlap (several names for one payload: each would be inflated and read again, so a 13 KB file could
+ * stand for hundreds of megabytes). @see docs/import-export.md#detection
  * @see https://pkware.cachefly.net/webdocs/casestudies/APPNOTE.TXT (4.3.12–4.3.16)
  */
 export function listZip(bytes: Uint8Array): ZipEntry[] {
@@ -57,8 +60,13 @@ export function listZip(bytes: Uint8Array): ZipEntry[] {
   if (directoryOffset + directorySize > bytes.length) {
     throw damaged('its central directory lies outside the file (was the file cut short?)')
   }
+  if (count > IMPORT_MAX_ZIP_ENTRIES) {
+    throw new ImportFormatError(
+      `the zip holds ${count.toLocaleString('en')} entries; an import reads zips of at most ${IMPORT_MAX_ZIP_ENTRIES.toLocaleString('en')}`,
+    )
+  }
 
-  const entries: ZipEntry[] = []
+  const all: ZipEntry[] = []
   let at = directoryOffset
   const names = new TextDecoder()
   for (let index = 0; index < count; index++) {
@@ -80,10 +88,32 @@ export function listZip(bytes: Uint8Array): ZipEntry[] {
       localHeaderOffset: view.getUint32(at + 42, true),
     }
     readZip64Extra(view, at + 46 + nameLength, extraLength, entry)
-    if (!entry.name.endsWith('/')) entries.push(entry)
+    all.push(entry)
     at = next
   }
-  return entries
+  refuseOverlaps(all, directoryOffset)
+  return all.filter((entry) => !entry.name.endsWith('/'))
+}
+
+/**
+ * Every entry's local header and data must lie apart from the others' and before the central directory.
+ * From the directory alone: an entry takes at least its 30-byte local header and its compressed size.
+ */
+function refuseOverlaps(entries: readonly ZipEntry[], directoryOffset: number): void {
+  const byOffset = [...entries].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset)
+  for (let index = 0; index < byOffset.length; index++) {
+    const entry = byOffset[index]!
+    const end = entry.localHeaderOffset + 30 + entry.compressedSize
+    const limit = index + 1 < byOffset.length ? byOffset[index + 1]!.localHeaderOffset : directoryOffset
+    if (end > limit) {
+      const other = byOffset[index + 1]
+      throw damaged(
+        other === undefined
+          ? `${entry.name} runs into its central directory`
+          : `its entries overlap (${entry.name} and ${other.name} share bytes)`,
+      )
+    }
+  }
 }
 
 /**
@@ -125,6 +155,8 @@ export function* inflateZipEntries(
           throw damaged(`${entry.name} cannot be inflated (${error instanceof Error ? error.message : error})`)
         }
         if (produced > maxExpandedBytes) throw tooLarge(maxExpandedBytes)
+        // An entry that inflates past the size it declares is lying: stop at once rather than at the cap.
+        if (length > entry.size) throw damaged(`${entry.name} inflates past the ${entry.size} bytes it declares`)
       }
       content = concat(chunks, length)
     } else {

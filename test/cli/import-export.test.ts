@@ -81,6 +81,27 @@ describe('import', () => {
     expect((await db.$client.execute("SELECT count(*) AS n FROM imports WHERE status = 'queued'")).rows[0]!.n).toBe(0)
   })
 
+  test('three imports of the person already queued: one line on stderr, exit 1, nothing queued', async () => {
+    const db = await deps.openDb()
+    const [user] = (await db.$client.execute("SELECT id FROM users WHERE email = 'cli-importer@example.com'")).rows
+    for (let i = 0; i < 3; i++) {
+      await db.$client.execute({
+        sql: `INSERT INTO imports (id, user_id, format, status, total, processed, created, updated, skipped,
+          folder_names, dropped_tags, errors, created_at) VALUES (?, ?, 'urls', 'queued', 0, 0, 0, 0, 0, '[]', '[]', '[]', ?)`,
+        args: [crypto.randomUUID(), user!.id as string, new Date().toISOString()],
+      })
+    }
+    const path = file('waiting.txt', 'https://example.com/waiting\n')
+    const result = await cli(['import', '--email', 'cli-importer@example.com', '--file', path])
+    expect(result.code).toBe(1)
+    expect(result.err).toEqual([
+      'error: 3 of your imports are queued or running, the most at once; retry when one has ended (in about 10 s)',
+    ])
+    const queued = await db.$client.execute("SELECT count(*) AS n FROM imports WHERE status = 'queued'")
+    expect(queued.rows[0]!.n).toBe(3)
+    await db.$client.execute("DELETE FROM imports WHERE status = 'queued'")
+  })
+
   test('bad arguments: exit 2; an unknown account: exit 1', async () => {
     expect((await cli(['import', '--email', 'x@example.com'])).code).toBe(2)
     expect((await cli(['import', '--email', 'cli-importer@example.com', '--file', 'a', '--format', 'xml'])).code).toBe(

@@ -1,8 +1,13 @@
 import { Elysia, t } from 'elysia'
-import { ImportFormatError, ImportNotFoundError, UnsupportedMediaTypeError } from '../../../core/errors.ts'
+import {
+  ImportFormatError,
+  ImportNotFoundError,
+  RateLimitExceededError,
+  UnsupportedMediaTypeError,
+} from '../../../core/errors.ts'
 import { IMPORT_FORMATS, IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
 import { exportDownload, exportFormatOf } from '../../app/export.ts'
-import { importFormatOf, importOf, importsOf, startImport } from '../../app/imports.ts'
+import { IMPORT_RETRY_AFTER_S, importFormatOf, importOf, importsOf, startImport } from '../../app/imports.ts'
 import type { RouteContext } from '../route-context.ts'
 import { commonAuthedErrors, Errors, ExportQuery, ImportList, ImportQuery, ImportResponse } from '../schemas.ts'
 
@@ -45,6 +50,10 @@ export const importRoutes = ({ deps, guard }: RouteContext) =>
           format,
           // Whole, parameters too: a charset decides how text without a byte-order mark is read.
           contentType: header,
+        }).catch((error: unknown) => {
+          // Too many imports waiting: the person is told when to try again.
+          if (error instanceof RateLimitExceededError) set.headers['retry-after'] = String(IMPORT_RETRY_AFTER_S)
+          throw error
         })
         set.status = 202
         set.headers.location = `/v1/imports/${created.id}`
@@ -63,7 +72,7 @@ export const importRoutes = ({ deps, guard }: RouteContext) =>
         auth: { scopes: ['saved-items:capture', 'folders:write'], file: { bytes: IMPORT_MAX_BYTES, overCap } },
         detail: {
           summary: 'Import a file',
-          description: `The file is the request body (up to 50 MiB): Pocket's CSV (alone or zipped) or older HTML export, browser bookmarks (Netscape HTML, also Raindrop's and Pinboard's), Instapaper's CSV, Omnivore's zip, wallabag's JSON, Readlater's own JSON or CSV export, or a list of URLs one per line. \`format\` (${IMPORT_FORMATS.join(', ')}) is detected from the bytes when absent. The file is read at once: a file that is no supported format, a broken or oversized zip (over 200 MiB expanded), malformed CSV or over 50 MiB is 400 ImportFormatError and nothing is written. Otherwise 202 with the queued import; it runs in the background in batches (a crash resumes it, no entry twice): follow it at Location. Entries keep their saved time, read state, folder and tags; a URL already saved is merged (created/updated/skipped counts, errors with their line).`,
+          description: `The file is the request body (up to 50 MiB): Pocket's CSV (alone or zipped) or older HTML export, browser bookmarks (Netscape HTML, also Raindrop's and Pinboard's), Instapaper's CSV, Omnivore's zip, wallabag's JSON, Readlater's own JSON or CSV export, or a list of URLs one per line. \`format\` (${IMPORT_FORMATS.join(', ')}) is detected from the bytes when absent. The file is read at once, on an import thread within a time budget (30 s) and a memory budget (512 MiB): a file that is no supported format, a broken, oversized (over 200 MiB expanded), overlapping or over-100,000-entry zip, JSON nested deeper than 32 levels, malformed CSV, over 50 MiB or past a budget is 400 ImportFormatError and nothing is written. A person with 3 imports queued or running gets 429 RateLimitExceeded with Retry-After. Otherwise 202 with the queued import; it runs in the background in batches (a crash resumes it, no entry twice): follow it at Location. Entries keep their saved time, read state, folder and tags; a URL already saved is merged (created/updated/skipped counts, errors with their line).`,
           tags: ['Import and export'],
           requestBody: {
             required: true,

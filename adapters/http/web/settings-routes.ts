@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { isScope } from '../../../core/auth/scopes.ts'
-import { ImportFormatError, PayloadTooLargeError } from '../../../core/errors.ts'
+import { ImportFormatError, PayloadTooLargeError, RateLimitExceededError } from '../../../core/errors.ts'
 import { verifyPassword } from '../../app/passwords.ts'
 import { listApiKeys, revokeApiKey } from '../../storage/api-keys.ts'
 import { issueApiKey, keyLabelProblem } from '../../app/api-keys.ts'
@@ -176,6 +176,8 @@ export function settingsRoutes(kit: WebKit) {
     } catch (error) {
       if (error instanceof ImportFormatError)
         return settings(visit, 400, { importError: `Nothing was imported: ${error.message}.` })
+      if (error instanceof RateLimitExceededError)
+        return settings(visit, 429, { importError: `Nothing was imported: ${error.message}.` })
       throw error
     }
   })

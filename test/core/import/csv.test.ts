@@ -91,6 +91,28 @@ describe('readCsv()', () => {
     }
   }
 
+  test('lines of only spaces, tabs and commas are blank records, however many, on every window boundary', () => {
+    const text = `a,b\n${'\n'.repeat(10)}1,2\n${' ,\t, \n'.repeat(3)}3,4\n,,,\n`
+    const rows = [
+      { line: 12, cells: ['1', '2'] },
+      { line: 16, cells: ['3', '4'] },
+    ]
+    for (const window of [1, 2, 1000]) assert.deepEqual([...openCsv(text, null, window).rows], rows)
+  })
+
+  test('blank records count towards a window: one parser call never reads past it (docs/import-export.md#jobs)', () => {
+    // 5,000 blank lines, then a quote that is never closed. The first window (the header, a record and
+    // 998 blank ones) ends long before it, so the first row comes out and only reading on finds it;
+    // when blank records did not count, the first call read the whole file, however long, and threw.
+    const text = `a,b\n1,2\n${' \n'.repeat(5000)}"unclosed,3\n`
+    const reader = openCsv(text, null, 1000)
+    assert.deepEqual(reader.columns, ['a', 'b'])
+    assert.deepEqual(reader.rows.next().value, { line: 2, cells: ['1', '2'] })
+    assert.throws(() => [...reader.rows], {
+      message: 'the CSV is malformed at line 5003: a quoted field opens there and is never closed',
+    })
+  })
+
   test('column names are trimmed and lowercased', () => {
     assert.deepEqual(readCsv(' URL , Title,Selection \n').columns, ['url', 'title', 'selection'])
   })

@@ -814,6 +814,24 @@ const refused: readonly [name: string, bytes: () => Uint8Array, message: string 
   ],
   ['a file over 50 MiB', () => new Uint8Array(IMPORT_MAX_BYTES + 1), 'the file is larger than 50 MiB'],
   [
+    'JSON nested deeper than 32 levels (1 MB of `[`), refused before it is parsed',
+    () => encoder.encode('['.repeat(1_000_000)),
+    'the JSON nests deeper than 32 levels; no export does',
+  ],
+  [
+    'a Readlater export with one item nested 33 deep',
+    () =>
+      encoder.encode(
+        `{"format":"readlater","version":1,"savedItems":[{"originalUrl":"https://a.example/","tags":${'['.repeat(30)}${']'.repeat(30)}}]}`,
+      ),
+    'the JSON nests deeper than 32 levels; no export does',
+  ],
+  [
+    'an Omnivore zip whose metadata nests deeper than 32 levels',
+    () => zipStored([['metadata_0_to_1.json', `[{"slug":"a","savedAt":1,"x":${'['.repeat(40)}${']'.repeat(40)}}]`]]),
+    'the JSON of metadata_0_to_1.json nests deeper than 32 levels; no export does',
+  ],
+  [
     "a zip of CSV files that are not Pocket's",
     () => craftZipOf('part_000000.csv'),
     `part_000000.csv is not Pocket's CSV: its header is "id,link"`,

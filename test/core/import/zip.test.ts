@@ -2,7 +2,7 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { deflateSync, zipSync } from 'fflate'
 import { parseImportFile } from '../../../core/import/parse-import.ts'
-import { IMPORT_MAX_EXPANDED_BYTES, ImportFormatError } from '../../../core/import/types.ts'
+import { IMPORT_MAX_EXPANDED_BYTES, IMPORT_MAX_ZIP_ENTRIES, ImportFormatError } from '../../../core/import/types.ts'
 import { crc32, listZip, readZipEntries } from '../../../core/import/zip.ts'
 import { craftZip, omnivoreZip, pocketZip } from '../../fixtures/import/read-fixture.ts'
 
@@ -184,7 +184,8 @@ describe('the expanded size is capped', () => {
   test('…without inflating the rest of the entry', () => {
     // 320 KiB stored in deflate blocks whose last 128 KiB are garbage: inflating to the end would fail.
     const data = poisonedTail(320 * 1024, 192 * 1024)
-    const crafted = craftZip([{ name: 'part_000000.csv', data, method: 8, declaredSize: 10 }])
+    // Declared at its real size, so only the cap (not the entry's own claim) can stop it early.
+    const crafted = craftZip([{ name: 'part_000000.csv', data, method: 8, declaredSize: 320 * 1024 }])
     expectRefusal(() => readZipEntries(crafted, listZip(crafted), SMALL_CAP), 'the zip expands past 64 KiB')
     // With room to reach the garbage, the same entry is damaged: so above, it was never reached.
     expectRefusal(
@@ -225,6 +226,93 @@ describe('the expanded size is capped', () => {
   test('a zip within the cap is read', () => {
     const parsed = parseImportFile(pocketZip(), { now: NOW, maxExpandedBytes: SMALL_CAP })
     assert.equal(parsed.entries.length, 5)
+  })
+})
+
+/**
+ * A zip whose central directory names `copies` entries that all point at the one local header of `zip`'s
+ * first entry (the "many names, one payload" bomb): each central record is the first one with a new name.
+ */
+function overlappingZip(zip: Uint8Array, copies: number): Uint8Array {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength)
+  const end = zip.length - 22
+  const directoryOffset = view.getUint32(end + 16, true)
+  const nameLength = view.getUint16(directoryOffset + 28, true)
+  const record = zip.slice(directoryOffset, directoryOffset + 46 + nameLength)
+  const records: Uint8Array[] = []
+  for (let index = 0; index < copies; index++) {
+    const copy = record.slice()
+    // Same length names: part_000000.csv, part_000001.csv, … (the last digits carry the index).
+    const digits = String(index).padStart(6, '0')
+    copy.set(encoder.encode(`part_${digits}.csv`).subarray(0, nameLength), 46)
+    records.push(copy)
+  }
+  const directory = new Uint8Array(records.reduce((sum, r) => sum + r.length, 0))
+  let at = 0
+  for (const r of records) {
+    directory.set(r, at)
+    at += r.length
+  }
+  const out = new Uint8Array(directoryOffset + directory.length + 22)
+  out.set(zip.subarray(0, directoryOffset))
+  out.set(directory, directoryOffset)
+  const tail = zip.slice(end, end + 22)
+  const tailView = new DataView(tail.buffer)
+  tailView.setUint16(8, copies, true)
+  tailView.setUint16(10, copies, true)
+  tailView.setUint32(12, directory.length, true)
+  out.set(tail, directoryOffset + directory.length)
+  return out
+}
+
+describe('a zip is refused from its central directory alone', () => {
+  test('entries that overlap (190 names for one payload) are refused before anything is inflated', () => {
+    const payload = encoder.encode(HEADER + 'A,https://a.example/,1600000000,,unread\n'.repeat(1000))
+    const one = zipSync({ 'part_000000.csv': payload })
+    const bomb = overlappingZip(one, 190)
+    assert.equal(listZip(one).length, 1)
+    expectRefusal(
+      () => parseImportFile(bomb, { now: NOW }),
+      'the zip is damaged: its entries overlap (part_000000.csv and part_000001.csv share bytes)',
+    )
+  })
+
+  test('an entry whose data would run into the central directory', () => {
+    const text = encoder.encode(HEADER)
+    const crafted = craftZip([
+      { name: 'part_000000.csv', data: text, method: 0, declaredSize: text.length, crc32: crc32(text) },
+    ])
+    // The central record's compressed size, made larger than the bytes before the directory.
+    const central = crafted.length - 22 - (46 + 'part_000000.csv'.length)
+    new DataView(crafted.buffer).setUint32(central + 20, text.length + 1000, true)
+    expectRefusal(() => listZip(crafted), 'the zip is damaged: part_000000.csv runs into its central directory')
+  })
+
+  test(`more than ${IMPORT_MAX_ZIP_ENTRIES.toLocaleString('en')} entries are refused by the count alone`, () => {
+    // A 16-bit count cannot pass the cap; a ZIP64 end record's can. The directory itself is never read.
+    assert.ok(0xffff < IMPORT_MAX_ZIP_ENTRIES)
+    const crafted = craftZip(
+      [{ name: 'part_000000.csv', data: encoder.encode(HEADER), method: 0, declaredSize: HEADER.length, zip64: true }],
+      { zip64End: true },
+    )
+    // The ZIP64 end record's count (8 bytes at +32 of that record), set past the cap.
+    const cview = new DataView(crafted.buffer)
+    const locator = crafted.length - 22 - 20
+    const zip64End = Number(cview.getBigUint64(locator + 8, true))
+    cview.setBigUint64(zip64End + 24, BigInt(IMPORT_MAX_ZIP_ENTRIES + 1), true)
+    cview.setBigUint64(zip64End + 32, BigInt(IMPORT_MAX_ZIP_ENTRIES + 1), true)
+    expectRefusal(() => listZip(crafted), `the zip holds 100,001 entries; an import reads zips of at most 100,000`)
+  })
+
+  test('an entry that inflates past the size it declares stops at its first step, far below the cap', () => {
+    // 1 MiB of deflate blocks whose second half is garbage, declared as 1,000 bytes: if inflating went on
+    // towards the 200 MiB cap, it would reach the garbage and say "cannot be inflated" instead.
+    const data = poisonedTail(1024 * 1024, 512 * 1024)
+    const crafted = craftZip([{ name: 'part_000000.csv', data, method: 8, declaredSize: 1000 }])
+    expectRefusal(
+      () => parseImportFile(crafted, { now: NOW }),
+      'the zip is damaged: part_000000.csv inflates past the 1000 bytes it declares',
+    )
   })
 })
 

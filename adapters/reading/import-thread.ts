@@ -1,0 +1,87 @@
+// A worker thread that reads import files (detects, decompresses, parses, counts and checks their
+// entries), so that a hostile file costs this thread, which the serving thread can end, and never the
+// serving thread itself (docs/import-export.md#reading-budgets). Web APIs only: runs on Bun and Deno.
+import { ImportFormatError } from '../../core/errors.ts'
+import { type ImportFile, readImportFile } from '../../core/import/parse-import.ts'
+import type { ParsedEntry } from '../../core/import/types.ts'
+import type {
+  CountedFile,
+  EntryBatch,
+  ImportFileOptions,
+  ImportThreadAnswer,
+  ImportThreadRequest,
+} from './import-thread-messages.ts'
+
+declare const self: {
+  onmessage: ((event: MessageEvent) => void) | null
+  postMessage(message: unknown): void
+}
+
+/** Entries read between two full collections (Bun only; see collectGarbage). */
+const ENTRIES_PER_COLLECTION = 5000
+
+/**
+ * A full collection on Bun: a parse's garbage (Buffers, URL objects) lives largely outside the JavaScript
+ * heap and is promoted before it dies, so without this RSS climbs towards the memory budget on a large
+ * file that is not hostile at all (docs/benchmarks.md#import-and-export).
+ */
+function collectGarbage(): void {
+  ;(globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true)
+}
+
+function open(bytes: Uint8Array, options: ImportFileOptions): ImportFile {
+  return readImportFile(bytes, {
+    format: options.format,
+    contentType: options.contentType,
+    now: new Date(options.nowMs),
+  })
+}
+
+let entries: Iterator<ParsedEntry> | null = null
+let read = 0
+
+function answer(request: ImportThreadRequest): unknown {
+  switch (request.kind) {
+    case 'count': {
+      const file = open(request.bytes, request.options)
+      let total = 0
+      for (const _ of file.items()) if (++total % ENTRIES_PER_COLLECTION === 0) collectGarbage()
+      return { format: file.format, total } satisfies CountedFile
+    }
+    case 'open':
+      entries = open(request.bytes, request.options).entries(request.skip)
+      return null
+    case 'next': {
+      if (entries === null) throw new Error('no file is open')
+      const batch: ParsedEntry[] = []
+      let done = false
+      while (batch.length < request.max) {
+        const next = entries.next()
+        if (next.done) {
+          done = true
+          break
+        }
+        batch.push(next.value)
+        if (++read % ENTRIES_PER_COLLECTION === 0) collectGarbage()
+      }
+      return { entries: batch, done } satisfies EntryBatch
+    }
+  }
+}
+
+self.onmessage = (event: MessageEvent) => {
+  const request = event.data as ImportThreadRequest
+  let reply: ImportThreadAnswer
+  try {
+    reply = { id: request.id, ok: true, value: answer(request) }
+  } catch (error) {
+    reply =
+      error instanceof ImportFormatError
+        ? { id: request.id, ok: false, formatError: error.message }
+        : { id: request.id, ok: false, error: error instanceof Error ? error.name : 'unknown' }
+  }
+  self.postMessage(reply)
+}
+
+// Modules loaded: the file may be sent (and the budget's clock started) now.
+self.postMessage({ ready: true })
