@@ -1,7 +1,5 @@
+import { startModuleThread, type ThreadHandle } from './module-thread.ts'
 import type { ExtractedPage, ThreadAnswer, ThreadRequest } from './thread-messages.ts'
-
-/** `ts` when run from the source, `js` from the built package (dist/): the thread's file is beside this one. */
-const SOURCE_EXTENSION = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
 
 export type { ExtractedPage } from './thread-messages.ts'
 
@@ -35,14 +33,6 @@ export const DEFAULT_THREAD_OPTIONS: ArticleThreadOptions = { timeoutMs: 10_000,
 type Work = { request: ThreadRequest; resolve(value: unknown): void; reject(error: Error): void }
 type Payload<R> = R extends unknown ? Omit<R, 'id'> : never
 
-interface Handle {
-  postMessage(message: unknown, transfer?: Transferable[]): void
-  terminate(): void
-  onmessage: ((event: MessageEvent) => void) | null
-  onerror: ((event: Event) => void) | null
-  unref?: () => void
-}
-
 /**
  * One worker thread for extraction and Markdown (docs/reading.md#extraction), fed one piece of work at a
  * time in order. A piece that runs past `timeoutMs` or crashes the thread fails alone: the thread is
@@ -51,7 +41,7 @@ interface Handle {
  */
 export function startArticleThreads(options: ArticleThreadOptions = DEFAULT_THREAD_OPTIONS): ArticleThreads {
   const queue: Work[] = []
-  let thread: Handle | null = null
+  let thread: ThreadHandle | null = null
   let current: Work | null = null
   let timer: ReturnType<typeof setTimeout> | undefined
   let idle: ReturnType<typeof setTimeout> | undefined
@@ -60,12 +50,8 @@ export function startArticleThreads(options: ArticleThreadOptions = DEFAULT_THRE
   // A new thread loads its modules first; the current piece is sent (and its clock started) once it says so.
   let ready = false
 
-  const spawn = (): Handle => {
-    const handle = new Worker(new URL(`./article-thread.${SOURCE_EXTENSION}`, import.meta.url).href, {
-      type: 'module',
-    }) as unknown as Handle
-    // Bun: the thread does not keep the process alive on its own (Deno has no unref; close() ends it).
-    handle.unref?.()
+  const spawn = (): ThreadHandle => {
+    const handle = startModuleThread('article-thread')
     ready = false
     handle.onmessage = (event: MessageEvent) => {
       if ((event.data as { ready?: true }).ready) {

@@ -6,11 +6,9 @@ import type {
   ImportThreadAnswer,
   ImportThreadRequest,
 } from './import-thread-messages.ts'
+import { startModuleThread, type ThreadHandle } from './module-thread.ts'
 
 export type { CountedFile, EntryBatch, ImportFileOptions } from './import-thread-messages.ts'
-
-/** `ts` when run from the source, `js` from the built package (dist/): the thread's file is beside this one. */
-const SOURCE_EXTENSION = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
 
 /**
  * What reading one import file may cost (docs/import-export.md#reading-budgets): `timeMs` of its thread's
@@ -48,14 +46,6 @@ export class ImportReadBudgetError extends Error {
 /** The thread failed for a reason of its own (the error's name only), or was closed. */
 export class ImportReadFailedError extends Error {
   override readonly name = 'ImportReadFailedError'
-}
-
-interface Handle {
-  postMessage(message: unknown, transfer?: Transferable[]): void
-  terminate(): void
-  onmessage: ((event: MessageEvent) => void) | null
-  onerror: ((event: Event) => void) | null
-  unref?: () => void
 }
 
 type Payload<R> = R extends unknown ? Omit<R, 'id'> : never
@@ -128,7 +118,7 @@ export async function startImportReading(
   budget: ImportReadBudget = DEFAULT_IMPORT_READ_BUDGET,
 ): Promise<ImportReading> {
   await takeSlot()
-  let thread: Handle | null = null
+  let thread: ThreadHandle | null = null
   let closed = false
   let usedMs = 0
   let nextId = 1
@@ -172,11 +162,7 @@ export async function startImportReading(
     settled?.reject(error)
   }
 
-  thread = new Worker(new URL(`./import-thread.${SOURCE_EXTENSION}`, import.meta.url).href, {
-    type: 'module',
-  }) as unknown as Handle
-  // Bun: the thread does not keep the process alive on its own (Deno has no unref; close() ends it).
-  thread.unref?.()
+  thread = startModuleThread('import-thread')
   ready = new Promise<void>((resolve) => {
     thread!.onmessage = (event: MessageEvent) => {
       if ((event.data as { ready?: true }).ready) return resolve()

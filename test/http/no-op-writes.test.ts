@@ -4,6 +4,7 @@ import { startImportWorker } from '../../adapters/app/import-worker.ts'
 import { createHarness, random, type Harness } from '../helpers/harness.ts'
 import { signedInWithKey } from '../web/fixtures.ts'
 import type { WebClient } from '../web/web-client.ts'
+import { WEBHOOK_EVENTS } from '../../core/webhooks/events.ts'
 
 // docs/api.md#no-op-writes: any change bumps `updatedAt`; a request that changes nothing does not, and so
 // writes no entry of the changes feed (docs/api.md#changes) and no webhook message (docs/webhooks.md#events).
@@ -32,15 +33,7 @@ async function world(): Promise<World> {
   // A webhook for every event, so the outbox triggers would write a message for any change.
   await api('POST', '/v1/webhooks', {
     url: 'https://hooks.example.com/in',
-    events: [
-      'saved_item.created',
-      'saved_item.updated',
-      'saved_item.deleted',
-      'saved_item.enriched',
-      'folder.created',
-      'folder.updated',
-      'folder.deleted',
-    ],
+    events: [...WEBHOOK_EVENTS],
   })
   let items = 0
   return {
