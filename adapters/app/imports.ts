@@ -73,7 +73,8 @@ export async function startImport(
         total: counted.total,
         createdAt: toTimestamp(now),
       },
-      bytesToKeep(input.bytes, input.contentType),
+      // The bytes as the thread handed them back: the upload's own were given to it, not copied.
+      bytesToKeep(counted.bytes, input.contentType),
     ),
   )
 }

@@ -26,6 +26,8 @@ export type ImportThreadAnswer =
 export interface CountedFile {
   format: ImportFormat
   total: number
+  /** The file's bytes, handed back (transferred, not copied) for the upload to store. */
+  bytes: Uint8Array
 }
 
 /** The answer to `next`: `done` when the file has no entry left. */

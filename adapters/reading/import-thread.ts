@@ -14,7 +14,7 @@ import type {
 
 declare const self: {
   onmessage: ((event: MessageEvent) => void) | null
-  postMessage(message: unknown): void
+  postMessage(message: unknown, transfer?: Transferable[]): void
 }
 
 /** Entries read between two full collections (Bun only; see collectGarbage). */
@@ -46,7 +46,7 @@ function answer(request: ImportThreadRequest): unknown {
       const file = open(request.bytes, request.options)
       let total = 0
       for (const _ of file.items()) if (++total % ENTRIES_PER_COLLECTION === 0) collectGarbage()
-      return { format: file.format, total } satisfies CountedFile
+      return { format: file.format, total, bytes: request.bytes } satisfies CountedFile
     }
     case 'open':
       entries = open(request.bytes, request.options).entries(request.skip)
@@ -80,7 +80,9 @@ self.onmessage = (event: MessageEvent) => {
         ? { id: request.id, ok: false, formatError: error.message }
         : { id: request.id, ok: false, error: error instanceof Error ? error.name : 'unknown' }
   }
-  self.postMessage(reply)
+  // The counted file goes back to the serving thread without a copy: it is what the upload stores.
+  const handedBack = reply.ok && request.kind === 'count' ? [(reply.value as CountedFile).bytes.buffer] : []
+  self.postMessage(reply, handedBack as Transferable[])
 }
 
 // Modules loaded: the file may be sent (and the budget's clock started) now.

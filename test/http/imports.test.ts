@@ -72,6 +72,25 @@ describe('POST /v1/imports', () => {
     expect(items.find((i: any) => i.host === 'example.org').title).toBe('Quoted, title "with" quotes')
   })
 
+  test('an Idempotency-Key retry replays the first 202 (the file, handed to its thread, is not read again)', async () => {
+    const w = await world()
+    const send = () =>
+      w.h.call('POST', '/v1/imports', {
+        token: w.key,
+        raw: POCKET,
+        headers: { 'content-type': 'text/csv', 'idempotency-key': 'import-once' },
+      })
+    const first = await send()
+    const again = await send()
+    expect(first.status).toBe(202)
+    expect(again.status).toBe(202)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(again.body).toEqual(first.body)
+    expect((await w.h.call('GET', '/v1/imports', { token: w.key })).body.imports).toHaveLength(1)
+    await w.run()
+    expect(await w.job(first.body.import.id)).toMatchObject({ status: 'done', created: 3, skipped: 1 })
+  })
+
   test('the same file twice creates nothing new and changes nothing', async () => {
     const w = await world()
     await w.upload(POCKET, 'text/csv')
