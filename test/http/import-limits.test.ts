@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { startImportWorker } from '../../adapters/app/import-worker.ts'
 import { IMPORT_RETRY_AFTER_S, startImport } from '../../adapters/app/imports.ts'
+import { MAX_IMPORT_THREADS, startImportReading } from '../../adapters/reading/import-threads.ts'
 import { IMPORT_MAX_UNFINISHED } from '../../core/import/types.ts'
 import type { Principal } from '../../core/types.ts'
 import { createHarness, random, type Harness } from '../helpers/harness.ts'
@@ -128,5 +129,28 @@ describe('reading budgets', () => {
     // Nothing left to resume: a worker with room to spare finds no import to run.
     await startImportWorker(deps, { batchSize: 100, pollMs: 10, leaseMs: 10_000 }, false).drain()
     expect((await h.call('GET', `/v1/imports/${id}`, { token: key })).body.import.status).toBe('failed')
+  })
+})
+
+describe(`at most ${MAX_IMPORT_THREADS} import threads alive in a process`, () => {
+  test('the next reading waits for a free one, and gets it when one closes', async () => {
+    const first = await startImportReading()
+    const second = await startImportReading()
+    let third: Awaited<ReturnType<typeof startImportReading>> | null = null
+    const waiting = startImportReading().then((reading) => (third = reading))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(third).toBeNull()
+    first.close()
+    await waiting
+    expect(third).not.toBeNull()
+    // The thread it got works: it counts a file.
+    const counted = await third!.request<{ format: string; total: number }>({
+      kind: 'count',
+      bytes: new TextEncoder().encode(POCKET),
+      options: { format: null, contentType: 'text/csv', nowMs: Date.now() },
+    })
+    expect([counted.format, counted.total]).toEqual(['pocket', 1])
+    second.close()
+    third!.close()
   })
 })
