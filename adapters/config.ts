@@ -66,7 +66,7 @@ function databaseUrl(raw: string | undefined, name = 'DATABASE_URL'): string {
 }
 
 /**
- * What an embedder passes to `createReadlater` (docs/embedding.md#options): every setting of the environment
+ * What an embedder passes to `createReadlater` (docs/embedding.md#createreadlater): every setting of the environment
  * table (docs/operations.md#configuration), typed. Absent means the same default as an unset variable.
  */
 export interface ReadlaterOptions {

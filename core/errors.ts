@@ -114,7 +114,7 @@ export class ConnectError extends Error {
 
 /**
  * A file that cannot be imported at all: no supported format, a broken container, too large
- * (docs/import-export.md#bad-input). The import is refused whole and nothing is written.
+ * (docs/import-export.md#imports). The import is refused whole and nothing is written.
  */
 export class ImportFormatError extends Error {
   readonly _tag = 'ImportFormatError'

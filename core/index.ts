@@ -1,5 +1,5 @@
 // `readlater/core`: the pure domain, Web APIs only, the same on Bun, Deno, Node and in a browser
-// (docs/embedding.md#core). What the service decides, usable without the service.
+// (docs/embedding.md#the-package). What the service decides, usable without the service.
 
 export { normalizeUrl, MAX_URL_LENGTH, type NormalizedUrl } from './url/normalize-url.ts'
 export { prepareCapture, mergeRecapture, type CaptureInput, type PreparedCapture } from './items/capture.ts'

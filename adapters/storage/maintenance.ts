@@ -16,7 +16,7 @@ import { SESSION_IDLE_DAYS } from '../../core/auth/lifetimes.ts'
 const EVERY_MS = 10 * 60 * 1000
 // Rate-limit windows are at most this long in any sane configuration; older counters are dead.
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000
-/** Finished webhook deliveries are kept a week for the settings page (docs/webhooks.md#deliveries). */
+/** Finished webhook deliveries are kept a week for the settings page (docs/webhooks.md#how-it-works). */
 export const DELIVERY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
 
 /**

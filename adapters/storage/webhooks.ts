@@ -14,7 +14,7 @@ export interface WebhookRecord {
   disabledAt: string | null
 }
 
-/** One message to one webhook and where it stands (docs/webhooks.md#deliveries). */
+/** One message to one webhook and where it stands (docs/webhooks.md#delivery). */
 export interface DeliveryRecord {
   id: string
   type: string

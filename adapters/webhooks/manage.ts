@@ -134,7 +134,7 @@ export async function deliveriesOf(deps: AppDeps, principal: Principal, id: stri
 }
 
 /**
- * Sends a `webhook.test` message now, signed like any other, and answers with how it went (docs/webhooks.md#testing).
+ * Sends a `webhook.test` message now, signed like any other, and answers with how it went (docs/webhooks.md#api).
  * One attempt, no retries; it shows in the webhook's deliveries and never counts toward disabling it. A
  * disabled webhook can be tested too.
  */

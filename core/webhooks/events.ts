@@ -15,7 +15,7 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 /** The type of the message `POST /v1/webhooks/{id}/test` sends; not subscribable. */
 export const TEST_EVENT = 'webhook.test'
 
-/** Webhooks one person may have at once (docs/webhooks.md#limits). */
+/** Webhooks one person may have at once (docs/webhooks.md#api). */
 export const MAX_WEBHOOKS_PER_PERSON = 10
 export const MAX_WEBHOOK_URL_LENGTH = 2048
 

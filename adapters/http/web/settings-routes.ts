@@ -140,7 +140,7 @@ export function settingsRoutes(kit: WebKit) {
       )
     })(visit)
 
-  // ── Import and export (docs/web.md#import-and-export) ──────────────────────────────────────────
+  // ── Import and export (docs/import-export.md#web) ──────────────────────────────────────────
 
   /** The upload: a multipart form (the file and the CSRF field), read up to the import's limit. */
   const uploadImport = signedIn(async (visit) => {

@@ -15,7 +15,7 @@ const FORMAT_NAMES: Record<ImportDto['format'], string> = {
 const summaryOf = (job: ImportDto): string => `${job.created} created, ${job.updated} updated, ${job.skipped} skipped`
 
 /**
- * Settings' "Import" and "Export" sections (docs/web.md#import-and-export): a file input and the button
+ * Settings' "Import" and "Export" sections (docs/import-export.md#web): a file input and the button
  * "Import", the recent imports with their state, and one "Export" link per format.
  */
 export function importExportSections(view: {
