@@ -5,7 +5,11 @@ import type { Database } from '../storage/open-database.ts'
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 export type Log = (level: LogLevel, fields: Record<string, unknown>) => void
 
-/** Everything the HTTP adapter needs, passed in by the composition root (server.ts) or a test. */
+/**
+ * The application layer's dependencies: what the operations of `adapters/app` are given by everything that
+ * calls them (REST routes, MCP tools, web pages, OAuth, the CLI). Built by `createReadlater` (index.ts), by
+ * the CLI for the operations it shares, or by a test.
+ */
 export interface AppDeps {
   db: Database
   config: Config

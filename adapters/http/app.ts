@@ -77,7 +77,12 @@ function describeValidation(error: unknown): string {
   return `${field}: ${first.message ?? 'does not match the schema'}`
 }
 
-/** Builds the Elysia app (routes, validation, OpenAPI). Serve it through `createServer`, which adds the guard. */
+/**
+ * Builds the Elysia app: every route (REST, OAuth, connect, the web pages, MCP, OpenAPI and `/docs`), each
+ * checked by the request guard its options name, and the typed error answers. Serve it through
+ * `createServer`, whose request handler adds the per-IP limits, the request id, the default headers and
+ * the log line.
+ */
 export function createApp(deps: AppDeps, ipLimits: IpLimits) {
   const context: RouteContext = { deps, guard: guard(deps), ipLimits }
   // normalize: false makes `additionalProperties: false` reject extra fields (400) instead of silently
