@@ -2,6 +2,8 @@ import { logUnexpected } from '../app/unexpected.ts'
 import { Elysia } from 'elysia'
 import { isAppError, RouteNotFoundError, ValidationError } from '../../core/errors.ts'
 import type { AppDeps } from '../app/deps.ts'
+import { sendMessage } from '../webhooks/send.ts'
+import { checkWebhookTarget } from '../webhooks/targets.ts'
 import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse, responseSchemaFailure } from './errors.ts'
 import { createRequestHandler } from './request-handler.ts'
 import { guard } from './guard.ts'
@@ -140,7 +142,10 @@ export interface Server {
   fetch: RequestHandler
 }
 
-export function createServer(deps: AppDeps): Server {
+export function createServer(given: AppDeps): Server {
+  const deps: AppDeps = given.webhookTargets
+    ? given
+    : { ...given, webhookTargets: { check: checkWebhookTarget, send: sendMessage } }
   const ipLimits = new IpLimits()
   const app = createApp(deps, ipLimits)
   return { app, fetch: createRequestHandler(deps, app as unknown as Elysia, ipLimits) }

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/types.ts'
 import type { Config } from '../config.ts'
 import type { Log } from '../app/deps.ts'
-import { webhookUserAgent } from './manage.ts'
+import { webhookUserAgent } from '../app/webhooks.ts'
 import type { Database } from '../storage/open-database.ts'
 import { startDeliveryWorkers, type DeliveryWorkers } from './worker.ts'
 

@@ -13,7 +13,7 @@ import {
 } from '../storage/webhooks.ts'
 import { findSavedItem } from '../storage/saved-items.ts'
 import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
-import { openSecret } from './secrets.ts'
+import { openSecret } from '../app/webhook-secrets.ts'
 import { sendMessage, type SendOptions } from './send.ts'
 
 export interface DeliveryWorkerDeps {

@@ -74,7 +74,7 @@ describe('POST /v1/webhooks', () => {
     const [row] = (await h.db.$client.execute('SELECT secret FROM webhooks')).rows
     expect(String(row!.secret)).toStartWith('enc:')
     expect(String(row!.secret)).not.toContain(hook.secret.slice(6))
-    const { openSecret } = await import('../../adapters/webhooks/secrets.ts')
+    const { openSecret } = await import('../../adapters/app/webhook-secrets.ts')
     expect(await openSecret(String(row!.secret), 'k'.repeat(40))).toBe(hook.secret)
     await expect(openSecret(String(row!.secret), 'x'.repeat(40))).rejects.toThrow()
   })

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { createWebhook, deliveriesOf, removeWebhook, testWebhook, webhooksOf } from '../../webhooks/manage.ts'
+import { createWebhook, deliveriesOf, removeWebhook, testWebhook, webhooksOf } from '../../app/webhooks.ts'
 import { REPLAY_WITHOUT_HEADER } from '../idempotency.ts'
 import type { RouteContext } from '../route-context.ts'
 import {

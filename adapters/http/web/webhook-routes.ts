@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { ValidationError, WebhookNotFoundError } from '../../../core/errors.ts'
-import { createWebhook, removeWebhook, testWebhook } from '../../webhooks/manage.ts'
+import { createWebhook, removeWebhook, testWebhook } from '../../app/webhooks.ts'
 import { formRoute, type SignedInVisit, type Visit, type WebKit } from './kit.ts'
 import { sessionPrincipal } from './reader.ts'
 import { settingsRenderer } from './settings-routes.ts'

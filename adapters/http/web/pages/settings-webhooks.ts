@@ -1,4 +1,4 @@
-import type { DeliveryDto, WebhookDto } from '../../../webhooks/manage.ts'
+import type { DeliveryDto, WebhookDto } from '../../../app/webhooks.ts'
 import { WEBHOOK_EVENTS } from '../../../../core/webhooks/events.ts'
 import { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS } from '../../../../core/webhooks/retry-schedule.ts'
 import { html, type SafeHtml } from '../html.ts'

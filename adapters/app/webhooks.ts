@@ -4,8 +4,6 @@ import { encodeHexLowerCase } from '@oslojs/encoding'
 import type { Principal } from '../../core/types.ts'
 import { MAX_WEBHOOKS_PER_PERSON, parseWebhookEvents, parseWebhookUrl, TEST_EVENT } from '../../core/webhooks/events.ts'
 import { DELIVERY_LEASE_MS } from '../../core/webhooks/retry-schedule.ts'
-import { describeAddressRange, isPublicAddress } from '../enrichment/address-policy.ts'
-import { ALLOWED_PORTS, literalAddress } from '../enrichment/guarded-fetch.ts'
 import {
   type DeliveryRecord,
   deleteWebhook,
@@ -18,9 +16,8 @@ import {
   settleTestDelivery,
   type WebhookRecord,
 } from '../storage/webhooks.ts'
-import { newWebhookSecret, openSecret, sealSecret } from './secrets.ts'
-import { sendMessage } from './send.ts'
-import type { AppDeps } from '../app/deps.ts'
+import { newWebhookSecret, openSecret, sealSecret } from './webhook-secrets.ts'
+import type { AppDeps, WebhookTargets } from './deps.ts'
 
 /** Deliveries the API and settings show per webhook. */
 export const RECENT_DELIVERIES = 20
@@ -53,40 +50,9 @@ export function deliveryDto(delivery: DeliveryRecord) {
 }
 export type DeliveryDto = ReturnType<typeof deliveryDto>
 
-/**
- * The URL with the trailing dots of its host removed, parsed again. A resolver reads `localhost.` as
- * `localhost` and `10.1.2.3..` as 10.1.2.3, and URL parsing keeps those dots (it drops only one after an
- * IPv4 address), so the host rules look at the host without them.
- * @see docs/webhooks.md#api
- */
-function withoutTrailingDots(url: URL): URL {
-  const host = url.hostname.replace(/\.+$/, '')
-  if (host === url.hostname) return url
-  try {
-    return new URL(`${url.protocol}//${host}`)
-  } catch {
-    throw new ValidationError('url host is not a valid host name')
-  }
-}
-
-/**
- * The port rule and address check of the guard, for what can be known before any DNS: IP literals and
- * `localhost`, with or without trailing dots.
- */
-function checkTarget(given: URL, allowPrivate: boolean): void {
-  if (allowPrivate) return
-  if (!ALLOWED_PORTS.has(given.port)) {
-    throw new ValidationError(`url port ${given.port} is not allowed: webhooks go to ports 80 and 443`)
-  }
-  const url = withoutTrailingDots(given)
-  const literal = literalAddress(url)
-  if (literal !== null && !isPublicAddress(literal)) {
-    throw new ValidationError(`url points to a non-public address (${describeAddressRange(literal)})`)
-  }
-  const host = url.hostname.toLowerCase()
-  if (host === 'localhost' || host.endsWith('.localhost')) {
-    throw new ValidationError('url points to this machine (localhost)')
-  }
+function targetsOf(deps: AppDeps): WebhookTargets {
+  if (!deps.webhookTargets) throw new Error('AppDeps.webhookTargets is not set (createServer sets it)')
+  return deps.webhookTargets
 }
 
 /**
@@ -95,7 +61,7 @@ function checkTarget(given: URL, allowPrivate: boolean): void {
  */
 export async function createWebhook(deps: AppDeps, principal: Principal, input: { url: string; events: string[] }) {
   const url = parseWebhookUrl(input.url)
-  checkTarget(url, deps.config.enrichAllowPrivate)
+  targetsOf(deps).check(url, deps.config.enrichAllowPrivate)
   const events = parseWebhookEvents(input.events)
   const now = deps.clock.now()
   const secret = newWebhookSecret(deps.random)
@@ -155,7 +121,7 @@ export async function testWebhook(deps: AppDeps, principal: Principal, id: strin
     now.getTime() + DELIVERY_LEASE_MS,
   )
   const secret = await openSecret(webhook.secret, deps.config.encryptionKey)
-  const outcome = await sendMessage({ id: claim.id, url: claim.url, body, secret }, now, {
+  const outcome = await targetsOf(deps).send({ id: claim.id, url: claim.url, body, secret }, now, {
     allowPrivate: deps.config.enrichAllowPrivate,
     userAgent: webhookUserAgent(deps.config.baseUrl),
   })
