@@ -18,8 +18,9 @@ const LAYER: Record<string, number> = {
   oauth: 4,
   webhooks: 4,
   embed: 4,
-  cli: 5,
-  http: 5,
+  jobs: 5,
+  cli: 6,
+  http: 6,
 }
 
 function sourceFiles(dir: string): string[] {

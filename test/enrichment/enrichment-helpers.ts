@@ -4,7 +4,7 @@ import {
   startEnrichmentWorkers,
   type EnrichmentWorkerDeps,
   type EnrichmentWorkers,
-} from '../../adapters/enrichment/worker.ts'
+} from '../../adapters/jobs/enrichment-worker.ts'
 import type { Log } from '../../adapters/app/deps.ts'
 import type { Database } from '../../adapters/storage/open-database.ts'
 import { readPage, type PageName } from '../fixtures/pages/read-page.ts'

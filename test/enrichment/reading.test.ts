@@ -17,7 +17,7 @@ import {
   waitFor,
   waitForStatus,
 } from './enrichment-helpers.ts'
-import { startEnrichmentWorkers } from '../../adapters/enrichment/worker.ts'
+import { startEnrichmentWorkers } from '../../adapters/jobs/enrichment-worker.ts'
 
 // The article side of enrichment (docs/reading.md): hostile pages end as an item without an article, in
 // time, and leave the worker free; a thread that gives up leaves the metadata; live work goes before the

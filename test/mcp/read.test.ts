@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { startEnrichmentWorkers, type EnrichmentWorkers } from '../../adapters/enrichment/worker.ts'
+import { startEnrichmentWorkers, type EnrichmentWorkers } from '../../adapters/jobs/enrichment-worker.ts'
 import { readPage } from '../fixtures/pages/read-page.ts'
 import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
 

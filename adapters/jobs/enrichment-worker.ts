@@ -16,7 +16,7 @@ import {
 } from '../storage/enrichment-jobs.ts'
 import { capturedPageOf, storeArticle } from '../storage/reading.ts'
 import { sharedArticleThreads, type ExtractedPage } from '../reading/article-threads.ts'
-import { FetchRefusedError, type FetchedPage } from './guarded-fetch.ts'
+import { FetchRefusedError, type FetchedPage } from '../enrichment/guarded-fetch.ts'
 
 export interface EnrichmentWorkerDeps {
   db: Database

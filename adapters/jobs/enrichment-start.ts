@@ -2,8 +2,8 @@ import type { Clock } from '../../core/types.ts'
 import type { Config } from '../config.ts'
 import type { Log } from '../app/deps.ts'
 import type { Database } from '../storage/open-database.ts'
-import { guardedFetch } from './guarded-fetch.ts'
-import { startEnrichmentWorkers, type EnrichmentWorkers } from './worker.ts'
+import { guardedFetch } from '../enrichment/guarded-fetch.ts'
+import { startEnrichmentWorkers, type EnrichmentWorkers } from './enrichment-worker.ts'
 
 /**
  * Starts this process's enrichment workers as configured: none with ENRICHMENT=off (items stay
