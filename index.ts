@@ -15,7 +15,7 @@ import { startMaintenance } from './adapters/storage/maintenance.ts'
 import { DatabaseOpenError, openDatabase } from './adapters/storage/open-database.ts'
 import { startSearchIndexer } from './adapters/storage/search-index.ts'
 import { startWalCheckpointer } from './adapters/storage/wal-checkpointer.ts'
-import { startWebhookDelivery } from './adapters/webhooks/start.ts'
+import { startWebhookDelivery } from './adapters/jobs/webhook-start.ts'
 import * as core from './core/index.ts'
 
 export type { Config, ConnectionInfo, Log, LogLevel, ReadlaterOptions, RequestHandler }

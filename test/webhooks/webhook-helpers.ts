@@ -1,4 +1,4 @@
-import { startDeliveryWorkers, type DeliveryWorkerOptions } from '../../adapters/webhooks/worker.ts'
+import { startDeliveryWorkers, type DeliveryWorkerOptions } from '../../adapters/jobs/webhook-worker.ts'
 import type { SendOptions } from '../../adapters/webhooks/send.ts'
 import type { Clock } from '../../core/types.ts'
 import { createHarness, type Harness } from '../helpers/harness.ts'

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts'
 import type { Log } from '../app/deps.ts'
 import { webhookUserAgent } from '../app/webhooks.ts'
 import type { Database } from '../storage/open-database.ts'
-import { startDeliveryWorkers, type DeliveryWorkers } from './worker.ts'
+import { startDeliveryWorkers, type DeliveryWorkers } from './webhook-worker.ts'
 
 /**
  * Starts this process's webhook senders as configured: none with WEBHOOKS=off (messages wait in the outbox

@@ -14,7 +14,7 @@ import {
 import { findSavedItem } from '../storage/saved-items.ts'
 import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
 import { openSecret } from '../app/webhook-secrets.ts'
-import { sendMessage, type SendOptions } from './send.ts'
+import { sendMessage, type SendOptions } from '../webhooks/send.ts'
 
 export interface DeliveryWorkerDeps {
   db: Database
