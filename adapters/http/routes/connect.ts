@@ -1,10 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { isScope } from '../../../core/auth/scopes.ts'
-import { generateSecret } from '../../../core/auth/secrets.ts'
-import { hashSecret } from '../../app/secret-hash.ts'
-import { exchangeConnectCode } from '../../../core/connect/connect-exchange.ts'
-import { checkConnectAuthorize, connectCodeExpiry } from '../../../core/connect/connect-request.ts'
-import { toTimestamp } from '../../../core/time.ts'
+import { exchangeConnect, issueConnectCode } from '../../app/connect.ts'
 import type { RouteContext } from '../route-context.ts'
 import {
   commonWriteErrors,
@@ -14,27 +9,11 @@ import {
   ConnectExchangeResponse,
   Errors,
 } from '../schemas.ts'
-import { issueApiKey } from '../../app/api-keys.ts'
-import { connectError } from '../../../core/connect/connect-errors.ts'
-import type { Principal } from '../../../core/types.ts'
 import { NO_REPLAY_HEADER } from '../idempotency.ts'
 import { apiIpRefusal } from '../request-handler.ts'
-import { connectCodeStore, insertConnectCode } from '../../storage/connect-codes.ts'
 
 const tags = ['Connect']
 
-/**
- * The credential a connect code (and the key traded for it) belongs to: an API key or an OAuth grant, so
- * revoking that revokes the key (docs/security.md#connect-issued-keys). A web session issues personal keys.
- */
-function issuerOf(principal: Principal): { issuedByKeyId: string | null; issuedByGrantId: string | null } {
-  // credentialId is `key:<id>`, `grant:<id>` or `session:<…>` (adapters/http/credentials.ts).
-  const id = principal.credentialId.slice(principal.credentialId.indexOf(':') + 1)
-  return {
-    issuedByKeyId: principal.kind === 'api-key' ? id : null,
-    issuedByGrantId: principal.kind === 'oauth' ? id : null,
-  }
-}
 const connectErrors = { 400: t.Union([Errors.ValidationError, Errors.ConnectError]) }
 
 /**
@@ -51,21 +30,7 @@ export const connectRoutes = ({ deps, guard, ipLimits }: RouteContext) => {
     .post(
       '/connect/authorize',
       async ({ body, principal, set }) => {
-        const grant = checkConnectAuthorize(body, principal.scopes)
-        const now = deps.clock.now()
-        const code = generateSecret(deps.random)
-        await insertConnectCode(deps.db, {
-          codeHash: hashSecret(code),
-          userId: principal.userId,
-          ...issuerOf(principal),
-          client: grant.client,
-          redirectUri: grant.redirectUri,
-          codeChallenge: grant.codeChallenge,
-          scopes: grant.scopes,
-          label: grant.label,
-          deviceHint: grant.deviceHint,
-          expiresAt: toTimestamp(connectCodeExpiry(now)),
-        })
+        const code = await issueConnectCode(deps, principal, body)
         set.headers['cache-control'] = 'no-store'
         // The code is a secret: an Idempotency-Key retry runs again instead of replaying it from storage.
         set.headers[NO_REPLAY_HEADER] = '1'
@@ -95,35 +60,9 @@ export const connectRoutes = ({ deps, guard, ipLimits }: RouteContext) => {
     .post(
       '/connect/exchange',
       async ({ body, set }) => {
-        const { spent, client } = await exchangeConnectCode(
-          connectCodeStore(deps.db),
-          { client: body.client, codeHash: hashSecret(body.code), codeVerifier: body.codeVerifier },
-          deps.clock.now(),
-        )
-        const scopes = spent.scopes.filter(isScope)
-        const issuedBy = spent.issuedByKeyId
-          ? { keyId: spent.issuedByKeyId }
-          : spent.issuedByGrantId
-            ? { grantId: spent.issuedByGrantId }
-            : null
-        const issued = await issueApiKey(deps, {
-          userId: spent.userId,
-          label: spent.label,
-          scopes,
-          connectClient: client,
-          deviceHint: spent.deviceHint,
-          issuedBy,
-        })
-        if (!issued)
-          throw connectError(
-            'invalid_code',
-            'The credential that authorized this code has been revoked; start the connection again',
-          )
-        const { id, key: apiKey } = issued
-        // Who connected what, for the operator; never the code, verifier or key.
-        deps.log('info', { msg: 'connect key issued', userId: spent.userId, client, apiKeyId: id })
+        const exchanged = await exchangeConnect(deps, body)
         set.headers['cache-control'] = 'no-store'
-        return { apiKey, scopes, label: spent.label }
+        return exchanged
       },
       {
         body: ConnectExchangeRequest,
