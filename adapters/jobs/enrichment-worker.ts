@@ -4,7 +4,7 @@ import type { PageMetadata } from '../../core/enrichment/page-metadata.ts'
 import { decideAfterFailure, isExhausted, LEASE_MS } from '../../core/enrichment/retry-policy.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Clock } from '../../core/types.ts'
-import { type ClaimLoop, startClaimLoop } from '../app/claim-loop.ts'
+import { type ClaimLoop, startClaimLoop } from './claim-loop.ts'
 import type { Log } from '../app/deps.ts'
 import type { Database } from '../storage/open-database.ts'
 import {

@@ -1,6 +1,6 @@
 import { afterFailedAttempt, DELIVERY_LEASE_MS, DISABLE_AFTER_FAILURES } from '../../core/webhooks/retry-schedule.ts'
 import type { Clock } from '../../core/types.ts'
-import { type ClaimLoop, startClaimLoop } from '../app/claim-loop.ts'
+import { type ClaimLoop, startClaimLoop } from './claim-loop.ts'
 import type { Log } from '../app/deps.ts'
 import type { Database } from '../storage/open-database.ts'
 import {
