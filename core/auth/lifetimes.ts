@@ -1,3 +1,9 @@
+/** How long a connect code can be exchanged, from its issue: docs/oauth.md#connect-flow "Codes: single use, 5 minutes". */
+export const CONNECT_CODE_TTL_MS = 5 * 60 * 1000
+
+/** How long an OAuth authorization code can be redeemed, from consent. @see docs/oauth.md#authorize-and-consent */
+export const AUTHORIZATION_CODE_TTL_MS = 5 * 60 * 1000
+
 /** How long an OAuth access token lives. @see docs/oauth.md#tokens */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600
 

@@ -1,3 +1,4 @@
+import { CONNECT_CODE_TTL_MS } from '../auth/lifetimes.ts'
 import { isScope, isSubsetOf } from '../auth/scopes.ts'
 import { ValidationError } from '../errors.ts'
 import type { ConnectClient, Scope } from '../types.ts'
@@ -5,9 +6,6 @@ import { isAllowedRedirectUri, isConnectClient } from './connect-clients.ts'
 import { connectError } from './connect-errors.ts'
 import { displayTextProblem } from '../text/display-text.ts'
 import { isS256CodeChallenge } from '../oauth/pkce.ts'
-
-/** How long a connect code can be exchanged, from its issue: docs/oauth.md#connect-flow "Codes: single use, 5 minutes". */
-export const CONNECT_CODE_TTL_MS = 5 * 60 * 1000
 
 /**
  * The shape of an S256 challenge as a JSON Schema pattern, for the HTTP schema: BASE64URL(SHA-256) without

@@ -1,16 +1,14 @@
 import { logUnexpected } from '../../app/unexpected.ts'
 import { Elysia } from 'elysia'
-import { generateSecret } from '../../../core/auth/secrets.ts'
-import { hashSecret } from '../../app/secret-hash.ts'
+import { findOAuthClient, grantConsent } from '../../app/oauth-consent.ts'
 import { isAppError } from '../../../core/errors.ts'
-import { uuidv7 } from '../../../core/ids.ts'
 import {
   authorizationResponseLocation,
   checkAuthorizationRequest,
   type RegisteredClient,
 } from '../../../core/oauth/authorization-request.ts'
 import { readConsentTicket, signConsentTicket } from '../../oauth/consent-ticket.ts'
-import { findClient, insertGrantWithCode, type ClientRow } from '../../storage/oauth.ts'
+import type { ClientRow } from '../../storage/oauth.ts'
 import { resolveMetadataClient } from '../../oauth/client-metadata-documents.ts'
 import { isClientIdMetadataUrl } from '../../../core/oauth/client-id-metadata.ts'
 import type { SafeHtml } from '../web/html.ts'
@@ -22,8 +20,6 @@ import { readForm } from '../web/forms.ts'
 import { STATUS_BY_TAG } from '../errors.ts'
 
 import type { RouteContext } from '../route-context.ts'
-
-export const AUTHORIZATION_CODE_TTL_SECONDS = 300
 
 const registered = (client: ClientRow): RegisteredClient => ({
   id: client.id,
@@ -112,7 +108,7 @@ export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
             return problem(400, 'This authorization request cannot be used', resolved.message)
           client = resolved.client
         } else if (clientId !== null) {
-          client = await findClient(db, clientId)
+          client = await findOAuthClient(deps, clientId)
         }
         const check = checkAuthorizationRequest(url.searchParams, client && registered(client), config.baseUrl)
         if (check.kind === 'error-page') return problem(400, 'This authorization request cannot be used', check.message)
@@ -175,7 +171,7 @@ export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
             'Form expired',
             'This consent form has expired or was changed. Go back to the application and start again.',
           )
-        const client = await findClient(db, authorization.clientId)
+        const client = await findOAuthClient(deps, authorization.clientId)
         if (!client)
           return problem(400, 'Unknown application', 'The application that asked for access is no longer registered.')
 
@@ -191,28 +187,7 @@ export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
           return respond({ error: 'access_denied', error_description: 'The person denied the request' })
         if (decision !== 'allow') return problem(400, 'No decision', 'Choose "Allow" or "Deny".')
 
-        const now = deps.clock.now()
-        const grantId = uuidv7(now.getTime(), deps.random)
-        const code = generateSecret(deps.random)
-        await insertGrantWithCode(
-          db,
-          {
-            id: grantId,
-            userId: session.userId,
-            clientId: client.id,
-            scopes: authorization.scopes,
-            resource: authorization.resource,
-            createdAt: now.toISOString(),
-          },
-          {
-            codeHash: hashSecret(code),
-            grantId,
-            clientId: client.id,
-            redirectUri: authorization.redirectUri,
-            codeChallenge: authorization.codeChallenge,
-            expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_SECONDS * 1000).toISOString(),
-          },
-        )
+        const code = await grantConsent(deps, session.userId, client, authorization)
         return respond({ code })
       }),
       { detail: { hide: true }, parse: 'none' },

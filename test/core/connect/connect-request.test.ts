@@ -1,10 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { CONNECT_CODE_TTL_MS } from '../../../core/auth/lifetimes.ts'
 import { ConnectError, ValidationError } from '../../../core/errors.ts'
 import {
   CODE_CHALLENGE_PATTERN,
   checkConnectAuthorize,
-  CONNECT_CODE_TTL_MS,
   connectCodeExpiry,
   type ConnectAuthorizeInput,
 } from '../../../core/connect/connect-request.ts'
