@@ -1,6 +1,8 @@
 /**
- * Tagged errors. `_tag` equals the wire `_tag` of docs/api.md#errors; the HTTP adapter maps
- * each tag to a status in one table. Guards check `_tag`, so errors survive crossing realms.
+ * Tagged errors. `_tag` equals the wire `_tag` of docs/api.md#errors. APP_ERRORS, at the end, is the one
+ * table of them: tag -> class, HTTP status and the body's own fields; the union type, the tag set, the
+ * status map, `toErrorBody` and the OpenAPI error schemas all derive from it. Guards check `_tag`, so
+ * errors survive crossing realms.
  */
 
 export class InvalidUrlError extends Error {
@@ -103,6 +105,16 @@ export class RateLimitExceededError extends Error {
   readonly _tag = 'RateLimitExceeded'
 }
 
+/** The `code` values of a ConnectError; which condition yields which is in docs/oauth.md#connect-flow. */
+export const CONNECT_ERROR_CODES = [
+  'unknown_client',
+  'invalid_redirect_uri',
+  'invalid_scope',
+  'invalid_code',
+  'invalid_verifier',
+  'client_mismatch',
+] as const
+
 export class ConnectError extends Error {
   readonly _tag = 'ConnectError'
   readonly code: string
@@ -153,69 +165,82 @@ export class OriginNotAllowedError extends Error {
   readonly _tag = 'OriginNotAllowedError'
 }
 
-export type AppError =
-  | InvalidUrlError
-  | InvalidFolderNameError
-  | ValidationError
-  | UnauthorizedError
-  | InsufficientScopeError
-  | OriginNotAllowedError
-  | SavedItemNotFoundError
-  | ContentNotFoundError
-  | FolderNotFoundError
-  | FolderNameConflictError
-  | RouteNotFoundError
-  | IdempotencyKeyReuseError
-  | IdempotencyKeyInFlightError
-  | PayloadTooLargeError
-  | UnsupportedMediaTypeError
-  | RateLimitExceededError
-  | ConnectError
-  | ImportFormatError
-  | ImportNotFoundError
-  | CursorExpiredError
-  | WebhookNotFoundError
+/** What a field of an error body holds: any string, or one of a closed set of values. */
+export type WireField = 'string' | readonly string[]
 
-const TAGS_OF_APP_ERRORS: ReadonlySet<string> = new Set<AppError['_tag']>([
-  'InvalidUrlError',
-  'InvalidFolderNameError',
-  'ValidationError',
-  'Unauthorized',
-  'InsufficientScopeError',
-  'OriginNotAllowedError',
-  'SavedItemNotFoundError',
-  'ContentNotFoundError',
-  'FolderNotFoundError',
-  'FolderNameConflictError',
-  'RouteNotFoundError',
-  'IdempotencyKeyReuseError',
-  'IdempotencyKeyInFlightError',
-  'PayloadTooLargeError',
-  'UnsupportedMediaTypeError',
-  'RateLimitExceeded',
-  'ConnectError',
-  'ImportFormatError',
-  'ImportNotFoundError',
-  'CursorExpiredError',
-  'WebhookNotFoundError',
-])
+/** A row of APP_ERRORS, as code that reads any row sees it. */
+export interface ErrorEntry {
+  readonly status: number
+  readonly fields?: Readonly<Record<string, WireField>>
+}
+
+/** The names of an error's own string fields (what its body may carry besides `_tag` and `message`). */
+type OwnStringFields<E> = Exclude<
+  { [K in keyof E]: E[K] extends string ? K : never }[keyof E],
+  '_tag' | 'message' | 'name' | 'stack'
+>
+
+/**
+ * Each key is the `_tag` of its class (checked by the compiler), and each field one of its string
+ * properties.
+ */
+type ErrorTable<T> = {
+  readonly [Tag in keyof T & string]: {
+    readonly error: abstract new (...args: never[]) => Error & { readonly _tag: Tag }
+    readonly status: number
+    readonly fields?: T[Tag] extends { error: abstract new (...args: never[]) => infer E; fields: infer Fields }
+      ? { readonly [F in keyof Fields]: F extends OwnStringFields<E> ? WireField : never }
+      : never
+  }
+}
+
+const errorTable = <const T extends ErrorTable<T>>(table: T): T => table
+
+/**
+ * Every typed error of docs/api.md#errors: its class, its HTTP status, and the fields its body carries
+ * besides `_tag` and `message`. test/core/errors.test.ts fails on a class of this module without a row.
+ */
+export const APP_ERRORS = errorTable({
+  ValidationError: { error: ValidationError, status: 400 },
+  InvalidUrlError: { error: InvalidUrlError, status: 400, fields: { url: 'string' } },
+  InvalidFolderNameError: { error: InvalidFolderNameError, status: 400 },
+  ConnectError: { error: ConnectError, status: 400, fields: { code: CONNECT_ERROR_CODES } },
+  ImportFormatError: { error: ImportFormatError, status: 400 },
+  Unauthorized: { error: UnauthorizedError, status: 401 },
+  InsufficientScopeError: { error: InsufficientScopeError, status: 403, fields: { requiredScope: 'string' } },
+  OriginNotAllowedError: { error: OriginNotAllowedError, status: 403 },
+  SavedItemNotFoundError: { error: SavedItemNotFoundError, status: 404, fields: { savedItemId: 'string' } },
+  ContentNotFoundError: { error: ContentNotFoundError, status: 404, fields: { savedItemId: 'string' } },
+  FolderNotFoundError: { error: FolderNotFoundError, status: 404, fields: { folderId: 'string' } },
+  ImportNotFoundError: { error: ImportNotFoundError, status: 404, fields: { importId: 'string' } },
+  WebhookNotFoundError: { error: WebhookNotFoundError, status: 404, fields: { webhookId: 'string' } },
+  RouteNotFoundError: { error: RouteNotFoundError, status: 404 },
+  FolderNameConflictError: { error: FolderNameConflictError, status: 409 },
+  IdempotencyKeyInFlightError: { error: IdempotencyKeyInFlightError, status: 409 },
+  CursorExpiredError: { error: CursorExpiredError, status: 410 },
+  PayloadTooLargeError: { error: PayloadTooLargeError, status: 413 },
+  UnsupportedMediaTypeError: { error: UnsupportedMediaTypeError, status: 415 },
+  IdempotencyKeyReuseError: { error: IdempotencyKeyReuseError, status: 422 },
+  RateLimitExceeded: { error: RateLimitExceededError, status: 429 },
+})
+
+export type AppErrorTag = keyof typeof APP_ERRORS
+export type AppError = InstanceType<(typeof APP_ERRORS)[AppErrorTag]['error']>
+
+/** The answer to anything unexpected (a bug, a dead database): a wire tag with no class, never thrown. */
+export const INTERNAL_ERROR = { _tag: 'InternalError', status: 500 } as const
+
+const APP_ERROR_TAGS: ReadonlySet<string> = new Set(Object.keys(APP_ERRORS))
 
 export function isAppError(value: unknown): value is AppError {
-  return (
-    typeof value === 'object' && value !== null && TAGS_OF_APP_ERRORS.has((value as { _tag?: unknown })._tag as string)
-  )
+  return typeof value === 'object' && value !== null && APP_ERROR_TAGS.has((value as { _tag?: unknown })._tag as string)
 }
 
 /** The wire body of an error: `_tag`, `message` and the type's own fields, nothing else. */
 export function toErrorBody(error: AppError): Record<string, string> {
   const body: Record<string, string> = { _tag: error._tag, message: error.message }
-  if (error._tag === 'InvalidUrlError') body.url = error.url
-  if (error._tag === 'InsufficientScopeError') body.requiredScope = error.requiredScope
-  if (error._tag === 'SavedItemNotFoundError' || error._tag === 'ContentNotFoundError')
-    body.savedItemId = error.savedItemId
-  if (error._tag === 'FolderNotFoundError') body.folderId = error.folderId
-  if (error._tag === 'ConnectError') body.code = error.code
-  if (error._tag === 'ImportNotFoundError') body.importId = error.importId
-  if (error._tag === 'WebhookNotFoundError') body.webhookId = error.webhookId
+  const entry: ErrorEntry = APP_ERRORS[error._tag]
+  for (const field of Object.keys(entry.fields ?? {}))
+    body[field] = (error as unknown as Record<string, string>)[field]!
   return body
 }

@@ -1,31 +1,11 @@
-import type { AppError } from '../../core/errors.ts'
-import { toErrorBody } from '../../core/errors.ts'
+import type { AppError, AppErrorTag } from '../../core/errors.ts'
+import { APP_ERRORS, INTERNAL_ERROR, toErrorBody } from '../../core/errors.ts'
 import type { Log } from '../app/deps.ts'
 
-/** The one table from error type to HTTP status (docs/api.md#errors). `Record` keeps it exhaustive. */
-export const STATUS_BY_TAG: Record<AppError['_tag'], number> = {
-  InvalidUrlError: 400,
-  InvalidFolderNameError: 400,
-  ValidationError: 400,
-  ConnectError: 400,
-  ImportFormatError: 400,
-  Unauthorized: 401,
-  InsufficientScopeError: 403,
-  OriginNotAllowedError: 403,
-  SavedItemNotFoundError: 404,
-  ContentNotFoundError: 404,
-  FolderNotFoundError: 404,
-  ImportNotFoundError: 404,
-  WebhookNotFoundError: 404,
-  RouteNotFoundError: 404,
-  FolderNameConflictError: 409,
-  CursorExpiredError: 410,
-  IdempotencyKeyInFlightError: 409,
-  PayloadTooLargeError: 413,
-  UnsupportedMediaTypeError: 415,
-  IdempotencyKeyReuseError: 422,
-  RateLimitExceeded: 429,
-}
+/** Error type -> HTTP status (docs/api.md#errors), read off core's one table of errors. */
+export const STATUS_BY_TAG = Object.fromEntries(
+  Object.entries(APP_ERRORS).map(([tag, entry]) => [tag, entry.status]),
+) as Record<AppErrorTag, number>
 
 export function jsonResponse(status: number, body: unknown, headers: HeadersInit = {}): Response {
   const response = new Response(JSON.stringify(body), { status, headers })
@@ -38,7 +18,7 @@ export function errorResponse(error: AppError, headers: HeadersInit = {}): Respo
 }
 
 export const INTERNAL_ERROR_BODY = {
-  _tag: 'InternalError',
+  _tag: INTERNAL_ERROR._tag,
   message: 'The service failed to handle this request; retry with backoff and the same Idempotency-Key',
 }
 
@@ -48,5 +28,5 @@ export const INTERNAL_ERROR_BODY = {
  */
 export function responseSchemaFailure(log: Log, where: string): Response {
   log('error', { msg: 'response failed its schema', error: where })
-  return jsonResponse(500, INTERNAL_ERROR_BODY)
+  return jsonResponse(INTERNAL_ERROR.status, INTERNAL_ERROR_BODY)
 }

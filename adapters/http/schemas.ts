@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, SCOPES, SORTS, TAGS } from '../../core/types.ts'
-import { CONNECT_ERROR_CODES } from '../../core/connect/connect-errors.ts'
+import { APP_ERRORS, INTERNAL_ERROR, type AppErrorTag, type ErrorEntry, type WireField } from '../../core/errors.ts'
 import { IMPORT_FORMATS } from '../../core/import/types.ts'
 import { WEBHOOK_EVENTS } from '../../core/webhooks/events.ts'
 import { CODE_CHALLENGE_PATTERN } from '../../core/connect/connect-request.ts'
@@ -305,29 +305,20 @@ export const ConnectExchangeResponse = t.Object(
 
 const errorBody = (tag: string, fields: Record<string, TSchema> = {}) =>
   t.Object({ _tag: t.Literal(tag), message: t.String(), ...fields }, closed)
+const wireField = (field: WireField): TSchema => (typeof field === 'string' ? t.String() : literals(field))
 
+/** The body of every error type, built from core's one table of errors (APP_ERRORS), plus InternalError. */
 export const Errors = {
-  ValidationError: errorBody('ValidationError'),
-  InvalidUrlError: errorBody('InvalidUrlError', { url: t.String() }),
-  InvalidFolderNameError: errorBody('InvalidFolderNameError'),
-  Unauthorized: errorBody('Unauthorized'),
-  InsufficientScopeError: errorBody('InsufficientScopeError', { requiredScope: t.String() }),
-  SavedItemNotFoundError: errorBody('SavedItemNotFoundError', { savedItemId: t.String() }),
-  ContentNotFoundError: errorBody('ContentNotFoundError', { savedItemId: t.String() }),
-  FolderNotFoundError: errorBody('FolderNotFoundError', { folderId: t.String() }),
-  FolderNameConflictError: errorBody('FolderNameConflictError'),
-  RouteNotFoundError: errorBody('RouteNotFoundError'),
-  IdempotencyKeyReuseError: errorBody('IdempotencyKeyReuseError'),
-  IdempotencyKeyInFlightError: errorBody('IdempotencyKeyInFlightError'),
-  PayloadTooLargeError: errorBody('PayloadTooLargeError'),
-  UnsupportedMediaTypeError: errorBody('UnsupportedMediaTypeError'),
-  RateLimitExceeded: errorBody('RateLimitExceeded'),
-  ConnectError: errorBody('ConnectError', { code: literals(CONNECT_ERROR_CODES) }),
-  ImportFormatError: errorBody('ImportFormatError'),
-  ImportNotFoundError: errorBody('ImportNotFoundError', { importId: t.String() }),
-  CursorExpiredError: errorBody('CursorExpiredError'),
-  WebhookNotFoundError: errorBody('WebhookNotFoundError', { webhookId: t.String() }),
-  InternalError: errorBody('InternalError'),
+  ...(Object.fromEntries(
+    Object.entries(APP_ERRORS).map(([tag, entry]: [string, ErrorEntry]) => [
+      tag,
+      errorBody(
+        tag,
+        Object.fromEntries(Object.entries(entry.fields ?? {}).map(([name, field]) => [name, wireField(field)])),
+      ),
+    ]),
+  ) as Record<AppErrorTag, ReturnType<typeof errorBody>>),
+  [INTERNAL_ERROR._tag]: errorBody(INTERNAL_ERROR._tag),
 }
 
 /** Responses every authenticated operation can give besides its own (docs/api.md#errors). */
