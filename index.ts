@@ -2,7 +2,7 @@
 // and Node. `server.ts` is its first caller.
 import { systemClock, webRandom } from './core/time.ts'
 import type { Log, LogLevel } from './adapters/app/deps.ts'
-import { startImportWorker } from './adapters/app/import-worker.ts'
+import { startImportWorker } from './adapters/jobs/import-worker.ts'
 import { type Config, ConfigError, type ReadlaterOptions, resolveConfig } from './adapters/config.ts'
 import { mountedAt } from './adapters/embed/prefix.ts'
 import { startEnrichment } from './adapters/jobs/enrichment-start.ts'

@@ -1,7 +1,7 @@
 import { ImportFormatError, RateLimitExceededError } from '../../core/errors.ts'
 import type { Principal } from '../../core/types.ts'
 import { exportFormatOf, exportLibrary } from '../app/export.ts'
-import { startImportWorker } from '../app/import-worker.ts'
+import { startImportWorker } from '../jobs/import-worker.ts'
 import { importFormatOf, importOf, startImport, type ImportDto } from '../app/imports.ts'
 import type { ImportRecord } from '../storage/imports.ts'
 import { findUserByEmail } from '../storage/users.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { parse } from 'csv-parse/sync'
-import { startImportWorker } from '../../adapters/app/import-worker.ts'
+import { startImportWorker } from '../../adapters/jobs/import-worker.ts'
 import { createHarness, random, type Harness } from '../helpers/harness.ts'
 
 // docs/import-export.md#export: GET /v1/export?format=csv writes no cell a spreadsheet would run as a

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { startImportWorker } from '../../adapters/app/import-worker.ts'
+import { startImportWorker } from '../../adapters/jobs/import-worker.ts'
 import { IMPORT_RETRY_AFTER_S, startImport } from '../../adapters/app/imports.ts'
 import { MAX_IMPORT_THREADS, startImportReading } from '../../adapters/reading/import-threads.ts'
 import { IMPORT_MAX_UNFINISHED } from '../../core/import/types.ts'

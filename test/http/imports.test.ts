@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { startImportWorker } from '../../adapters/app/import-worker.ts'
+import { startImportWorker } from '../../adapters/jobs/import-worker.ts'
 import { claimEnrichmentJob } from '../../adapters/storage/enrichment-jobs.ts'
 import { claimImport, writeImportBatch } from '../../adapters/storage/imports.ts'
 import { createHarness, random, type Harness } from '../helpers/harness.ts'

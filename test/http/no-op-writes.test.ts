@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
-import { startImportWorker } from '../../adapters/app/import-worker.ts'
+import { startImportWorker } from '../../adapters/jobs/import-worker.ts'
 import { createHarness, random, type Harness } from '../helpers/harness.ts'
 import { signedInWithKey } from '../web/fixtures.ts'
 import type { WebClient } from '../web/web-client.ts'

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { startImportWorker, type ImportWorker } from '../../adapters/app/import-worker.ts'
+import { startImportWorker, type ImportWorker } from '../../adapters/jobs/import-worker.ts'
 import { random } from '../helpers/harness.ts'
 import { launchBrowser, signInThroughForm, startLiveServer, type LiveServer } from '../helpers/browser.ts'
 import { userWithPassword } from './fixtures.ts'

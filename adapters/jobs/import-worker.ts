@@ -20,7 +20,7 @@ import {
   type ImportRecord,
 } from '../storage/imports.ts'
 import type { Database } from '../storage/open-database.ts'
-import type { Log } from './deps.ts'
+import type { Log } from '../app/deps.ts'
 import { collectGarbage, ENTRIES_PER_COLLECTION } from './memory.ts'
 
 export interface ImportWorkerOptions {
