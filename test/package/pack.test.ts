@@ -127,6 +127,11 @@ describe('the packed package', () => {
       'package/dist/core/mcp/index.js',
       'package/dist/adapters/storage/migrations/0012_webhooks.sql',
       'package/dist/adapters/storage/migrations/meta/_journal.json',
+      'package/dist/adapters/http/web/assets/queue.js',
+      'package/dist/adapters/http/web/assets/reader.js',
+      'package/dist/adapters/http/web/assets/styles.css',
+      'package/dist/adapters/http/web/assets/reader.css',
+      'package/dist/adapters/http/web/assets/icon.svg',
       'package/CHANGELOG.md',
       'package/README.md',
     ])

@@ -81,7 +81,7 @@ describe('GET /items/:id', () => {
     expect(page.text.match(/<script\b[^>]*>/g)).toEqual([
       `<script src="/assets/reader.js?v=${READER_SCRIPT_VERSION}" defer>`,
     ])
-    expect(page.text).toContain('max-width:70ch')
+    expect(page.text).toContain('max-width: 70ch')
   })
 
   test('the CSP is exactly the reader policy, with the other page headers kept', async () => {

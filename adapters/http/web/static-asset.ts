@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 
 /** One of our own scripts or stylesheets, served from a same-origin path (pages carry no inline script: docs/security.md). */
 export interface StaticAsset {
@@ -29,3 +30,9 @@ export function staticAsset(path: string, source: string, type = 'text/javascrip
     },
   }
 }
+
+/**
+ * The text of one of our files in `./assets/` (scripts and stylesheets, formatted by Biome like the rest of
+ * the code), read once at start-up beside this module; `scripts/build.mjs` copies the folder into the package.
+ */
+export const assetText = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8')
