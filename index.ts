@@ -14,7 +14,7 @@ import { createLogger } from './adapters/runtime/logger.ts'
 import { startMaintenance } from './adapters/storage/maintenance.ts'
 import { DatabaseOpenError, openDatabase } from './adapters/storage/open-database.ts'
 import { startSearchIndexer } from './adapters/storage/search-index.ts'
-import { startWalCheckpointer } from './adapters/storage/wal-checkpointer.ts'
+import { startWalCheckpointer } from './adapters/jobs/wal-checkpointer.ts'
 import { startWebhookDelivery } from './adapters/jobs/webhook-start.ts'
 import * as core from './core/index.ts'
 

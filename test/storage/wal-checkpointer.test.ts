@@ -8,7 +8,7 @@ import {
   CHECKPOINT_INTERVAL_MS,
   RESTART_AFTER_PAGES,
   startWalCheckpointer,
-} from '../../adapters/storage/wal-checkpointer.ts'
+} from '../../adapters/jobs/wal-checkpointer.ts'
 import { TEST_DRIVER } from '../helpers/harness.ts'
 
 // docs/operations.md#wal-checkpoints: on Bun with an embedded file, a worker thread checkpoints the WAL.

@@ -1,5 +1,5 @@
-import { beforeNextGroup, groupsRun } from './group-commit.ts'
-import type { Database } from './open-database.ts'
+import { beforeNextGroup, groupsRun } from '../storage/group-commit.ts'
+import type { Database } from '../storage/open-database.ts'
 
 /** How often the worker checkpoints; SQLite's own would fire every 1,000 pages, mid-request. */
 export const CHECKPOINT_INTERVAL_MS = 250
