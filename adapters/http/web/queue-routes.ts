@@ -1,12 +1,11 @@
 import { Elysia } from 'elysia'
 import { isAppError } from '../../../core/errors.ts'
-import { decodeCursor, encodeCursor } from '../../../core/items/list-order.ts'
 import { folderCreate, folderDelete, folderRename } from '../../app/folders.ts'
-import { deletedItemLabel, deleteItemKeepingUndo, restoreDeletedItem } from '../../storage/deleted-items.ts'
+import { folderOverview, readQueue } from '../../app/queue-view.ts'
+import { deleteItemKeepingUndo, restoreDeletedItem } from '../../storage/deleted-items.ts'
 import { listFolders } from '../../storage/folders.ts'
-import { folderCounts } from '../../storage/queue-counts.ts'
 import { articleWordCounts } from '../../storage/reading.ts'
-import { changeSavedItem, findSavedItem, listSavedItems } from '../../storage/saved-items.ts'
+import { changeSavedItem, findSavedItem } from '../../storage/saved-items.ts'
 import { signInPath } from './forms.ts'
 import { formRoute, hidden, type SignedInVisit, type Visit, type WebKit } from './kit.ts'
 import { landingPage } from './pages/landing.ts'
@@ -49,41 +48,26 @@ export function queueRoutes(kit: WebKit) {
       const body = queuePage({ csrf: visit.csrf, filters, ...empty, ...extra, search })
       return page(visit, search.error ? 400 : status, 'Search', body, queueScript)
     }
-    const [folders, counts] = await Promise.all([listFolders(db, userId), folderCounts(db, userId)])
-    const base = { csrf: visit.csrf, cards: [], folders, counts, filters, nextCursor: null }
-    // An unknown folder id shows every folder rather than an empty list that looks like data loss.
-    if (filters.folder !== 'none' && !folders.some((f) => f.id === filters.folder)) filters.folder = ''
-    let after = null
-    try {
-      after = params.get('cursor') ? decodeCursor(params.get('cursor')!, filters.sort) : null
-    } catch {
-      // A cursor of another sort, or garbage: the first page.
-    }
-    const { items, nextCursorValues } = await listSavedItems(db, userId, {
-      sort: filters.sort,
-      folder: filters.folder || null,
-      state: filters.state,
+    const view = await readQueue(deps, userId, {
+      ...filters,
+      cursor: params.get('cursor'),
+      deleted: params.get('deleted'),
       limit: QUEUE_PAGE_SIZE,
-      after,
     })
-    // One query for the page's articles, not one per item.
-    const words = await articleWordCounts(
-      db,
-      items.map((item) => item.id),
-    )
-    const deleted = params.get('deleted')
-    const label = deleted ? await deletedItemLabel(db, userId, deleted, deps.clock.now().getTime()) : null
-    const undo = deleted && label !== null ? { id: deleted, label } : null
+    filters.folder = view.folder
     const done = params.get('done')
     return page(
       visit,
       status,
       'Your queue',
       queuePage({
-        ...base,
-        cards: items.map((item) => ({ item, words: words.get(item.id) ?? null })),
-        nextCursor: nextCursorValues ? encodeCursor(filters.sort, nextCursorValues) : null,
-        undo,
+        csrf: visit.csrf,
+        filters,
+        folders: view.folders,
+        counts: view.counts,
+        cards: view.cards,
+        nextCursor: view.nextCursor,
+        undo: view.undo,
         notice: done ? (NOTICES[done] ?? null) : null,
         ...extra,
       }),
@@ -205,8 +189,7 @@ export function queueRoutes(kit: WebKit) {
   }
 
   async function folders(visit: SignedInVisit, status: number, extra: Partial<FoldersView> = {}): Promise<Response> {
-    const userId = visit.session.userId
-    const [list, counts] = await Promise.all([listFolders(db, userId), folderCounts(db, userId)])
+    const { folders: list, counts } = await folderOverview(deps, visit.session.userId)
     const done = visit.url.searchParams.get('done') ?? ''
     const view = { csrf: visit.csrf, folders: list, counts, notice: FOLDER_NOTICES[done] ?? null, ...extra }
     return page(visit, status, 'Manage folders', foldersPage(view), queueScript)

@@ -2,67 +2,35 @@ import { Elysia } from 'elysia'
 import { isScope } from '../../../core/auth/scopes.ts'
 import { ImportFormatError, PayloadTooLargeError, RateLimitExceededError } from '../../../core/errors.ts'
 import { verifyPassword } from '../../app/passwords.ts'
-import { listApiKeys, revokeApiKey } from '../../storage/api-keys.ts'
+import { revokeApiKey } from '../../storage/api-keys.ts'
 import { issueApiKey, keyLabelProblem } from '../../app/api-keys.ts'
-import { listActiveGrants, revokeGrant } from '../../storage/oauth-grants.ts'
+import { revokeGrant } from '../../storage/oauth-grants.ts'
 import { findUserById } from '../../storage/users.ts'
 import { deleteAccount } from '../../storage/delete-account.ts'
 import { sessionPrincipal } from './reader.ts'
 import { settingsPage, type SettingsView } from './pages/settings.ts'
 import { importProgressPage } from './pages/import-export.ts'
-import { importOf, importsOf, startImport } from '../../app/imports.ts'
+import { importOf, startImport } from '../../app/imports.ts'
 import { exportDownload, exportFormatOf } from '../../app/export.ts'
 import { IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
 import { readBodyCapped } from '../body.ts'
 import { deleteOtherWebSessions, isValidCsrf, type WebSession } from './session.ts'
 import { bookmarklet } from './pages/save.ts'
 import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
-import { deliveryDto, RECENT_DELIVERIES, webhooksOf } from '../../app/webhooks.ts'
-import type { AppDeps } from '../../app/deps.ts'
-import { recentDeliveries } from '../../storage/webhooks.ts'
-import type { WebhookPanel } from './pages/settings-webhooks.ts'
-
-/** How long settings tells the owner that someone tried to sign up with their email. */
-const SIGNUP_ATTEMPT_NOTICE_DAYS = 30
+import { readSettings } from '../../app/settings-view.ts'
 
 /**
  * The settings page with what it lists loaded, and `extra` (what a form just did) on top: every settings
  * form answers with it, so a refused form comes back in place with the rest of the page as it stands.
  */
 export function settingsRenderer(kit: WebKit) {
-  const { deps, db, page } = kit
+  const { deps, page } = kit
   return async function settings(
     visit: Visit & { session: WebSession },
     status: number,
     extra: Partial<SettingsView> = {},
   ): Promise<Response> {
-    const userId = visit.session.userId
-    const [keys, agents, user, imports, webhooks] = await Promise.all([
-      listApiKeys(db, userId),
-      listActiveGrants(db, userId),
-      findUserById(db, userId),
-      importsOf(deps, sessionPrincipal(visit.session)),
-      webhookPanels(deps, visit.session),
-    ])
-    keys.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
-    // A key issued through the connect flow names its issuer; while the key is in force so is the issuer.
-    const labels = new Map(keys.map((key) => [key.id, key.label]))
-    const clients = new Map(agents.map((agent) => [agent.grantId, agent.clientName]))
-    const issuedBy = new Map(
-      keys.flatMap((key) => {
-        const name = key.issuedByKeyId
-          ? labels.get(key.issuedByKeyId)
-          : key.issuedByGrantId
-            ? clients.get(key.issuedByGrantId)
-            : undefined
-        return name === undefined ? [] : [[key.id, name] as const]
-      }),
-    )
-    const attempt = user?.signupAttemptedAt ?? null
-    const recentAttempt =
-      attempt && deps.clock.now().getTime() - Date.parse(attempt) < SIGNUP_ATTEMPT_NOTICE_DAYS * 86_400_000
-        ? attempt
-        : null
+    const view = await readSettings(deps, sessionPrincipal(visit.session))
     return page(
       visit,
       status,
@@ -70,31 +38,17 @@ export function settingsRenderer(kit: WebKit) {
       settingsPage({
         csrf: visit.csrf,
         email: visit.session.email,
-        keys,
-        agents,
-        issuedBy,
-        signupAttemptedAt: recentAttempt,
-        imports,
+        keys: view.keys,
+        agents: view.agents,
+        issuedBy: view.issuedBy,
+        signupAttemptedAt: view.signupAttemptedAt,
+        imports: view.imports,
         bookmarklet: bookmarklet(deps.config.appUrl),
-        webhooks,
+        webhooks: view.webhooks,
         ...extra,
       }),
     )
   }
-}
-
-/**
- * The person's webhooks with their newest deliveries. Read straight from storage for webhooks just listed
- * as theirs: through `deliveriesOf`, one deleted in between (another tab) would fail the whole page.
- */
-async function webhookPanels(deps: AppDeps, session: WebSession): Promise<WebhookPanel[]> {
-  const { webhooks } = await webhooksOf(deps, sessionPrincipal(session))
-  return Promise.all(
-    webhooks.map(async (webhook) => ({
-      webhook,
-      deliveries: (await recentDeliveries(deps.db, webhook.id, RECENT_DELIVERIES)).map(deliveryDto),
-    })),
-  )
 }
 
 /**
