@@ -1,10 +1,10 @@
-import { logUnexpected } from '../app/unexpected.ts'
+import { describeFailure } from '../app/unexpected.ts'
 import { Elysia } from 'elysia'
 import { isAppError, RouteNotFoundError, ValidationError } from '../../core/errors.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { sendMessage } from '../webhooks/send.ts'
 import { checkWebhookTarget } from '../webhooks/targets.ts'
-import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse, responseSchemaFailure } from './errors.ts'
+import { errorResponse, internalError, responseSchemaFailure } from './errors.ts'
 import { createRequestHandler } from './request-handler.ts'
 import { guard } from './guard.ts'
 import { IpLimits } from './ip-limits.ts'
@@ -108,8 +108,11 @@ export function createApp(deps: AppDeps, ipLimits: IpLimits) {
           if (wantsPage(request, path)) return notFoundPage()
           return errorResponse(new RouteNotFoundError(`No route for ${path}`))
         }
-        logUnexpected(deps.log, 'unhandled error', error instanceof Error ? error : new Error(String(code)))
-        return jsonResponse(500, INTERNAL_ERROR_BODY)
+        return internalError(
+          deps.log,
+          'unhandled error',
+          describeFailure(error instanceof Error ? error : new Error(String(code))),
+        )
       })
       .use(
         docsRoutes({

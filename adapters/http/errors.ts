@@ -17,16 +17,25 @@ export function errorResponse(error: AppError, headers: HeadersInit = {}): Respo
   return jsonResponse(STATUS_BY_TAG[error._tag], toErrorBody(error), headers)
 }
 
-export const INTERNAL_ERROR_BODY = {
+const INTERNAL_ERROR_BODY = {
   _tag: INTERNAL_ERROR._tag,
   message: 'The service failed to handle this request; retry with backoff and the same Idempotency-Key',
 }
 
+/** The REST API's typed 500 (docs/api.md#errors): the same generic body whatever failed. */
+export const internalErrorResponse = (): Response => jsonResponse(INTERNAL_ERROR.status, INTERNAL_ERROR_BODY)
+
 /**
- * An answer that fails its own response schema is our bug (say, a corrupt row), not the caller's: logged
- * with where it failed (never the values), answered with a generic 500.
+ * The REST API's error boundary for a failure that is ours, not the caller's: a bug, a dead database, an
+ * answer that breaks its own response schema (say, a corrupt row). One error log line, `msg` saying what
+ * failed and `error` how (a place and a rule, or describeFailure's text: never the request's values), then
+ * the typed 500. A failure thrown past Elysia is answered by request-handler.ts, on the request's own log line.
  */
-export function responseSchemaFailure(log: Log, where: string): Response {
-  log('error', { msg: 'response failed its schema', error: where })
-  return jsonResponse(INTERNAL_ERROR.status, INTERNAL_ERROR_BODY)
+export function internalError(log: Log, msg: string, error: string): Response {
+  log('error', { msg, error })
+  return internalErrorResponse()
 }
+
+/** An answer that fails its own response schema, at `where` (a path and a rule, never the values). */
+export const responseSchemaFailure = (log: Log, where: string): Response =>
+  internalError(log, 'response failed its schema', where)

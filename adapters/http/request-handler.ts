@@ -6,7 +6,7 @@ import type { AppDeps } from '../app/deps.ts'
 import { describeFailure } from '../app/unexpected.ts'
 import { hitRateLimit } from '../storage/rate-limits.ts'
 import { socketAddressOf, type RequestHandler } from '../runtime/connection.ts'
-import { errorResponse, INTERNAL_ERROR_BODY, jsonResponse } from './errors.ts'
+import { errorResponse, internalErrorResponse } from './errors.ts'
 import { IP_LIMIT_WINDOW_SECONDS, type IpLimits } from './ip-limits.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
 
@@ -69,7 +69,7 @@ export function createRequestHandler(deps: AppDeps, app: Elysia, ipLimits: IpLim
       }
     } catch (error) {
       failure = error
-      response = jsonResponse(500, INTERNAL_ERROR_BODY)
+      response = internalErrorResponse()
     }
     const caller = response.headers.get(CALLER_HEADER)
     if (caller !== null) response.headers.delete(CALLER_HEADER)

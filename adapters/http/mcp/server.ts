@@ -1,4 +1,4 @@
-import { logUnexpected } from '../../app/unexpected.ts'
+import { describeFailure } from '../../app/unexpected.ts'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   CallToolRequestSchema,
@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { isAppError } from '../../../core/errors.ts'
+import { INTERNAL_ERROR, isAppError } from '../../../core/errors.ts'
 import { TOOLS, type ToolName } from '../../../core/mcp/tools.ts'
 import type { Principal } from '../../../core/types.ts'
 import type { AppDeps } from '../../app/deps.ts'
@@ -64,6 +64,16 @@ interface ToolRun {
   page?: object
 }
 
+/**
+ * MCP's error boundary for a failure that is ours, not the model's: a bug, a dead database, a result that
+ * breaks its own schema (a corrupt row, say). One error log line, `msg` saying what failed and `error` how
+ * (never the values: a thrown message could carry SQL or stored data), then a generic tool error.
+ */
+function internalToolError(log: AppDeps['log'], msg: string, tool: string, error: string): ToolRun {
+  log('error', { msg, tool, error })
+  return { result: toolError(`${INTERNAL_ERROR._tag}: the service failed to run this tool; retry later`) }
+}
+
 type ToolHandler = (
   args: unknown,
 ) => Promise<{ structured: Record<string, unknown>; summary: string; checked?: boolean }>
@@ -86,22 +96,19 @@ async function executeTool(deps: AppDeps, principal: Principal, name: string, ar
     const handler = (toolHandlers(deps, principal) as unknown as Record<ToolName, ToolHandler>)[tool]
     const { structured, summary, checked } = await handler(args)
     // A result that breaks its own schema is our bug (a corrupt row, say): logged, never sent.
-    if (!checked && !outputChecks[tool]!.Check(structured)) {
-      deps.log('error', {
-        msg: 'mcp tool result failed its schema',
+    if (!checked && !outputChecks[tool]!.Check(structured))
+      return internalToolError(
+        deps.log,
+        'mcp tool result failed its schema',
         tool,
-        error: firstFailure(outputChecks[tool]!, structured),
-      })
-      return { result: toolError('InternalError: the service failed to run this tool; retry later') }
-    }
+        firstFailure(outputChecks[tool]!, structured),
+      )
     const result: CallToolResult = { content: [{ type: 'text', text: summary }], structuredContent: structured }
     return checked ? { result, page: structured } : { result }
   } catch (error) {
     // Domain refusals (not found, invalid URL, name taken…) are the model's to read and act on.
     if (isAppError(error)) return { result: toolError(`${error._tag}: ${error.message}`) }
-    // Anything else stays in our log: a thrown message could carry SQL or stored values.
-    logUnexpected(deps.log, 'mcp tool failed', error, { tool })
-    return { result: toolError('InternalError: the service failed to run this tool; retry later') }
+    return internalToolError(deps.log, 'mcp tool failed', tool, describeFailure(error))
   }
 }
 
