@@ -1,5 +1,4 @@
 import { lt, sql } from 'drizzle-orm'
-import type { Clock } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
 import { pruneIdempotencyKeys } from './idempotency.ts'
 import { pruneRateLimits } from './rate-limits.ts'
@@ -13,7 +12,6 @@ import { webSessions } from './schema.ts'
 import { pruneRetiredSigningKeys } from './signing-keys.ts'
 import { SESSION_IDLE_DAYS } from '../../core/auth/lifetimes.ts'
 
-const EVERY_MS = 10 * 60 * 1000
 // Rate-limit windows are at most this long in any sane configuration; older counters are dead.
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000
 /** Finished webhook deliveries are kept a week for the settings page (docs/webhooks.md#how-it-works). */
@@ -24,7 +22,8 @@ export const DELIVERY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
  * connect codes and web sessions, stale OAuth codes and the refresh tokens of revoked grants, unused
  * registered clients, signing keys retired longer than their last token lives, and the copies of deleted
  * items past their undo window, the changes feed's log past its 30 days, and webhook deliveries finished
- * more than 7 days ago.
+ * more than 7 days ago. Each process runs it every 10 minutes (`startMaintenance`,
+ * adapters/jobs/maintenance.ts).
  */
 export async function runMaintenance(db: Database, now: Date): Promise<void> {
   const nowMs = now.getTime()
@@ -39,13 +38,4 @@ export async function runMaintenance(db: Database, now: Date): Promise<void> {
   await pruneDeletedItems(db, nowMs)
   await pruneChanges(db, nowMs - CHANGES_RETENTION_MS)
   await pruneDeliveries(db, nowMs - DELIVERY_RETENTION_MS)
-}
-
-/** Runs maintenance now and every 10 minutes (any process may; the deletes are idempotent). Returns a stop function. */
-export function startMaintenance(db: Database, clock: Clock, onError: (error: unknown) => void = () => {}): () => void {
-  const run = () => runMaintenance(db, clock.now()).catch(onError)
-  void run()
-  const timer = setInterval(run, EVERY_MS)
-  ;(timer as { unref?: () => void }).unref?.()
-  return () => clearInterval(timer)
 }

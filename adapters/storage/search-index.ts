@@ -59,8 +59,9 @@ const anyDue = sql`SELECT 1 AS due FROM search_pending LIMIT 1`
  * meanwhile: under a stream of captures, a batch per group commit would index a handful of items at a
  * time, and FTS5 pays a fixed cost per transaction (batches of 17 items cost captures 40% of their rate).
  * A search runs it first, so it never reads a stale index; each server process also runs it in the
- * background ({@link startSearchIndexer}), which lets the next items gather into a batch. Two processes
- * may run it at once: SQLite serializes their transactions, and indexing an item twice leaves one row.
+ * background (`startSearchIndexer`, adapters/jobs/search-indexer.ts), which lets the next items gather
+ * into a batch. Two processes may run it at once: SQLite serializes their transactions, and indexing an
+ * item twice leaves one row.
  * Returns how many items were indexed (or removed).
  */
 export async function catchUpSearchIndex(db: Database): Promise<number> {
@@ -99,29 +100,4 @@ function indexBatch(db: Database): Promise<{ indexed: number; more: boolean }> {
     for (const step of STEPS) indexed = (yield { run: step, args: [ids] }) as number
     return { indexed, more }
   })
-}
-
-export interface SearchIndexer {
-  stop(): void
-}
-
-/**
- * Catches the index up every `intervalMs` in the background, so a burst of captures is indexed in
- * batches soon after, not by the next search. Failures are reported and retried on the next tick.
- */
-export function startSearchIndexer(db: Database, onError: (error: unknown) => void, intervalMs = 250): SearchIndexer {
-  let running = false
-  const timer = setInterval(async () => {
-    if (running) return
-    running = true
-    try {
-      await catchUpSearchIndex(db)
-    } catch (error) {
-      onError(error)
-    } finally {
-      running = false
-    }
-  }, intervalMs)
-  ;(timer as { unref?: () => void }).unref?.()
-  return { stop: () => clearInterval(timer) }
 }

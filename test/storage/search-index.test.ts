@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { catchUpSearchIndex, DOC_BITS, INDEX_BATCH, startSearchIndexer } from '../../adapters/storage/search-index.ts'
+import { catchUpSearchIndex, DOC_BITS, INDEX_BATCH } from '../../adapters/storage/search-index.ts'
+import { startSearchIndexer } from '../../adapters/jobs/search-indexer.ts'
 import { countRows, createHarness, type Harness } from '../helpers/harness.ts'
 
 // docs/search.md#index: the triggers mark changed items due in the same statement as the change; the
