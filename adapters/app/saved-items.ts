@@ -35,7 +35,7 @@ export async function captureUrl(
     now,
     connectClient: principal.connectClient,
   })
-  if (prepared.row.folderId && !(await folderExists(deps.db, principal.userId, prepared.row.folderId))) {
+  if (prepared.row.folderId !== null && !(await folderExists(deps.db, principal.userId, prepared.row.folderId))) {
     throw new FolderNotFoundError(prepared.row.folderId)
   }
   const page = input.html === undefined ? null : capPage(input.html)
