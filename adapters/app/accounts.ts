@@ -2,7 +2,14 @@ import { uuidv7 } from '../../core/ids.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Clock, RandomSource } from '../../core/types.ts'
 import type { Database } from '../storage/open-database.ts'
-import { insertUser } from '../storage/users.ts'
+import { deleteAccount as deleteAccountRows } from '../storage/delete-account.ts'
+import {
+  findUserByEmail,
+  insertUser,
+  listUsersWithItemCounts,
+  setPasswordHashEndingSessions,
+  type UserRow,
+} from '../storage/users.ts'
 import { hashPassword } from './passwords.ts'
 
 export type CreatedAccount = { kind: 'created'; id: string } | { kind: 'email-taken' }
@@ -25,4 +32,32 @@ export async function createAccount(
     createdAt: toTimestamp(now),
   })
   return result === 'created' ? { kind: 'created', id } : { kind: 'email-taken' }
+}
+
+type Db = { db: Database }
+
+/** The account with this email (compared case-insensitively), or null. */
+export function findAccountByEmail(deps: Db, email: string): Promise<UserRow | null> {
+  return findUserByEmail(deps.db, email)
+}
+
+/** Every account with how many items it holds, oldest first (the admin CLI's `user list`). */
+export function listAccounts(deps: Db): ReturnType<typeof listUsersWithItemCounts> {
+  return listUsersWithItemCounts(deps.db)
+}
+
+/**
+ * Sets a new password (checked with `passwordProblem` by the caller) and ends every web session of the
+ * person; returns how many ended.
+ */
+export async function changePassword(deps: Db, userId: string, password: string): Promise<number> {
+  return setPasswordHashEndingSessions(deps.db, userId, await hashPassword(password))
+}
+
+/**
+ * Deletes the account and everything in it (docs/operations.md#deleting-an-account); false when there is
+ * no such account.
+ */
+export function deleteAccount(deps: Db, userId: string): Promise<boolean> {
+  return deleteAccountRows(deps.db, userId)
 }

@@ -4,7 +4,8 @@ import { uuidv7 } from '../../core/ids.ts'
 import { displayTextProblem } from '../../core/text/display-text.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Clock, ConnectClient, RandomSource, Scope } from '../../core/types.ts'
-import { insertIssuedApiKey } from '../storage/api-keys.ts'
+import { insertIssuedApiKey, listApiKeysOldestFirst, revokeApiKey, type ApiKeyRow } from '../storage/api-keys.ts'
+import { grantClientNames } from '../storage/oauth-grants.ts'
 import type { Database } from '../storage/open-database.ts'
 
 export const MAX_KEY_LABEL_LENGTH = 100
@@ -54,4 +55,24 @@ export async function issueApiKey(
     createdAt: toTimestamp(now),
   })
   return inserted ? { id, key } : null
+}
+
+/**
+ * Revokes a key in force and every key issued through it (docs/security.md#connect-issued-keys); `userId`
+ * null: whoever owns it (the admin CLI). False when there is no such key in force.
+ */
+export function revokeKey(deps: { db: Database; clock: Clock }, userId: string | null, id: string): Promise<boolean> {
+  return revokeApiKey(deps.db, userId, id, toTimestamp(deps.clock.now()))
+}
+
+/**
+ * The person's keys in force, oldest first, with the client name of each of their grants (grant id ->
+ * name), so a connect-issued key can name the agent that issued it (the admin CLI's `key list`).
+ */
+export async function keysInForce(
+  deps: { db: Database },
+  userId: string,
+): Promise<{ keys: ApiKeyRow[]; agentNames: Map<string, string> }> {
+  const keys = await listApiKeysOldestFirst(deps.db, userId)
+  return { keys, agentNames: await grantClientNames(deps.db, userId) }
 }

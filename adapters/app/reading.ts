@@ -1,9 +1,10 @@
 import { ContentNotFoundError } from '../../core/errors.ts'
 import { readingMinutes } from '../../core/reading/reading-time.ts'
 import { toTimestamp } from '../../core/time.ts'
-import type { Principal } from '../../core/types.ts'
+import type { Clock, Principal } from '../../core/types.ts'
 import { sharedArticleThreads } from '../reading/article-threads.ts'
-import { readStoredContent, storeProgress } from '../storage/reading.ts'
+import type { Database } from '../storage/open-database.ts'
+import { queueArticleRefresh, readStoredContent, storeProgress } from '../storage/reading.ts'
 import type { AppDeps } from './deps.ts'
 import { changeItem } from './saved-items.ts'
 
@@ -85,4 +86,12 @@ export async function saveProgress(
   const updatedAt = await storeProgress(deps.db, principal.userId, id, progress, toTimestamp(deps.clock.now()))
   if (progress === 1) await changeItem(deps, principal, id, { kind: 'read-state', isRead: true })
   return { savedItemId: id, progress, updatedAt }
+}
+
+/**
+ * Queues the articles of every enriched item (of one person, or everyone: `userId` null) to be extracted
+ * again after all live work (docs/reading.md#backfill); returns how many items were queued.
+ */
+export function refreshArticles(deps: { db: Database; clock: Clock }, userId: string | null): Promise<number> {
+  return queueArticleRefresh(deps.db, userId, toTimestamp(deps.clock.now()))
 }

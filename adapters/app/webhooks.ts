@@ -7,6 +7,7 @@ import { DELIVERY_LEASE_MS } from '../../core/webhooks/retry-schedule.ts'
 import {
   type DeliveryRecord,
   deleteWebhook,
+  deliveryQueueOf,
   findDelivery,
   findWebhook,
   insertTestDelivery,
@@ -18,6 +19,7 @@ import {
 } from '../storage/webhooks.ts'
 import { newWebhookSecret, openSecret, sealSecret } from './webhook-secrets.ts'
 import type { AppDeps, WebhookTargets } from './deps.ts'
+import type { Database } from '../storage/open-database.ts'
 
 /** Deliveries the API and settings show per webhook. */
 export const RECENT_DELIVERIES = 20
@@ -92,6 +94,19 @@ async function ownWebhook(deps: AppDeps, principal: Principal, id: string): Prom
 
 export async function removeWebhook(deps: AppDeps, principal: Principal, id: string): Promise<void> {
   if (!(await deleteWebhook(deps.db, principal.userId, id))) throw new WebhookNotFoundError(id)
+}
+
+/** The person's webhooks (oldest first), each with its messages waiting and its last settled delivery (the admin CLI). */
+export async function webhookQueues(deps: { db: Database }, userId: string) {
+  const webhooks = await listWebhooks(deps.db, userId)
+  const queues = []
+  for (const webhook of webhooks) queues.push({ webhook, ...(await deliveryQueueOf(deps.db, webhook.id)) })
+  return queues
+}
+
+/** Deletes one of the person's webhooks and its waiting messages; false when they have none with that id (the admin CLI). */
+export function deleteWebhookOf(deps: { db: Database }, userId: string, id: string): Promise<boolean> {
+  return deleteWebhook(deps.db, userId, id)
 }
 
 export async function deliveriesOf(deps: AppDeps, principal: Principal, id: string) {

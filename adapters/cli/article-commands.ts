@@ -1,6 +1,5 @@
-import { toTimestamp } from '../../core/time.ts'
-import { queueArticleRefresh } from '../storage/reading.ts'
-import { findUserByEmail } from '../storage/users.ts'
+import { findAccountByEmail } from '../app/accounts.ts'
+import { refreshArticles } from '../app/reading.ts'
 import { parseFlags, UsageError } from './flags.ts'
 import { noAccount } from './user-commands.ts'
 import type { CliDeps, CliIo } from './run-cli.ts'
@@ -17,11 +16,11 @@ export async function articlesRefresh(args: string[], deps: CliDeps, io: CliIo):
   const db = await deps.openDb()
   let userId: string | null = null
   if (flags.email !== undefined) {
-    const user = await findUserByEmail(db, flags.email)
+    const user = await findAccountByEmail({ db }, flags.email)
     if (!user) return noAccount(io, flags.email)
     userId = user.id
   }
-  const count = await queueArticleRefresh(db, userId, toTimestamp(deps.clock.now()))
+  const count = await refreshArticles({ db, clock: deps.clock }, userId)
   io.out(`Queued ${count} item${count === 1 ? '' : 's'} for article extraction, after live work.`)
   return 0
 }

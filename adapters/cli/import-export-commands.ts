@@ -4,7 +4,7 @@ import { exportFormatOf, exportLibrary } from '../app/export.ts'
 import { startImportWorker } from '../jobs/import-worker.ts'
 import { importFormatOf, importOf, startImport, type ImportDto } from '../app/imports.ts'
 import type { ImportRecord } from '../storage/imports.ts'
-import { findUserByEmail } from '../storage/users.ts'
+import { findAccountByEmail } from '../app/accounts.ts'
 import { parseFlags, UsageError } from './flags.ts'
 import { noAccount } from './user-commands.ts'
 import type { CliDeps, CliIo } from './run-cli.ts'
@@ -32,7 +32,7 @@ export async function importFile(args: string[], deps: CliDeps, io: CliIo): Prom
     throw new UsageError((error as Error).message)
   }
   const db = await deps.openDb()
-  const user = await findUserByEmail(db, flags.email!)
+  const user = await findAccountByEmail({ db }, flags.email!)
   if (!user) return noAccount(io, flags.email!)
   let bytes: Uint8Array
   try {
@@ -108,7 +108,7 @@ export async function exportLibraryCommand(args: string[], deps: CliDeps, io: Cl
   }
   if (!io.write) throw new UsageError('export needs a standard output to write to')
   const db = await deps.openDb()
-  const user = await findUserByEmail(db, flags.email!)
+  const user = await findAccountByEmail({ db }, flags.email!)
   if (!user) return noAccount(io, flags.email!)
   const appDeps = { db, config: deps.config, clock: deps.clock, random: deps.random, log: () => {} }
   const { chunks } = exportLibrary(appDeps, cliPrincipal(user.id), format)

@@ -1,12 +1,8 @@
-import { and, asc, eq, isNull } from 'drizzle-orm'
 import { isScope } from '../../core/auth/scopes.ts'
-import { toTimestamp } from '../../core/time.ts'
 import { SCOPES } from '../../core/types.ts'
 import { rotateSigningKey } from '../oauth/signing-keys.ts'
-import { revokeApiKey } from '../storage/api-keys.ts'
-import { issueApiKey, keyLabelProblem } from '../app/api-keys.ts'
-import { apiKeys, oauthClients, oauthGrants } from '../storage/schema.ts'
-import { findUserByEmail } from '../storage/users.ts'
+import { findAccountByEmail } from '../app/accounts.ts'
+import { issueApiKey, keyLabelProblem, keysInForce, revokeKey } from '../app/api-keys.ts'
 import { parseFlags, UsageError } from './flags.ts'
 import type { CliDeps, CliIo } from './run-cli.ts'
 import { noAccount } from './user-commands.ts'
@@ -34,7 +30,7 @@ export async function keyCreate(args: string[], deps: CliDeps, io: CliIo): Promi
   if (labelProblem) throw new UsageError(`--label: ${labelProblem}`)
   const trimmedLabel = label.trim()
   const db = await deps.openDb()
-  const user = await findUserByEmail(db, email)
+  const user = await findAccountByEmail({ db }, email)
   if (!user) return noAccount(io, email)
   const { key } = (await issueApiKey(
     { db, clock: deps.clock, random: deps.random },
@@ -52,23 +48,10 @@ export async function keyCreate(args: string[], deps: CliDeps, io: CliIo): Promi
 export async function keyList(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
   const flags = parseFlags(args, { required: ['email'] })
   const db = await deps.openDb()
-  const user = await findUserByEmail(db, flags.email!)
+  const user = await findAccountByEmail({ db }, flags.email!)
   if (!user) return noAccount(io, flags.email!)
-  const keys = await db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt)))
-    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
+  const { keys, agentNames: clients } = await keysInForce({ db }, user.id)
   const labels = new Map(keys.map((key) => [key.id, key.label]))
-  const clients = new Map(
-    (
-      await db
-        .select({ id: oauthGrants.id, name: oauthClients.name })
-        .from(oauthGrants)
-        .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
-        .where(eq(oauthGrants.userId, user.id))
-    ).map((row) => [row.id, row.name]),
-  )
   for (const key of keys) {
     const origin = key.issuedByKeyId
       ? `issued by key "${labels.get(key.issuedByKeyId) ?? key.issuedByKeyId}"`
@@ -86,7 +69,7 @@ export async function keyList(args: string[], deps: CliDeps, io: CliIo): Promise
 export async function keyRevoke(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
   const flags = parseFlags(args, { required: ['id'] })
   const db = await deps.openDb()
-  if (!(await revokeApiKey(db, null, flags.id!, toTimestamp(deps.clock.now())))) {
+  if (!(await revokeKey({ db, clock: deps.clock }, null, flags.id!))) {
     io.err(`error: no API key in force with id ${flags.id}`)
     return 1
   }

@@ -1,11 +1,8 @@
-import { eq, sql } from 'drizzle-orm'
-import { deleteAccount } from '../storage/delete-account.ts'
-import { users, webSessions } from '../storage/schema.ts'
-import { canonicalEmail, findUserByEmail } from '../storage/users.ts'
-import { createAccount } from '../app/accounts.ts'
+import { canonicalEmail } from '../storage/users.ts'
+import { changePassword, createAccount, deleteAccount, findAccountByEmail, listAccounts } from '../app/accounts.ts'
 import { emailProblem } from '../app/email.ts'
 import { parseFlags, passwordFromStdin, UsageError } from './flags.ts'
-import { hashPassword, passwordProblem } from '../app/passwords.ts'
+import { passwordProblem } from '../app/passwords.ts'
 import type { CliDeps, CliIo } from './run-cli.ts'
 
 /** `user create --email E (--password P | --password-stdin)`: prints the new id. */
@@ -32,17 +29,7 @@ export async function userCreate(args: string[], deps: CliDeps, io: CliIo): Prom
 export async function userList(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
   parseFlags(args, {})
   const db = await deps.openDb()
-  const rows = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      createdAt: users.createdAt,
-      // Written out: drizzle leaves columns unqualified here, and `user_id = id` would compare inside saved_items.
-      items: sql<number>`(SELECT count(*) FROM saved_items AS s WHERE s.user_id = users.id)`,
-    })
-    .from(users)
-    .orderBy(users.createdAt, users.email)
-  for (const row of rows) io.out([row.id, row.email, row.createdAt, String(row.items)].join('\t'))
+  for (const row of await listAccounts({ db })) io.out([row.id, row.email, row.createdAt, String(row.items)].join('\t'))
   return 0
 }
 
@@ -53,17 +40,10 @@ export async function userPassword(args: string[], deps: CliDeps, io: CliIo): Pr
   const problem = passwordProblem(password)
   if (problem) throw new UsageError(problem)
   const db = await deps.openDb()
-  const user = await findUserByEmail(db, flags.email!)
+  const user = await findAccountByEmail({ db }, flags.email!)
   if (!user) return noAccount(io, flags.email!)
-  await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(password) })
-    .where(eq(users.id, user.id))
-  const ended = await db
-    .delete(webSessions)
-    .where(eq(webSessions.userId, user.id))
-    .returning({ tokenHash: webSessions.tokenHash })
-  io.out(`Password changed for ${user.email}; ${ended.length} web session${ended.length === 1 ? '' : 's'} ended.`)
+  const ended = await changePassword({ db }, user.id, password)
+  io.out(`Password changed for ${user.email}; ${ended} web session${ended === 1 ? '' : 's'} ended.`)
   return 0
 }
 
@@ -72,8 +52,8 @@ export async function userDelete(args: string[], deps: CliDeps, io: CliIo): Prom
   const flags = parseFlags(args, { required: ['email'], switches: ['yes'] })
   if (!flags.yes) throw new UsageError('user delete removes the account and everything in it; add --yes to confirm')
   const db = await deps.openDb()
-  const user = await findUserByEmail(db, flags.email!)
-  if (!user || !(await deleteAccount(db, user.id))) return noAccount(io, flags.email!)
+  const user = await findAccountByEmail({ db }, flags.email!)
+  if (!user || !(await deleteAccount({ db }, user.id))) return noAccount(io, flags.email!)
   io.out(`Deleted ${user.email} (${user.id}) and everything of theirs.`)
   return 0
 }

@@ -1,6 +1,5 @@
-import { readRows } from '../storage/read-rows.ts'
-import { deleteWebhook, listWebhooks } from '../storage/webhooks.ts'
-import { findUserByEmail } from '../storage/users.ts'
+import { findAccountByEmail } from '../app/accounts.ts'
+import { deleteWebhookOf, webhookQueues } from '../app/webhooks.ts'
 import { parseFlags } from './flags.ts'
 import type { CliDeps, CliIo } from './run-cli.ts'
 import { noAccount } from './user-commands.ts'
@@ -19,15 +18,9 @@ function shown(url: string): string {
 export async function webhookList(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
   const flags = parseFlags(args, { required: ['email'] })
   const db = await deps.openDb()
-  const user = await findUserByEmail(db, flags.email!)
+  const user = await findAccountByEmail({ db }, flags.email!)
   if (!user) return noAccount(io, flags.email!)
-  for (const webhook of await listWebhooks(db, user.id)) {
-    const [stats] = await readRows(
-      db,
-      `SELECT (SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ?1 AND status = 'pending') AS waiting,
-              (SELECT status FROM webhook_deliveries WHERE webhook_id = ?1 AND status != 'pending' ORDER BY seq DESC LIMIT 1) AS last`,
-      [webhook.id],
-    )
+  for (const { webhook, waiting, last } of await webhookQueues({ db }, user.id)) {
     io.out(
       [
         webhook.id,
@@ -35,8 +28,8 @@ export async function webhookList(args: string[], deps: CliDeps, io: CliIo): Pro
         webhook.events.join(','),
         webhook.createdAt,
         webhook.disabledAt ? `disabled ${webhook.disabledAt}` : 'enabled',
-        `${Number(stats?.waiting ?? 0)} waiting`,
-        `last ${(stats?.last as string | null) ?? '-'}`,
+        `${waiting} waiting`,
+        `last ${last ?? '-'}`,
       ].join('\t'),
     )
   }
@@ -47,9 +40,9 @@ export async function webhookList(args: string[], deps: CliDeps, io: CliIo): Pro
 export async function webhookDelete(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
   const flags = parseFlags(args, { required: ['email', 'id'] })
   const db = await deps.openDb()
-  const user = await findUserByEmail(db, flags.email!)
+  const user = await findAccountByEmail({ db }, flags.email!)
   if (!user) return noAccount(io, flags.email!)
-  if (!(await deleteWebhook(db, user.id, flags.id!))) {
+  if (!(await deleteWebhookOf({ db }, user.id, flags.id!))) {
     io.err(`error: ${user.email} has no webhook with id ${flags.id}`)
     return 1
   }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { preparedPer } from './prepared.ts'
 import type { Database } from './open-database.ts'
 import { apiKeys } from './schema.ts'
@@ -88,6 +88,15 @@ export async function listApiKeys(db: Database, userId: string): Promise<ApiKeyR
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+}
+
+/** The person's keys in force, oldest first (the admin CLI's `key list`). */
+export async function listApiKeysOldestFirst(db: Database, userId: string): Promise<ApiKeyRow[]> {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
 }
 
 /**

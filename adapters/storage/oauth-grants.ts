@@ -46,6 +46,16 @@ export async function listActiveGrants(db: Database, userId: string): Promise<Co
     .orderBy(desc(oauthGrants.createdAt))
 }
 
+/** The name of the client of each of the person's grants, revoked or not: grant id -> client name. */
+export async function grantClientNames(db: Database, userId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ id: oauthGrants.id, name: oauthClients.name })
+    .from(oauthGrants)
+    .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+    .where(eq(oauthGrants.userId, userId))
+  return new Map(rows.map((row) => [row.id, row.name]))
+}
+
 /**
  * Ends a grant and with it every code, access token and refresh token issued under it, and every API key
  * minted through the connect flow with its tokens (docs/security.md#connect-issued-keys).

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { preparedPer } from './prepared.ts'
 import type { Database } from './open-database.ts'
-import { users } from './schema.ts'
+import { users, webSessions } from './schema.ts'
 
 export type UserRow = typeof users.$inferSelect
 
@@ -39,6 +39,36 @@ export async function markSignupAttempt(db: Database, email: string, now: string
     .where(eq(users.email, canonicalEmail(email)))
     .returning({ id: users.id })
   return row?.id ?? null
+}
+
+/** Every person with how many items they have, oldest account first (the admin CLI's `user list`). */
+export async function listUsersWithItemCounts(
+  db: Database,
+): Promise<{ id: string; email: string; createdAt: string; items: number }[]> {
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      createdAt: users.createdAt,
+      // Written out: drizzle leaves columns unqualified here, and `user_id = id` would compare inside saved_items.
+      items: sql<number>`(SELECT count(*) FROM saved_items AS s WHERE s.user_id = users.id)`,
+    })
+    .from(users)
+    .orderBy(users.createdAt, users.email)
+}
+
+/** Sets the person's password hash, then ends every web session of theirs; returns how many ended. */
+export async function setPasswordHashEndingSessions(
+  db: Database,
+  userId: string,
+  passwordHash: string,
+): Promise<number> {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, userId))
+  const ended = await db
+    .delete(webSessions)
+    .where(eq(webSessions.userId, userId))
+    .returning({ tokenHash: webSessions.tokenHash })
+  return ended.length
 }
 
 const itemsVersionStatement = preparedPer((db) =>

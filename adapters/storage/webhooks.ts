@@ -84,6 +84,20 @@ export async function deleteWebhook(db: Database, userId: string, id: string): P
   return row !== undefined
 }
 
+/** How many of a webhook's messages wait, and the status of its last delivery settled (null when none). */
+export async function deliveryQueueOf(
+  db: Database,
+  webhookId: string,
+): Promise<{ waiting: number; last: string | null }> {
+  const [stats] = await rows(
+    db,
+    `SELECT (SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ?1 AND status = 'pending') AS waiting,
+            (SELECT status FROM webhook_deliveries WHERE webhook_id = ?1 AND status != 'pending' ORDER BY seq DESC LIMIT 1) AS last`,
+    [webhookId],
+  )
+  return { waiting: Number(stats?.waiting ?? 0), last: (stats?.last as string | null) ?? null }
+}
+
 const DELIVERY_COLUMNS =
   'id, type, status, attempts, created_at_ms, last_attempt_at_ms, run_after_ms, response_status, last_error'
 
