@@ -71,7 +71,8 @@ const encoder = new TextEncoder()
 /**
  * A page of the person's list, from this process's page cache while their item version is unchanged
  * (docs/benchmarks.md#list-page-cache). The version is read before the rows: a write landing in between
- * makes the page newer than its version, which only costs the next request a miss.
+ * makes the page newer than its version, which only costs the next request a miss. A speed twin of reading
+ * the rows every time, as `LIST_CACHE_MB=0` does (docs/benchmarks.md#speed-twins).
  */
 export async function listPage(deps: AppDeps, principal: Principal, input: ListInput): Promise<ListedPage> {
   if (deps.config.listCacheBytes === 0) return encodePage(await readPage(deps, principal, input))

@@ -25,6 +25,7 @@ const CATCH_UP_PAGES = 64
  * until a pass leaves at most CATCH_UP_PAGES behind, then the serving thread copies those last pages
  * itself just before its next group commit (a millisecond or two), so that commit finds the WAL fully
  * copied and starts it over from the beginning. A process that only reads leaves this to one that writes.
+ * A speed twin of SQLite's own checkpoints, which run everywhere else (docs/benchmarks.md#speed-twins).
  */
 export async function startWalCheckpointer(
   db: Database,

@@ -44,7 +44,8 @@ export async function openDatabase(url: string, authToken?: string, options: Ope
   const path = url.replace(/^file:/, '') || ':memory:'
   if (embedded && options.driver !== 'client') {
     // On Bun the file is read through bun:sqlite (the same SQLite file format): its statements return rows
-    // several times faster than libsql's native binding, the largest cost of a list (docs/benchmarks.md).
+    // several times faster than libsql's native binding, the largest cost of a list: a speed twin of libsql's
+    // engine, which the suites run on too (docs/benchmarks.md#speed-twins).
     // Deno and Node (and READLATER_SQLITE=libsql) keep libsql's engine.
     return typeof Bun !== 'undefined' && options.driver !== 'libsql' && process.env.READLATER_SQLITE !== 'libsql'
       ? openBunSqlite(path)

@@ -84,7 +84,10 @@ export function itemFromRow(row: RawRow): SavedItem {
   }
 }
 
-/** The item a first save without a folder leaves: its row, and null for everything enrichment fills in later. */
+/**
+ * The item a first save without a folder leaves: its row, and null for everything enrichment fills in later.
+ * A speed twin of reading it back, held equal by test/storage/protocol-ports.test.ts (docs/benchmarks.md#speed-twins).
+ */
 export function itemOfFirstSave(row: NewSavedItemRow): SavedItem {
   return {
     id: row.id,

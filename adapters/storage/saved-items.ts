@@ -79,6 +79,8 @@ const upsertReplacingChannel = buildUpsert(true)
 /**
  * Saves a URL for a person in ONE statement: insert, or on (person, normalizedUrl) conflict merge into the
  * stored row by the rule of mergeRecapture (core/items/capture.ts). SQLite serializes writers, so concurrent captures of one URL make one row.
+ * The SQL merge is a speed twin of mergeRecapture, held equal to it by test/storage/protocol-ports.test.ts
+ * (docs/benchmarks.md#speed-twins).
  */
 export async function upsertCapture(
   db: Database,

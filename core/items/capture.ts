@@ -89,7 +89,8 @@ export interface RecaptureFields {
  * back in the unread queue as saved now; it keeps the stored source, channel and folder unless the
  * capture names new ones, appends the tags not yet there (stored order first), and gives a failed
  * enrichment another try. Storage applies this rule in its one-statement upsert
- * (adapters/storage/saved-items.ts); test/storage/protocol-ports.test.ts holds every driver to it.
+ * (adapters/storage/saved-items.ts); test/storage/protocol-ports.test.ts holds every driver to it. The two
+ * are speed twins on purpose: the rule here, one statement there (docs/benchmarks.md#speed-twins).
  */
 export function mergeRecapture(stored: RecaptureFields, capture: PreparedCapture): RecaptureFields {
   const { row, explicitChannel } = capture

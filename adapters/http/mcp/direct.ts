@@ -20,7 +20,8 @@ const hasOnly = (value: Record<string, unknown>, allowed: readonly string[]): bo
  * this way: the headers it asks for, a single well-formed request, no `_meta` or task fields. Anything
  * else (initialize, ping, notifications, batches, malformed or unusual messages) returns null and goes
  * through the SDK, which stays the reference: test/mcp/direct.test.ts sends the same messages both ways
- * and compares the answers (docs/mcp.md#transport).
+ * and compares the answers (docs/mcp.md#transport). A speed twin of the SDK's path, on purpose: keep both
+ * (docs/benchmarks.md#speed-twins).
  */
 export async function answerDirectly(
   deps: AppDeps,
