@@ -1,11 +1,18 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
 import type { Clock } from '../../core/types.ts'
-import { atomically, type Database } from '../storage/open-database.ts'
-import { signingKeys } from '../storage/schema.ts'
+import type { Database } from '../storage/open-database.ts'
 import { decryptPrivateJwk, encryptPrivateJwk, isEncryptedJwk } from './key-encryption.ts'
 import { RETIRED_KEY_GRACE_MS } from '../../core/auth/lifetimes.ts'
-import { pruneRetiredSigningKeys } from '../storage/signing-keys.ts'
+import {
+  activeSigningKeyIds,
+  encryptStoredPrivateJwk,
+  insertFirstSigningKey,
+  type NewSigningKey,
+  pruneRetiredSigningKeys,
+  readSigningKeys,
+  rotateInSigningKey,
+  type SigningKeyRow,
+} from '../storage/signing-keys.ts'
 
 export const SIGNING_ALG = 'ES256'
 
@@ -71,16 +78,14 @@ function reload(db: Database, clock: Clock, encryptionKey: string | undefined, n
   return keys
 }
 
-async function newKeyRow(
-  clock: Clock,
-  encryptionKey: string | undefined,
-): Promise<{ kid: string; privateJwk: string; publicJwk: string; createdAt: string }> {
+async function newKeyRow(clock: Clock, encryptionKey: string | undefined): Promise<NewSigningKey> {
   const pair = await generateKeyPair(SIGNING_ALG, { extractable: true })
   const publicJwk = await exportJWK(pair.publicKey)
   const privateJwk = await exportJWK(pair.privateKey)
   const stored = encryptionKey ? await encryptPrivateJwk(privateJwk, encryptionKey) : privateJwk
   return {
     kid: await calculateJwkThumbprint(publicJwk),
+    alg: SIGNING_ALG,
     privateJwk: JSON.stringify(stored),
     publicJwk: JSON.stringify(publicJwk),
     createdAt: clock.now().toISOString(),
@@ -88,15 +93,12 @@ async function newKeyRow(
 }
 
 async function loadOrCreate(db: Database, clock: Clock, encryptionKey: string | undefined): Promise<SigningKeySet> {
-  let rows = await readKeys(db)
+  let rows = await readSigningKeys(db)
   if (rows.length === 0) {
-    const row = await newKeyRow(clock, encryptionKey)
-    // Insert only into an empty table, in one statement: when two processes start at once, one key
-    // wins and both read it back below.
-    await db.run(sql`INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at)
-      SELECT ${row.kid}, ${SIGNING_ALG}, ${row.privateJwk}, ${row.publicJwk}, ${row.createdAt}
-      WHERE NOT EXISTS (SELECT 1 FROM signing_keys)`)
-    rows = await readKeys(db)
+    // Inserted only into an empty table: when two processes start at once, one key wins and both read it
+    // back below.
+    await insertFirstSigningKey(db, await newKeyRow(clock, encryptionKey))
+    rows = await readSigningKeys(db)
   }
   if (encryptionKey) await encryptClearKeys(db, rows, encryptionKey)
   const nowMs = clock.now().getTime()
@@ -135,14 +137,11 @@ async function readPrivateJwk(stored: Record<string, unknown>, encryptionKey: st
 }
 
 /** Encrypts keys stored in clear, each with a compare-and-set so two processes starting at once agree. */
-async function encryptClearKeys(db: Database, rows: KeyRow[], encryptionKey: string): Promise<void> {
+async function encryptClearKeys(db: Database, rows: SigningKeyRow[], encryptionKey: string): Promise<void> {
   for (const row of rows) {
     if (isEncryptedJwk(row.privateJwk)) continue
     const encrypted = await encryptPrivateJwk(row.privateJwk as JWK, encryptionKey)
-    await db
-      .update(signingKeys)
-      .set({ privateJwk: encrypted })
-      .where(and(eq(signingKeys.kid, row.kid), sql`${signingKeys.privateJwk} = ${JSON.stringify(row.privateJwk)}`))
+    await encryptStoredPrivateJwk(db, row.kid, row.privateJwk, encrypted)
     row.privateJwk = encrypted
   }
 }
@@ -160,19 +159,10 @@ export async function rotateSigningKey(
   // Refuse before changing anything when the stored keys cannot be read with this configuration.
   await loadOrCreate(db, clock, encryptionKey)
   const row = await newKeyRow(clock, encryptionKey)
-  const current = await db.select({ kid: signingKeys.kid }).from(signingKeys).where(isNull(signingKeys.retiredAt))
-  await atomically(db, [
-    db.update(signingKeys).set({ retiredAt: row.createdAt }).where(isNull(signingKeys.retiredAt)),
-    db.insert(signingKeys).values({
-      kid: row.kid,
-      alg: SIGNING_ALG,
-      privateJwk: JSON.parse(row.privateJwk),
-      publicJwk: JSON.parse(row.publicJwk),
-      createdAt: row.createdAt,
-    }),
-  ])
+  const current = await activeSigningKeyIds(db)
+  await rotateInSigningKey(db, row)
   cache.delete(db)
-  return { kid: row.kid, retired: current.map((each) => each.kid) }
+  return { kid: row.kid, retired: current }
 }
 
 /**
@@ -186,10 +176,4 @@ export function signingKeyResolver(db: Database, clock: Clock, encryptionKey: st
     if (!key) throw new Error('unknown signing key')
     return key
   }
-}
-
-type KeyRow = typeof signingKeys.$inferSelect
-
-function readKeys(db: Database): Promise<KeyRow[]> {
-  return db.select().from(signingKeys).orderBy(asc(signingKeys.createdAt), asc(signingKeys.kid))
 }
