@@ -6,6 +6,7 @@ import { APP_ERRORS, INTERNAL_ERROR, type AppErrorTag, type ErrorEntry, type Wir
 import { IMPORT_FORMATS } from '../../core/import/types.ts'
 import { WEBHOOK_EVENTS } from '../../core/webhooks/events.ts'
 import { CODE_CHALLENGE_PATTERN } from '../../core/connect/connect-request.ts'
+import { MAX_URL_LENGTH } from '../../core/url/normalize-url.ts'
 
 // One source of truth for request validation, response shaping and /openapi.json. Nullable values are
 // `anyOf [X, null]` (JSON Schema 2020-12 style), never OpenAPI 3.0's `nullable`.
@@ -23,6 +24,32 @@ export const CaptureChannel = literals(CAPTURE_CHANNELS)
 export const Scope = literals(SCOPES)
 
 export const Folder = t.Object({ id: t.String(), name: t.String() }, closed)
+
+/** The most characters of a capture's `sourceName`. */
+export const MAX_SOURCE_NAME_LENGTH = 200
+/** The most tags one capture may name. */
+export const MAX_CAPTURE_TAGS = 50
+/** The most characters of a `folderId` in a request body. */
+export const MAX_FOLDER_ID_LENGTH = 100
+const described = (description?: string) => (description === undefined ? {} : { description })
+
+/**
+ * The request fields REST bodies and MCP tool inputs (mcp/schemas.ts) share, each written once so their rules
+ * cannot drift: test/mcp/shared-fields.test.ts sends both surfaces the same edge values. Each builds the
+ * field's non-null schema, with the surface's own description; REST makes an optional one nullable, MCP
+ * leaves it plainly optional. The URL and the folder name have no length rule here on purpose: core checks
+ * them after the schema (MAX_URL_LENGTH; 1 to MAX_FOLDER_NAME_LENGTH after trimming) and answers
+ * InvalidUrlError or InvalidFolderNameError (docs/api.md#limits), on both surfaces.
+ */
+export const Fields = {
+  url: (description?: string) => t.String(described(description)),
+  sourceName: (description?: string) => t.String({ maxLength: MAX_SOURCE_NAME_LENGTH, ...described(description) }),
+  tags: (description?: string) => t.Array(Tag, { maxItems: MAX_CAPTURE_TAGS, ...described(description) }),
+  folderId: (description?: string) => t.String({ maxLength: MAX_FOLDER_ID_LENGTH, ...described(description) }),
+  captureChannel: (description?: string) => literals(CAPTURE_CHANNELS, description),
+  html: (description: string) => t.String({ description }),
+  folderName: (description?: string) => t.String(described(description)),
+}
 
 const optionalText = t.Optional(nullable(t.String()))
 export const SavedItem = t.Object(
@@ -58,16 +85,15 @@ export const SavedItem = t.Object(
 
 export const CaptureRequest = t.Object(
   {
-    url: t.String({ description: 'http or https URL, at most 8192 characters' }),
-    sourceName: t.Optional(nullable(t.String({ maxLength: 200 }))),
-    captureChannel: t.Optional(nullable(CaptureChannel)),
-    tags: t.Optional(nullable(t.Array(Tag, { maxItems: 50 }))),
-    folderId: t.Optional(nullable(t.String({ maxLength: 100 }))),
+    url: Fields.url(`http or https URL, at most ${MAX_URL_LENGTH} characters`),
+    sourceName: t.Optional(nullable(Fields.sourceName())),
+    captureChannel: t.Optional(nullable(Fields.captureChannel())),
+    tags: t.Optional(nullable(Fields.tags())),
+    folderId: t.Optional(nullable(Fields.folderId())),
     html: t.Optional(
-      t.String({
-        description:
-          'The page as the browser rendered it (document.documentElement.outerHTML). Enrichment reads it instead of fetching the URL: no outbound request for this capture. Pages over 2 MiB are cut there; the request body may be up to 5 MiB.',
-      }),
+      Fields.html(
+        'The page as the browser rendered it (document.documentElement.outerHTML). Enrichment reads it instead of fetching the URL: no outbound request for this capture. Pages over 2 MiB are cut there; the request body may be up to 5 MiB.',
+      ),
     ),
   },
   closed,
@@ -89,7 +115,7 @@ export const ListQuery = t.Object({
   cursor: t.Optional(t.String({ description: 'From the `Link: rel="next"` header of the previous page' })),
 })
 export const ReadStateRequest = t.Object({ isRead: t.Boolean() }, closed)
-export const SetFolderRequest = t.Object({ folderId: nullable(t.String({ maxLength: 100 })) }, closed)
+export const SetFolderRequest = t.Object({ folderId: nullable(Fields.folderId()) }, closed)
 const contentHead = {
   savedItemId: t.String(),
   title: nullable(t.String()),
@@ -230,7 +256,7 @@ export const WebhookDelivery = t.Object(
 )
 export const WebhookDeliveryList = t.Object({ deliveries: t.Array(WebhookDelivery) }, closed)
 export const WebhookTestResult = t.Object({ delivery: WebhookDelivery }, closed)
-export const FolderNameRequest = t.Object({ name: t.String() }, closed)
+export const FolderNameRequest = t.Object({ name: Fields.folderName() }, closed)
 export const Health = t.Object({ ok: t.Boolean() }, closed)
 export const Me = t.Object({ id: t.String(), email: t.String() }, closed)
 export const IdParams = t.Object({ id: t.String() })

@@ -1,12 +1,14 @@
 import { Type } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
 import { MAX_PAGE_SIZE } from '../../../core/items/list-order.ts'
-import { CAPTURE_CHANNELS, SORTS } from '../../../core/types.ts'
-import { ChangesPage, Folder, literals, nullable, SavedItem, Tag } from '../schemas.ts'
+import { SORTS } from '../../../core/types.ts'
+import { MAX_FOLDER_NAME_LENGTH } from '../../../core/folders/folder-name.ts'
+import { MAX_URL_LENGTH } from '../../../core/url/normalize-url.ts'
+import { ChangesPage, Fields, Folder, literals, nullable, SavedItem } from '../schemas.ts'
 
 // One schema source for REST and MCP (docs/mcp.md#tools): the tools' outputs ARE the REST response schemas
 // of adapters/http/schemas.ts (TypeBox, which is JSON Schema), and their inputs are the REST request
-// fields with ids as arguments instead of path segments. Optional inputs are plain optional (no null);
+// fields (built by the same `Fields` builders) with ids as arguments instead of path segments. Optional inputs are plain optional (no null);
 // the only nullable one is move_to_folder's folderId: `anyOf` in tool inputs trips up some clients.
 
 const id = (what: string) =>
@@ -15,22 +17,17 @@ const args = <P extends Record<string, TSchema>>(properties: P) => t.Object(prop
 
 export const Inputs = {
   save_url: args({
-    url: t.String({ minLength: 1, maxLength: 8192, description: 'The page to save: an absolute http or https URL' }),
-    sourceName: t.Optional(
-      t.String({ maxLength: 200, description: 'Where the link was found, e.g. a newsletter name' }),
+    url: Fields.url(
+      `The page to save: an absolute http or https URL, at most ${MAX_URL_LENGTH} characters (longer is InvalidUrlError)`,
     ),
-    tags: t.Optional(
-      t.Array(Tag, { maxItems: 50, description: 'Tags to add; kept alongside any the item already has' }),
-    ),
-    folderId: t.Optional(
-      t.String({ minLength: 1, maxLength: 100, description: 'Put the item in this folder (id from list_folders)' }),
-    ),
-    captureChannel: t.Optional(literals(CAPTURE_CHANNELS, 'The channel to record; default "api"')),
+    sourceName: t.Optional(Fields.sourceName('Where the link was found, e.g. a newsletter name')),
+    tags: t.Optional(Fields.tags('Tags to add; kept alongside any the item already has')),
+    folderId: t.Optional(Fields.folderId('Put the item in this folder (id from list_folders)')),
+    captureChannel: t.Optional(Fields.captureChannel('The channel to record; default "api"')),
     html: t.Optional(
-      t.String({
-        description:
-          'The page as the browser rendered it: its article is kept from this instead of fetching the URL (pages over 2 MiB are cut)',
-      }),
+      Fields.html(
+        'The page as the browser rendered it: its article is kept from this instead of fetching the URL (pages over 2 MiB are cut)',
+      ),
     ),
   }),
   search_saved_items: args({
@@ -83,18 +80,18 @@ export const Inputs = {
   open_saved_item: args({ id: id('saved item') }),
   move_to_folder: args({
     id: id('saved item'),
-    folderId: t.Union([t.String({ minLength: 1, maxLength: 100 }), t.Null()], {
+    folderId: t.Union([Fields.folderId(), t.Null()], {
       description: 'The folder id, or null to take the item out of its folder',
     }),
   }),
   delete_saved_item: args({ id: id('saved item') }),
   list_folders: args({}),
   create_folder: args({
-    name: t.String({ maxLength: 1000, description: 'The folder name: 1 to 100 characters after trimming' }),
+    name: Fields.folderName(`The folder name: 1 to ${MAX_FOLDER_NAME_LENGTH} characters after trimming`),
   }),
   rename_folder: args({
     id: id('folder'),
-    name: t.String({ maxLength: 1000, description: 'The new name: 1 to 100 characters after trimming' }),
+    name: Fields.folderName(`The new name: 1 to ${MAX_FOLDER_NAME_LENGTH} characters after trimming`),
   }),
   delete_folder: args({ id: id('folder') }),
   whoami: args({}),
