@@ -11,7 +11,7 @@ import type { Principal } from '../../core/types.ts'
 import { listFolders } from '../storage/folders.ts'
 import { listSavedItems } from '../storage/saved-items.ts'
 import type { AppDeps } from './deps.ts'
-import { toSavedItemDto } from './dto.ts'
+import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
 
 /** Items read from the database per page while exporting: memory stays flat whatever the library's size. */
 export const EXPORT_PAGE = 500

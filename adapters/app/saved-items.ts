@@ -8,7 +8,7 @@ import type { Principal, Sort } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { PageCache } from './page-cache.ts'
 import { itemsVersionOf } from '../storage/users.ts'
-import { toSavedItemDto, type SavedItemDto } from './dto.ts'
+import { toSavedItemDto, type SavedItemDto } from '../../core/items/saved-item-dto.ts'
 import {
   changeSavedItem,
   deleteSavedItem,

@@ -7,7 +7,7 @@ import { findFolderByKey } from '../storage/folders.ts'
 import { searchSavedItems, type ResolvedSearch } from '../storage/search.ts'
 import { catchUpSearchIndex } from '../storage/search-index.ts'
 import type { AppDeps } from './deps.ts'
-import { toSavedItemDto, type SavedItemDto } from './dto.ts'
+import { toSavedItemDto, type SavedItemDto } from '../../core/items/saved-item-dto.ts'
 
 export interface SearchInput {
   q: string

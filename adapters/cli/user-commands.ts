@@ -1,8 +1,7 @@
-import { canonicalEmail } from '../storage/users.ts'
+import { canonicalEmail, emailProblem } from '../../core/auth/email.ts'
+import { passwordProblem } from '../../core/auth/passwords.ts'
 import { changePassword, createAccount, deleteAccount, findAccountByEmail, listAccounts } from '../app/accounts.ts'
-import { emailProblem } from '../app/email.ts'
 import { parseFlags, passwordFromStdin, UsageError } from './flags.ts'
-import { passwordProblem } from '../app/passwords.ts'
 import type { CliDeps, CliIo } from './run-cli.ts'
 
 /** `user create --email E (--password P | --password-stdin)`: prints the new id. */

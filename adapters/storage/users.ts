@@ -1,12 +1,10 @@
 import { eq, sql } from 'drizzle-orm'
+import { canonicalEmail } from '../../core/auth/email.ts'
 import { preparedPer } from './prepared.ts'
 import type { Database } from './open-database.ts'
 import { users, webSessions } from './schema.ts'
 
 export type UserRow = typeof users.$inferSelect
-
-/** Emails compare case-insensitively; they are stored trimmed and lowercased. */
-export const canonicalEmail = (email: string): string => email.trim().toLowerCase()
 
 export async function insertUser(db: Database, row: typeof users.$inferInsert): Promise<'created' | 'email-taken'> {
   try {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { toSavedItemDto } from '../../adapters/app/dto.ts'
+import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
 import { listSavedItems } from '../../adapters/storage/saved-items.ts'
 import { createHarness, TestClock, type Harness } from '../helpers/harness.ts'
 

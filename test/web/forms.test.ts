@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { safeNext, signInPath } from '../../adapters/http/web/forms.ts'
-import { emailProblem } from '../../adapters/app/email.ts'
+import { emailProblem } from '../../core/auth/email.ts'
 import { createHarness } from '../helpers/harness.ts'
 
 const APP = 'https://read.example.com'

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { toSavedItemDto } from '../../../adapters/app/dto.ts'
+import { toSavedItemDto } from '../../../core/items/saved-item-dto.ts'
 import type { ExportItem } from '../../../core/export/export-item.ts'
 import { jsonExportChunks } from '../../../core/export/json.ts'
 import type { SavedItem } from '../../../core/types.ts'

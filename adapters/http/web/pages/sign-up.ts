@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../html.ts'
-import { MIN_PASSWORD_LENGTH } from '../../../app/passwords.ts'
+import { MIN_PASSWORD_LENGTH } from '../../../../core/auth/passwords.ts'
 import { csrfField, errorNotice } from './parts.ts'
 
 export interface SignUpView {

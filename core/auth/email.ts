@@ -6,3 +6,6 @@ export function emailProblem(email: string): string | null {
   if (email.length > 254 || !EMAIL.test(email)) return 'That does not look like an email address.'
   return null
 }
+
+/** Emails compare case-insensitively; they are stored trimmed and lowercased. */
+export const canonicalEmail = (email: string): string => email.trim().toLowerCase()
