@@ -2,20 +2,15 @@
 // and Node. `server.ts` is its first caller.
 import { systemClock, webRandom } from './core/time.ts'
 import type { Log, LogLevel } from './adapters/app/deps.ts'
-import { startImportWorker } from './adapters/jobs/import-worker.ts'
 import { type Config, ConfigError, type ReadlaterOptions, resolveConfig } from './adapters/config.ts'
 import { mountedAt } from './adapters/embed/prefix.ts'
-import { startEnrichment } from './adapters/jobs/enrichment-start.ts'
 import { createServer } from './adapters/http/app.ts'
+import { startBackground, type Background } from './adapters/jobs/background.ts'
 import { loadSigningKeys, SigningKeyError } from './adapters/oauth/signing-keys.ts'
 import { closeSharedArticleThreads } from './adapters/reading/article-threads.ts'
 import type { ConnectionInfo, RequestHandler } from './adapters/runtime/connection.ts'
 import { createLogger } from './adapters/runtime/logger.ts'
-import { startMaintenance } from './adapters/jobs/maintenance.ts'
 import { DatabaseOpenError, openDatabase } from './adapters/storage/open-database.ts'
-import { startSearchIndexer } from './adapters/jobs/search-indexer.ts'
-import { startWalCheckpointer } from './adapters/jobs/wal-checkpointer.ts'
-import { startWebhookDelivery } from './adapters/jobs/webhook-start.ts'
 import * as core from './core/index.ts'
 
 export type { Config, ConnectionInfo, Log, LogLevel, ReadlaterOptions, RequestHandler }
@@ -78,28 +73,8 @@ export async function createFromConfig(
     throw error
   }
   const server = createServer({ db, config, clock, random: webRandom, log })
-  const stops: (() => unknown)[] = []
-  if (options.background !== false) {
-    const warn = (msg: string) => (error: unknown) =>
-      log('warn', { msg, error: error instanceof Error ? error.name : String(error).slice(0, 200) })
-    stops.push(startMaintenance(db, clock, warn('maintenance failed')))
-    const enrichment = startEnrichment({ db, config, clock, log })
-    const webhooks = startWebhookDelivery({ db, config, clock, log })
-    const searchIndexer = startSearchIndexer(db, warn('search indexing failed'))
-    const imports = startImportWorker({ db, clock, random: webRandom, log })
-    const checkpointer = await startWalCheckpointer(db, warn('WAL checkpoint failed'))
-    stops.push(
-      () => searchIndexer.stop(),
-      () => checkpointer?.stop(),
-    )
-    // In-flight jobs get a moment to finish; one cut off is taken over when its lease runs out.
-    stops.push(() =>
-      Promise.race([
-        Promise.all([enrichment?.stop(), imports.stop(), webhooks?.stop()]),
-        new Promise((resolve) => setTimeout(resolve, 2000)),
-      ]),
-    )
-  }
+  const background: Background | null =
+    options.background !== false ? await startBackground({ db, config, clock, random: webRandom, log }) : null
   let closed: Promise<void> | null = null
   return {
     fetch: mountedAt(config.baseUrl, server.fetch),
@@ -108,7 +83,7 @@ export async function createFromConfig(
     engine: db.$engine,
     close() {
       closed ??= (async () => {
-        for (const stop of stops) await stop()
+        await background?.stop()
         closeSharedArticleThreads()
         db.$client.close()
       })()
