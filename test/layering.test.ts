@@ -70,6 +70,11 @@ describe('layering (docs/README.md#layout)', () => {
     expect(upward).toEqual([])
   })
 
+  test('only cli imports jobs (it runs an import job itself); index.ts starts the rest', () => {
+    const intoJobs = edges.filter((edge) => edge.to === 'jobs' && edge.from !== 'cli')
+    expect(intoJobs.map((edge) => `${edge.file} → ${edge.target}`)).toEqual([])
+  })
+
   test('core imports nothing outside core, and no runtime module', () => {
     const outside = edges.filter((edge) => edge.from === 'core').map((edge) => `${edge.file} → ${edge.target}`)
     expect(outside).toEqual([])
