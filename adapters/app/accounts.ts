@@ -5,12 +5,14 @@ import type { Database } from '../storage/open-database.ts'
 import { deleteAccount as deleteAccountRows } from '../storage/delete-account.ts'
 import {
   findUserByEmail,
+  findUserById,
   insertUser,
   listUsersWithItemCounts,
+  markSignupAttempt,
   setPasswordHashEndingSessions,
   type UserRow,
 } from '../storage/users.ts'
-import { hashPassword } from './passwords.ts'
+import { hashPassword, verifyPassword } from './passwords.ts'
 
 export type CreatedAccount = { kind: 'created'; id: string } | { kind: 'email-taken' }
 
@@ -60,4 +62,23 @@ export async function changePassword(deps: Db, userId: string, password: string)
  */
 export function deleteAccount(deps: Db, userId: string): Promise<boolean> {
   return deleteAccountRows(deps.db, userId)
+}
+
+/**
+ * Records that someone tried to sign up with a taken email, for its owner's settings page
+ * (docs/security.md#sign-up-and-sign-in); returns the owner's id (null if none).
+ */
+export function recordSignupAttempt(deps: { db: Database; clock: Clock }, email: string): Promise<string | null> {
+  return markSignupAttempt(deps.db, email, toTimestamp(deps.clock.now()))
+}
+
+/**
+ * Deletes the person's account and everything in it when `password` is theirs (the settings page); false,
+ * and nothing deleted, when it is not.
+ */
+export async function deleteAccountWithPassword(deps: Db, userId: string, password: string): Promise<boolean> {
+  const user = await findUserById(deps.db, userId)
+  if (!user || !(await verifyPassword(user.passwordHash, password))) return false
+  await deleteAccountRows(deps.db, user.id)
+  return true
 }

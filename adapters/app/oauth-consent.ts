@@ -1,7 +1,9 @@
 import { AUTHORIZATION_CODE_TTL_MS } from '../../core/auth/lifetimes.ts'
 import { generateSecret } from '../../core/auth/secrets.ts'
 import { uuidv7 } from '../../core/ids.ts'
+import { toTimestamp } from '../../core/time.ts'
 import type { AuthorizationRequest } from '../../core/oauth/authorization-request.ts'
+import { revokeGrant } from '../storage/oauth-grants.ts'
 import { findClient, insertGrantWithCode, type ClientRow } from '../storage/oauth.ts'
 import type { AppDeps } from './deps.ts'
 import { hashSecret } from './secret-hash.ts'
@@ -48,4 +50,12 @@ export async function grantConsent(
     },
   )
   return code
+}
+
+/**
+ * Disconnects one of the person's agents: ends the grant with every code and token under it and every
+ * key issued through it (docs/security.md#connect-issued-keys). False when they have no such grant in force.
+ */
+export function revokeConsent(deps: AppDeps, userId: string, grantId: string): Promise<boolean> {
+  return revokeGrant(deps.db, grantId, toTimestamp(deps.clock.now()), userId)
 }

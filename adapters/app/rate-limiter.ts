@@ -5,6 +5,22 @@ import { logUnexpected } from './unexpected.ts'
 import type { Database } from '../storage/open-database.ts'
 import { addToRateLimit, hitRateLimit } from '../storage/rate-limits.ts'
 
+/**
+ * Counts one request against a fixed-window bucket shared by every process on the database, straight in
+ * the database (the per-IP limits; docs/api.md#rate-limits).
+ */
+export async function checkRateLimit(
+  deps: { db: Database; clock: Clock },
+  bucket: string,
+  limit: number,
+  windowSeconds: number,
+): Promise<RateLimitDecision> {
+  const nowMs = deps.clock.now().getTime()
+  const windowStartMs = rateLimitWindowStart(nowMs, windowSeconds)
+  const count = await hitRateLimit(deps.db, bucket, windowStartMs)
+  return decideRateLimit({ count, limit, windowStartMs, windowSeconds, nowMs })
+}
+
 /** How stale a process's view of a shared counter may get, and how often it writes its own count back. */
 export const SYNC_INTERVAL_MS = 250
 

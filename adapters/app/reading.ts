@@ -4,7 +4,7 @@ import { toTimestamp } from '../../core/time.ts'
 import type { Clock, Principal } from '../../core/types.ts'
 import { sharedArticleThreads } from '../reading/article-threads.ts'
 import type { Database } from '../storage/open-database.ts'
-import { queueArticleRefresh, readStoredContent, storeProgress } from '../storage/reading.ts'
+import { articleWordCounts, queueArticleRefresh, readStoredContent, storeProgress } from '../storage/reading.ts'
 import type { AppDeps } from './deps.ts'
 import { changeItem } from './saved-items.ts'
 
@@ -94,4 +94,9 @@ export async function saveProgress(
  */
 export function refreshArticles(deps: { db: Database; clock: Clock }, userId: string | null): Promise<number> {
   return queueArticleRefresh(deps.db, userId, toTimestamp(deps.clock.now()))
+}
+
+/** The word counts of the articles of these items (those that have one), in one query: item id -> words. */
+export function articleWordCountsOf(deps: { db: Database }, itemIds: readonly string[]): Promise<Map<string, number>> {
+  return articleWordCounts(deps.db, itemIds)
 }

@@ -4,14 +4,16 @@ import { prepareCapture, type CaptureInput } from '../../core/items/capture.ts'
 import { capPage } from '../../core/reading/page-limits.ts'
 import { decodeCursor, encodeCursor } from '../../core/items/list-order.ts'
 import { toTimestamp } from '../../core/time.ts'
-import type { Principal, Sort } from '../../core/types.ts'
+import type { Principal, SavedItem, Sort } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { PageCache } from './page-cache.ts'
 import { itemsVersionOf } from '../storage/users.ts'
 import { toSavedItemDto, type SavedItemDto } from '../../core/items/saved-item-dto.ts'
+import { deleteItemKeepingUndo, restoreDeletedItem, type RestoreOutcome } from '../storage/deleted-items.ts'
 import {
   changeSavedItem,
   deleteSavedItem,
+  findSavedItem,
   folderExists,
   listSavedItems,
   upsertCapture,
@@ -124,4 +126,34 @@ export async function changeItem(
 /** Idempotent: deleting an id that is not there (or not the caller's) changes nothing and does not fail. */
 export async function deleteItem(deps: AppDeps, principal: Principal, id: string): Promise<void> {
   await deleteSavedItem(deps.db, principal.userId, id)
+}
+
+// The web pages' item operations (docs/web.md#queue): they show the item as stored, not its wire form.
+
+/** The caller's item as stored, or null when they have none with that id. */
+export function findItem(deps: AppDeps, principal: Principal, id: string): Promise<SavedItem | null> {
+  return findSavedItem(deps.db, principal.userId, id)
+}
+
+/** `changeItem`, answering with the item as stored. */
+export function changeStoredItem(
+  deps: AppDeps,
+  principal: Principal,
+  id: string,
+  change: ItemChange,
+): Promise<SavedItem> {
+  return changeSavedItem(deps.db, principal.userId, id, change, toTimestamp(deps.clock.now()))
+}
+
+/**
+ * Deletes the caller's item, keeping a copy for the page's "Undo" (docs/web.md#queue); null when they have
+ * no such item.
+ */
+export function deleteItemWithUndo(deps: AppDeps, principal: Principal, id: string): Promise<{ label: string } | null> {
+  return deleteItemKeepingUndo(deps.db, principal.userId, id, deps.clock.now().getTime())
+}
+
+/** Puts an item deleted from the page back, within the undo window. */
+export function undoDelete(deps: AppDeps, principal: Principal, id: string): Promise<RestoreOutcome> {
+  return restoreDeletedItem(deps.db, principal.userId, id, deps.clock.now().getTime())
 }

@@ -1,18 +1,13 @@
-import { IdempotencyKeyInFlightError, IdempotencyKeyReuseError } from '../../core/errors.ts'
 import {
-  decideIdempotency,
-  fingerprintRequest,
-  IDEMPOTENCY_TTL_SECONDS,
-  validateIdempotencyKey,
-} from '../../core/limits/idempotency.ts'
+  claimIdempotencyRecord,
+  type IdempotencyClaim,
+  type IdempotentRequest,
+  keepIdempotentAnswer,
+  releaseIdempotencyClaim,
+} from '../app/idempotency.ts'
 import type { Database } from '../storage/open-database.ts'
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  findIdempotencyRecord,
-  releaseIdempotencyKey,
-  takeOverIdempotencyKey,
-} from '../storage/idempotency.ts'
+
+export type { IdempotencyClaim, IdempotentRequest }
 
 /** Response headers that belong to the first response and are replayed with it (cache rules included). */
 const REPLAYED_HEADERS = ['content-type', 'link', 'location', 'cache-control']
@@ -34,22 +29,6 @@ export const REPLAY_WITHOUT_HEADER = 'x-readlater-replay-without'
 /** How an answer is kept for replay: not at all, or as sent but for the top-level fields in `without`. */
 export type ReplayRule = { keep: false } | { keep: true; without: readonly string[] }
 
-export interface IdempotentRequest {
-  credentialId: string
-  userId: string
-  rawKey: string
-  method: string
-  pathWithQuery: string
-  body: Uint8Array
-  nowMs: number
-}
-
-/** A key this request holds until `settleIdempotency` stores its answer or frees the key. */
-export interface IdempotencyClaim {
-  credentialId: string
-  key: string
-}
-
 /**
  * The first half of running a request at most once per (credential, Idempotency-Key)
  * (docs/api.md#idempotency): claims the key, or answers with the stored response of the first request
@@ -61,39 +40,11 @@ export async function claimIdempotency(
   db: Database,
   input: IdempotentRequest,
 ): Promise<{ replay: Response } | { claim: IdempotencyClaim }> {
-  const key = validateIdempotencyKey(input.rawKey)
-  const fingerprint = await fingerprintRequest(input.method, input.pathWithQuery, input.body)
-  const expiresAtMs = input.nowMs + IDEMPOTENCY_TTL_SECONDS * 1000
-  const claim = {
-    credentialId: input.credentialId,
-    userId: input.userId,
-    key,
-    fingerprint,
-    nowMs: input.nowMs,
-    expiresAtMs,
-  }
-  let claimed = await claimIdempotencyKey(db, claim)
-  while (!claimed) {
-    const existing = await findIdempotencyRecord(db, input.credentialId, key)
-    if (!existing) {
-      claimed = await claimIdempotencyKey(db, claim) // the holder released it in between
-      continue
-    }
-    const decision = decideIdempotency(existing, fingerprint, input.nowMs)
-    if (decision === 'replay' && existing.response) {
-      const headers = new Headers(existing.response.headers)
-      headers.set('idempotent-replayed', 'true')
-      return { replay: new Response(existing.response.body || null, { status: existing.response.status, headers }) }
-    }
-    if (decision === 'reuse-conflict')
-      throw new IdempotencyKeyReuseError('This Idempotency-Key was already used for a different request')
-    if (decision === 'in-flight' || decision === 'replay')
-      throw new IdempotencyKeyInFlightError(
-        'A request with this Idempotency-Key is still being processed; retry shortly',
-      )
-    claimed = await takeOverIdempotencyKey(db, { ...claim, observedLockedAtMs: existing.lockedAtMs })
-  }
-  return { claim: { credentialId: input.credentialId, key } }
+  const outcome = await claimIdempotencyRecord(db, input)
+  if ('claim' in outcome) return outcome
+  const headers = new Headers(outcome.stored.headers)
+  headers.set('idempotent-replayed', 'true')
+  return { replay: new Response(outcome.stored.body || null, { status: outcome.stored.status, headers }) }
 }
 
 /**
@@ -110,19 +61,19 @@ export async function settleIdempotency(
   rule: ReplayRule,
 ): Promise<Response> {
   if (response.status >= 500 || !rule.keep) {
-    await releaseIdempotencyKey(db, claim.credentialId, claim.key)
+    await releaseIdempotencyClaim(db, claim)
     return response
   }
   const body = await response.text()
   if (response.status === 400 && isValidationErrorBody(body)) {
-    await releaseIdempotencyKey(db, claim.credentialId, claim.key)
+    await releaseIdempotencyClaim(db, claim)
     return new Response(body, { status: response.status, headers: response.headers })
   }
   const headers: [string, string][] = REPLAYED_HEADERS.flatMap((name) => {
     const value = response.headers.get(name)
     return value === null ? [] : [[name, value] as [string, string]]
   })
-  await completeIdempotencyKey(db, claim.credentialId, claim.key, {
+  await keepIdempotentAnswer(db, claim, {
     status: response.status,
     headers,
     body: rule.without.length === 0 ? body : withFieldsNull(body, rule.without),

@@ -1,10 +1,9 @@
 import type { Elysia } from 'elysia'
 import { RateLimitExceededError } from '../../core/errors.ts'
 import { uuidv7 } from '../../core/ids.ts'
-import { decideRateLimit, rateLimitWindowStart, type RateLimitDecision } from '../../core/limits/rate-limit.ts'
 import type { AppDeps } from '../app/deps.ts'
+import { checkRateLimit } from '../app/rate-limiter.ts'
 import { describeFailure } from '../app/unexpected.ts'
-import { hitRateLimit } from '../storage/rate-limits.ts'
 import { socketAddressOf, type RequestHandler } from '../runtime/connection.ts'
 import { errorResponse, internalErrorResponse } from './errors.ts'
 import { IP_LIMIT_WINDOW_SECONDS, type IpLimits } from './ip-limits.ts'
@@ -15,19 +14,6 @@ import { rateLimitHeaders } from './rate-limit-headers.ts'
  * request handler takes it off before the response leaves.
  */
 export const CALLER_HEADER = 'x-readlater-caller'
-
-/** Counts one request against a bucket shared by every process on the database. */
-export async function checkRateLimit(
-  deps: AppDeps,
-  bucket: string,
-  limit: number,
-  windowSeconds: number,
-): Promise<RateLimitDecision> {
-  const nowMs = deps.clock.now().getTime()
-  const windowStartMs = rateLimitWindowStart(nowMs, windowSeconds)
-  const count = await hitRateLimit(deps.db, bucket, windowStartMs)
-  return decideRateLimit({ count, limit, windowStartMs, windowSeconds, nowMs })
-}
 
 /** The API's own refusal past a per-IP limit: the typed 429 body. */
 export const apiIpRefusal = (message: string): Response => errorResponse(new RateLimitExceededError(message))

@@ -1,9 +1,8 @@
 import { Elysia } from 'elysia'
-import { uuidv7 } from '../../../core/ids.ts'
+import { registerClient } from '../../app/oauth-clients.ts'
 import { validateClientRegistration } from '../../../core/oauth/client-registration.ts'
 import { loadSigningKeys } from '../../oauth/signing-keys.ts'
 import { handleTokenRequest, revokeToken } from '../../oauth/token-endpoint.ts'
-import { insertClient } from '../../storage/oauth.ts'
 import { answerOAuth, CORS_HEADERS, oauthJson, preflight, readOAuthForm, readOAuthJson } from '../oauth-http.ts'
 import type { RouteContext } from '../route-context.ts'
 
@@ -26,28 +25,7 @@ export const oauthRoutes = ({ deps, ipLimits }: RouteContext) => {
         ({ request }) =>
           answerOAuth(deps, async () => {
             const registration = validateClientRegistration(await readOAuthJson(request))
-            const now = deps.clock.now()
-            const clientId = uuidv7(now.getTime(), deps.random)
-            const metadata = {
-              client_id: clientId,
-              client_id_issued_at: Math.floor(now.getTime() / 1000),
-              client_name: registration.clientName,
-              redirect_uris: registration.redirectUris,
-              grant_types: registration.grantTypes,
-              response_types: registration.responseTypes,
-              token_endpoint_auth_method: 'none',
-              ...(registration.scope ? { scope: registration.scope } : {}),
-            }
-            await insertClient(deps.db, {
-              id: clientId,
-              name: registration.clientName,
-              redirectUris: registration.redirectUris,
-              grantTypes: registration.grantTypes,
-              scope: registration.scope,
-              metadata,
-              createdAt: now.toISOString(),
-            })
-            return oauthJson(201, metadata)
+            return oauthJson(201, await registerClient(deps, registration))
           }),
         raw,
       )

@@ -3,15 +3,14 @@ import { hashPassword, verifyPassword } from '../../app/passwords.ts'
 import { passwordProblem } from '../../../core/auth/passwords.ts'
 import type { RouteContext } from '../route-context.ts'
 import { tooManyAttemptsPage } from './pages/message.ts'
-import { createAccount } from '../../app/accounts.ts'
-import { findUserByEmail, markSignupAttempt } from '../../storage/users.ts'
+import { createAccount, findAccountByEmail, recordSignupAttempt } from '../../app/accounts.ts'
 import { signInPath } from './forms.ts'
 import { emailProblem } from '../../../core/auth/email.ts'
 import { signInPage } from './pages/sign-in.ts'
 import { signOutPage } from './pages/sign-out.ts'
 import { signUpClosedPage, signUpPage } from './pages/sign-up.ts'
 import { createWebSession, deleteWebSession, SESSION_DAYS } from './session.ts'
-import { accountThrottle } from './sign-in-throttle.ts'
+import { accountThrottle } from '../../app/sign-in-throttle.ts'
 import { formRoute, hidden, type FormHandler, type Visit, type WebKit } from './kit.ts'
 
 const WRONG_CREDENTIALS = 'Wrong email or password.'
@@ -19,7 +18,7 @@ const SIGNED_UP = 'If this email had no account, it has one now: sign in with th
 
 /** Sign-up, sign-in and sign-out (docs/web.md#pages, docs/security.md#sign-up-and-sign-in). */
 export function accountRoutes(kit: WebKit, ipLimits: RouteContext['ipLimits']) {
-  const { deps, db, signupOpen, now, newId, page, redirect, sessionCookie, run, posted, nextOf, rotateCsrf } = kit
+  const { deps, db, signupOpen, newId, page, redirect, sessionCookie, run, posted, nextOf, rotateCsrf } = kit
   // Account creation is as abusable as sign-in.
   ipLimits.limit('POST', '/sign-in', tooManyAttemptsPage)
   ipLimits.limit('POST', '/sign-up', tooManyAttemptsPage)
@@ -57,7 +56,7 @@ export function accountRoutes(kit: WebKit, ipLimits: RouteContext['ipLimits']) {
     // email sees the attempt in settings instead; a new account signs in like everyone else.
     const account = await createAccount(deps, { email, password })
     if (account.kind === 'email-taken') {
-      const owner = await markSignupAttempt(db, email, now())
+      const owner = await recordSignupAttempt(deps, email)
       deps.log('info', { msg: 'sign-up for an existing account', userId: owner })
     } else {
       deps.log('info', { msg: 'account created', userId: account.id, via: 'web' })
@@ -87,7 +86,7 @@ export function accountRoutes(kit: WebKit, ipLimits: RouteContext['ipLimits']) {
         signInPage({ csrf: visit.csrf, next, email, error: throttle.message, signupOpen }),
       )
     }
-    const user = email ? await findUserByEmail(db, email) : null
+    const user = email ? await findAccountByEmail(deps, email) : null
     // Same work and the same answer whether the email is unknown or the password wrong: no account probing.
     const valid = user
       ? await verifyPassword(user.passwordHash, password)

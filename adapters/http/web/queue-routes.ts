@@ -1,11 +1,9 @@
 import { Elysia } from 'elysia'
 import { isAppError } from '../../../core/errors.ts'
-import { folderCreate, folderDelete, folderRename } from '../../app/folders.ts'
+import { folderCreate, folderDelete, folderList, folderRename } from '../../app/folders.ts'
 import { folderOverview, readQueue } from '../../app/queue-view.ts'
-import { deleteItemKeepingUndo, restoreDeletedItem } from '../../storage/deleted-items.ts'
-import { listFolders } from '../../storage/folders.ts'
-import { articleWordCounts } from '../../storage/reading.ts'
-import { changeSavedItem, findSavedItem } from '../../storage/saved-items.ts'
+import { articleWordCountsOf } from '../../app/reading.ts'
+import { changeStoredItem, deleteItemWithUndo, findItem, undoDelete } from '../../app/saved-items.ts'
 import { signInPath } from './forms.ts'
 import { formRoute, hidden, type SignedInVisit, type Visit, type WebKit } from './kit.ts'
 import { landingPage } from './pages/landing.ts'
@@ -33,7 +31,7 @@ const withParam = (href: string, key: string, value: string): string =>
 
 /** The queue: the start page, capture, the item and folder actions (docs/web.md#queue). */
 export function queueRoutes(kit: WebKit) {
-  const { deps, db, signupOpen, now, page, redirect, message, run, posted, signedIn, paramOf, captureFromPage } = kit
+  const { deps, signupOpen, page, redirect, message, run, posted, signedIn, paramOf, captureFromPage } = kit
 
   const queueScript = { script: QUEUE_SCRIPT_ASSET.src }
 
@@ -111,7 +109,10 @@ export function queueRoutes(kit: WebKit) {
       if (isRead !== 'true' && isRead !== 'false')
         return message(visit, 400, 'Request refused', 'isRead must be true or false.', { href: '/', label: 'Back' })
       return onItem(visit, async () => {
-        await changeSavedItem(db, visit.session.userId, id, { kind: 'read-state', isRead: isRead === 'true' }, now())
+        await changeStoredItem(deps, sessionPrincipal(visit.session), id, {
+          kind: 'read-state',
+          isRead: isRead === 'true',
+        })
         // The reader view's button comes back to the item; the queue's to the queue as it was filtered.
         if (form.get('return') === 'reader') return redirect(visit, `/items/${encodeURIComponent(id)}`)
         return redirect(visit, queueReturn(form.get('return')))
@@ -125,13 +126,13 @@ export function queueRoutes(kit: WebKit) {
     signedIn(async (visit) =>
       onItem(visit, async () => {
         const mode = visit.request.headers.get('sec-fetch-mode')
-        const userId = visit.session.userId
+        const principal = sessionPrincipal(visit.session)
         const item =
           mode === null || mode === 'navigate'
-            ? await changeSavedItem(db, userId, id, { kind: 'open' }, now())
-            : await findSavedItem(db, userId, id)
+            ? await changeStoredItem(deps, principal, id, { kind: 'open' })
+            : await findItem(deps, principal, id)
         if (!item) return noSuchItem(visit)
-        const words = await articleWordCounts(db, [id])
+        const words = await articleWordCountsOf(deps, [id])
         if (words.has(id)) return redirect(visit, `/items/${encodeURIComponent(id)}`)
         // Stored URLs passed capture's http(s) check; this keeps a redirect from ever being another scheme,
         // and sends it serialized (quotes and angle brackets percent-encoded).
@@ -142,10 +143,8 @@ export function queueRoutes(kit: WebKit) {
 
   const showMove = (visit: Visit, id: string) =>
     signedIn(async (visit) => {
-      const [item, folders] = await Promise.all([
-        findSavedItem(db, visit.session.userId, id),
-        listFolders(db, visit.session.userId),
-      ])
+      const principal = sessionPrincipal(visit.session)
+      const [item, folders] = await Promise.all([findItem(deps, principal, id), folderList(deps, principal)])
       if (!item) return noSuchItem(visit)
       const back = queueReturn(visit.url.searchParams.get('return'))
       return page(visit, 200, 'Move to folder', movePage({ csrf: visit.csrf, item, folders, back }), queueScript)
@@ -155,7 +154,7 @@ export function queueRoutes(kit: WebKit) {
     signedIn(async (visit) => {
       const folderId = form.get('folderId') || null
       try {
-        await changeSavedItem(db, visit.session.userId, id, { kind: 'folder', folderId }, now())
+        await changeStoredItem(deps, sessionPrincipal(visit.session), id, { kind: 'folder', folderId })
       } catch (error) {
         if (isAppError(error) && error._tag === 'SavedItemNotFoundError') return noSuchItem(visit)
         if (isAppError(error) && error._tag === 'FolderNotFoundError')
@@ -170,14 +169,14 @@ export function queueRoutes(kit: WebKit) {
 
   const remove = (visit: Visit, form: URLSearchParams, id: string) =>
     signedIn(async (visit) => {
-      const deleted = await deleteItemKeepingUndo(db, visit.session.userId, id, deps.clock.now().getTime())
+      const deleted = await deleteItemWithUndo(deps, sessionPrincipal(visit.session), id)
       if (!deleted) return noSuchItem(visit)
       return redirect(visit, withParam(queueReturn(form.get('return')), 'deleted', id))
     })(visit)
 
   const restore = (visit: Visit, form: URLSearchParams, id: string) =>
     signedIn(async (visit) => {
-      const outcome = await restoreDeletedItem(db, visit.session.userId, id, deps.clock.now().getTime())
+      const outcome = await undoDelete(deps, sessionPrincipal(visit.session), id)
       const done = outcome === 'restored' ? 'restored' : outcome === 'expired' ? 'undo-expired' : 'saved-again'
       return redirect(visit, withParam(queueReturn(form.get('return')), 'done', done))
     })(visit)

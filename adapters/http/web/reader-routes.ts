@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { isAppError } from '../../../core/errors.ts'
-import { findSavedItem } from '../../storage/saved-items.ts'
+import { findItem } from '../../app/saved-items.ts'
 import { readContent, saveProgress } from '../../app/reading.ts'
 import { READER_CSP } from './layout.ts'
 import { readerPage, readerTitle } from './pages/reader.ts'
@@ -11,7 +11,7 @@ import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
 
 /** The reader view, its reading position and its script (docs/web.md#reader-view). */
 export function readerRoutes(kit: WebKit) {
-  const { deps, db, page, message, run, posted, signedIn, paramOf } = kit
+  const { deps, page, message, run, posted, signedIn, paramOf } = kit
   // ── Reader view ─────────────────────────────────────────────────────────────────────────────────
 
   // Another person's item answers exactly as an id that does not exist, and as any unknown page.
@@ -23,7 +23,7 @@ export function readerRoutes(kit: WebKit) {
 
   const showItem = (visit: Visit, id: string) =>
     signedIn(async (visit) => {
-      const item = await findSavedItem(db, visit.session.userId, id)
+      const item = await findItem(deps, sessionPrincipal(visit.session), id)
       if (!item) return notFound(visit)
       let content = null
       try {

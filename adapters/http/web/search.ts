@@ -2,7 +2,7 @@ import { isAppError } from '../../../core/errors.ts'
 import { SEARCH_DEFAULT_LIMIT } from '../../../core/search/cursor.ts'
 import type { AppDeps } from '../../app/deps.ts'
 import { searchItems, type SearchPage } from '../../app/search.ts'
-import { articleWordCounts } from '../../storage/reading.ts'
+import { articleWordCountsOf } from '../../app/reading.ts'
 import { sessionPrincipal } from './reader.ts'
 import type { WebSession } from './session.ts'
 
@@ -42,8 +42,8 @@ export async function searchFor(
     // One query for the page, not one per result.
     const readable = new Set(
       (
-        await articleWordCounts(
-          deps.db,
+        await articleWordCountsOf(
+          deps,
           page.results.map((result) => result.savedItem.id),
         )
       ).keys(),

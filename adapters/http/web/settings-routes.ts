@@ -1,12 +1,9 @@
 import { Elysia } from 'elysia'
 import { isScope } from '../../../core/auth/scopes.ts'
 import { ImportFormatError, PayloadTooLargeError, RateLimitExceededError } from '../../../core/errors.ts'
-import { verifyPassword } from '../../app/passwords.ts'
-import { revokeApiKey } from '../../storage/api-keys.ts'
-import { issueApiKey, keyLabelProblem } from '../../app/api-keys.ts'
-import { revokeGrant } from '../../storage/oauth-grants.ts'
-import { findUserById } from '../../storage/users.ts'
-import { deleteAccount } from '../../storage/delete-account.ts'
+import { deleteAccountWithPassword } from '../../app/accounts.ts'
+import { issueApiKey, keyLabelProblem, revokeKey as revokeApiKey } from '../../app/api-keys.ts'
+import { revokeConsent } from '../../app/oauth-consent.ts'
 import { sessionPrincipal } from './reader.ts'
 import { settingsPage, type SettingsView } from './pages/settings.ts'
 import { importProgressPage } from './pages/import-export.ts'
@@ -56,8 +53,7 @@ export function settingsRenderer(kit: WebKit) {
  * webhooks are in webhook-routes.ts.
  */
 export function settingsRoutes(kit: WebKit) {
-  const { deps, db, secure, now, page, redirect, message, sessionCookie, run, posted, signedIn, rotateCsrf, paramOf } =
-    kit
+  const { deps, db, secure, page, redirect, message, sessionCookie, run, posted, signedIn, rotateCsrf, paramOf } = kit
   const settings = settingsRenderer(kit)
 
   const NOTICES: Record<string, string> = {
@@ -76,12 +72,11 @@ export function settingsRoutes(kit: WebKit) {
 
   const deleteOwnAccount = (visit: Visit, form: URLSearchParams) =>
     signedIn(async (visit) => {
-      const user = await findUserById(db, visit.session.userId)
-      if (!user || !(await verifyPassword(user.passwordHash, form.get('password') ?? ''))) {
+      const userId = visit.session.userId
+      if (!(await deleteAccountWithPassword(deps, userId, form.get('password') ?? ''))) {
         return settings(visit, 403, { deleteError: 'That is not your password. Nothing was deleted.' })
       }
-      await deleteAccount(db, user.id)
-      deps.log('info', { msg: 'account deleted', userId: user.id, via: 'web' })
+      deps.log('info', { msg: 'account deleted', userId, via: 'web' })
       ;(visit as Visit).session = null
       visit.cookies.push(sessionCookie('', 0))
       rotateCsrf(visit)
@@ -180,7 +175,7 @@ export function settingsRoutes(kit: WebKit) {
 
   const revokeKey = (visit: Visit, id: string) =>
     signedIn(async (visit) => {
-      if (!(await revokeApiKey(db, visit.session.userId, id, now())))
+      if (!(await revokeApiKey(deps, visit.session.userId, id)))
         return message(visit, 404, 'No such key', 'There is no active API key with that id.', {
           href: '/settings',
           label: 'Back to settings',
@@ -190,7 +185,7 @@ export function settingsRoutes(kit: WebKit) {
 
   const revokeAgent = (visit: Visit, grantId: string) =>
     signedIn(async (visit) => {
-      if (!(await revokeGrant(db, grantId, now(), visit.session.userId)))
+      if (!(await revokeConsent(deps, visit.session.userId, grantId)))
         return message(visit, 404, 'No such agent', 'There is no connected agent with that id.', {
           href: '/settings',
           label: 'Back to settings',

@@ -1,9 +1,9 @@
-import { hashSecret } from '../../app/secret-hash.ts'
-import { rateLimitWindowStart } from '../../../core/limits/rate-limit.ts'
-import type { Clock } from '../../../core/types.ts'
-import type { Database } from '../../storage/open-database.ts'
-import { hitRateLimit, peekRateLimit } from '../../storage/rate-limits.ts'
-import { canonicalEmail } from '../../../core/auth/email.ts'
+import { hashSecret } from './secret-hash.ts'
+import { rateLimitWindowStart } from '../../core/limits/rate-limit.ts'
+import type { Clock } from '../../core/types.ts'
+import type { Database } from '../storage/open-database.ts'
+import { hitRateLimit, peekRateLimit } from '../storage/rate-limits.ts'
+import { canonicalEmail } from '../../core/auth/email.ts'
 
 /** Failed sign-ins one account may take per window before sign-in is refused for it until the window ends. */
 export const ACCOUNT_FAILURE_LIMIT = 10

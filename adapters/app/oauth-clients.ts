@@ -1,0 +1,33 @@
+import { uuidv7 } from '../../core/ids.ts'
+import type { ClientRegistration } from '../../core/oauth/client-registration.ts'
+import { insertClient } from '../storage/oauth.ts'
+import type { AppDeps } from './deps.ts'
+
+/**
+ * Registers a public OAuth client (RFC 7591, docs/oauth.md#registration) from metadata already
+ * validated, and returns the client's metadata as registered: what the registration endpoint answers.
+ */
+export async function registerClient(deps: AppDeps, registration: ClientRegistration) {
+  const now = deps.clock.now()
+  const clientId = uuidv7(now.getTime(), deps.random)
+  const metadata = {
+    client_id: clientId,
+    client_id_issued_at: Math.floor(now.getTime() / 1000),
+    client_name: registration.clientName,
+    redirect_uris: registration.redirectUris,
+    grant_types: registration.grantTypes,
+    response_types: registration.responseTypes,
+    token_endpoint_auth_method: 'none',
+    ...(registration.scope ? { scope: registration.scope } : {}),
+  }
+  await insertClient(deps.db, {
+    id: clientId,
+    name: registration.clientName,
+    redirectUris: registration.redirectUris,
+    grantTypes: registration.grantTypes,
+    scope: registration.scope,
+    metadata,
+    createdAt: now.toISOString(),
+  })
+  return metadata
+}
