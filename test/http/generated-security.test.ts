@@ -1,58 +1,47 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
+import { hashApiKey } from '../../core/auth/api-keys.ts'
 import { SCOPES, type Scope } from '../../core/types.ts'
-import { createHarness, type Harness, type Reply } from '../helpers/harness.ts'
+import { BASE, createHarness, type Harness, type Reply } from '../helpers/harness.ts'
 import { send } from '../oauth/oauth-helpers.ts'
-import { seedPerson, type RouteIds } from './routes.ts'
-import { authorizeBody } from '../connect/connect-fixtures.ts'
+import { endpointOf, type Endpoint, type RouteIds } from './endpoint-table.ts'
+import { seedPerson, snapshotPerson } from './people.ts'
 import { hostileBodies, hostileHeaders, MALFORMED_CREDENTIALS, type Attempt } from './generated-security/attacks.ts'
 import { operationsOf, type Operation } from './generated-security/operations.ts'
 
 // Unkey-style security tests generated from our own /openapi.json: every documented operation (so a route
-// added later is covered without touching this file) is tried without a credential, with malformed ones,
-// with another person's ids, without each scope it needs, and with hostile bodies, headers and cookies.
-// Each answer must be the typed error the docs promise (docs/api.md#errors), never a 5xx, and a refused
-// request must write nothing anywhere (row counts of every table).
+// added later is covered without touching this file) is tried without a credential, with malformed, unknown
+// and revoked ones, with another person's ids, without each scope it needs, with only the scopes it needs,
+// and with hostile bodies, headers and cookies. Each answer must be the typed error the docs promise
+// (docs/api.md#errors), never a 5xx, and a refused request must write nothing anywhere (row counts of every
+// table). Sample paths and bodies, and what an owner and another person get, come from the one endpoint
+// table (test/http/endpoint-table.ts); an operation without a row there fails.
+
+const METADATA = `${BASE}/.well-known/oauth-protected-resource`
 
 let h: Harness
 let operations: Operation[]
-let a: { key: string; ids: RouteIds }
-let b: { key: string; ids: RouteIds }
+let a: { id: string; key: string; ids: RouteIds }
+let b: { id: string; key: string; ids: RouteIds }
 /** Keys of person A, each holding every scope but one. */
 const without = new Map<Scope, string>()
+/** A key of person A's that was revoked. */
+let revokedKey: string
 
-/** A valid body per operation (method + path template); an operation with a body and no row here fails. */
-const SAMPLE_BODIES: Record<string, (ids: RouteIds) => unknown> = {
-  'POST /v1/captures': () => ({ url: 'https://example.org/generated', tags: ['security'], sourceName: 'generated' }),
-  'POST /v1/saved-items/{id}/read-state': () => ({ isRead: true }),
-  'PUT /v1/saved-items/{id}/folder': (ids) => ({ folderId: ids.folderId }),
-  'PUT /v1/saved-items/{id}/progress': () => ({ progress: 0.5 }),
-  'POST /v1/folders': () => ({ name: 'Generated folder' }),
-  'PATCH /v1/folders/{id}': () => ({ name: 'Generated rename' }),
-  'POST /v1/webhooks': () => ({ url: 'https://hooks.example.invalid/generated', events: ['saved_item.created'] }),
-  'POST /connect/authorize': () => authorizeBody(),
-  'POST /connect/exchange': () => ({ client: 'raycast', code: 'no-such-code', codeVerifier: 'v'.repeat(43) }),
+/** The endpoint table's row of an operation. */
+function rowOf(op: Operation): Endpoint {
+  const row = endpointOf(op.method, op.path)
+  if (!row) throw new Error(`${op.method} ${op.path} has no row in test/http/endpoint-table.ts: add one`)
+  return row
 }
 
-/** What another person's id in the path gets, by the resource the path names. */
-function foreignAnswer(op: Operation): { status: number; tag?: string } | null {
-  if (!op.path.includes('{id}')) return null
-  if (op.path.startsWith('/v1/saved-items/'))
-    return op.method === 'DELETE' ? { status: 204 } : { status: 404, tag: 'SavedItemNotFoundError' }
-  if (op.path.startsWith('/v1/folders/')) return { status: 404, tag: 'FolderNotFoundError' }
-  if (op.path.startsWith('/v1/imports/')) return { status: 404, tag: 'ImportNotFoundError' }
-  if (op.path.startsWith('/v1/webhooks/')) return { status: 404, tag: 'WebhookNotFoundError' }
-  throw new Error(`no rule for another person's id in ${op.method} ${op.path}: add one`)
-}
+const pathFor = (op: Operation, ids: RouteIds): string => rowOf(op).path(ids)
 
-function pathFor(op: Operation, ids: RouteIds): string {
-  const id = op.path.startsWith('/v1/folders/')
-    ? ids.folderId
-    : op.path.startsWith('/v1/imports/')
-      ? ids.importId
-      : op.path.startsWith('/v1/webhooks/')
-        ? ids.webhookId
-        : ids.itemId
-  return op.path.replace('{id}', id)
+/** The operation's sample body with these ids, as the request's body and headers. */
+function sampleOf(op: Operation, ids: RouteIds): Pick<Attempt, 'body' | 'headers'> {
+  const body = rowOf(op).body?.(ids)
+  return body === undefined
+    ? { body: undefined, headers: {} }
+    : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
 }
 
 /** Row counts of every table (rate-limit counters and the migration log aside). */
@@ -113,68 +102,106 @@ beforeAll(async () => {
   const personB = await h.user()
   const keyA = await personA.key()
   const keyB = await personB.key()
-  a = { key: keyA, ids: await seedPerson(h, keyA, 'gen-a') }
-  b = { key: keyB, ids: await seedPerson(h, keyB, 'gen-b') }
+  a = { id: personA.id, key: keyA, ids: await seedPerson(h, keyA, 'gen-a') }
+  b = { id: personB.id, key: keyB, ids: await seedPerson(h, keyB, 'gen-b') }
   for (const scope of SCOPES) without.set(scope, await personA.key(SCOPES.filter((s) => s !== scope)))
-})
-
-describe('the generated table', () => {
-  test('covers every operation of /openapi.json, and each operation with a body has a sample', () => {
-    expect(operations.length).toBeGreaterThanOrEqual(16)
-    const missing = operations
-      .filter((op) => op.jsonBody && !SAMPLE_BODIES[`${op.method} ${op.path}`])
-      .map((op) => `${op.method} ${op.path}`)
-    expect(missing).toEqual([])
+  revokedKey = await personA.key()
+  await h.db.$client.execute({
+    sql: 'UPDATE api_keys SET revoked_at = ? WHERE key_hash = ?',
+    args: [h.clock.now().toISOString(), hashApiKey(revokedKey)],
   })
 })
 
+describe('the endpoint table', () => {
+  test('has a row for every operation of /openapi.json, with a sample for each JSON body and what a single-scope one answers its owner', () => {
+    expect(operations.length).toBeGreaterThanOrEqual(16)
+    const name = (op: Operation) => `${op.method} ${op.path}`
+    expect(operations.filter((op) => !endpointOf(op.method, op.path)).map(name)).toEqual([])
+    expect(operations.filter((op) => op.jsonBody && !rowOf(op).body).map(name)).toEqual([])
+    expect(operations.filter((op) => op.scopes.length === 1 && rowOf(op).success === undefined).map(name)).toEqual([])
+  })
+})
+
+/** Which of a person's ids names a resource. */
+const ID_OF = { 'saved-item': 'itemId', folder: 'folderId', import: 'importId', webhook: 'webhookId' } as const
+
+/** A 401 with the typed body and no rate-limit headers (an unauthenticated call counts against nothing). */
+function expectUnauthorized(reply: Reply): void {
+  expect(reply.body).toEqual({ _tag: 'Unauthorized', message: expect.any(String) })
+  expect(reply.body.message.length).toBeGreaterThan(0)
+  expect(reply.headers.get('ratelimit-limit')).toBeNull()
+}
+
 describe('every operation of /openapi.json', () => {
-  test('without a credential: 401 Unauthorized with the resource-metadata challenge (public ones answer as usual)', async () => {
+  test('without a credential: 401 Unauthorized with the bare resource-metadata challenge (public ones answer as usual)', async () => {
     for (const op of operations) {
-      const body = SAMPLE_BODIES[`${op.method} ${op.path}`]?.(a.ids)
-      const tryIt: Attempt = {
-        name: 'no credential',
-        body: body === undefined ? undefined : JSON.stringify(body),
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      }
+      const tryIt: Attempt = { name: 'no credential', ...sampleOf(op, a.ids) }
       if (op.public) {
         await expectSafe(op, pathFor(op, a.ids), tryIt)
         continue
       }
       const reply = await expectSafe(op, pathFor(op, a.ids), tryIt, { status: 401, tag: 'Unauthorized' })
-      expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+"$/)
+      expectUnauthorized(reply)
+      expect({ op: op.path, challenge: reply.headers.get('www-authenticate') }).toEqual({
+        op: op.path,
+        challenge: `Bearer resource_metadata="${METADATA}"`,
+      })
     }
   })
 
-  test('with a malformed credential: 401 invalid_token', async () => {
+  test('with a malformed, unknown, revoked or non-Bearer credential: 401 invalid_token', async () => {
+    const credentials: Attempt[] = [
+      ...MALFORMED_CREDENTIALS,
+      { name: 'a well-formed key that was never issued', token: `rlk_${'A'.repeat(43)}` },
+      { name: 'not an API key', token: 'not-an-api-key' },
+      { name: 'a real key with a character more', token: `${a.key}x` },
+      { name: 'Bearer and nothing', authorization: 'Bearer' },
+      { name: 'a revoked key', token: revokedKey },
+      { name: 'a real key as Basic', authorization: `Basic ${a.key}` },
+    ]
     for (const op of operations.filter((each) => !each.public)) {
-      for (const credential of MALFORMED_CREDENTIALS) {
-        const reply = await expectSafe(op, pathFor(op, a.ids), credential, { status: 401, tag: 'Unauthorized' })
-        expect(reply.headers.get('www-authenticate')).toContain('error="invalid_token"')
+      for (const credential of credentials) {
+        const attempt = { ...sampleOf(op, a.ids), ...credential }
+        const reply = await expectSafe(op, pathFor(op, a.ids), attempt, { status: 401, tag: 'Unauthorized' })
+        expectUnauthorized(reply)
+        const challenge = reply.headers.get('www-authenticate') ?? ''
+        expect(challenge.startsWith('Bearer ')).toBe(true)
+        expect(challenge).toContain('error="invalid_token"')
+        expect(challenge).toContain(`resource_metadata="${METADATA}"`)
       }
     }
   })
 
-  test("with another person's ids: the documented not-found answer, never 403, nothing changed", async () => {
+  test("with another person's ids: the documented not-found answer naming the id, never 403, nothing of theirs changed", async () => {
     for (const op of operations.filter((each) => !each.public)) {
-      const answer = foreignAnswer(op)
+      const answer = rowOf(op).foreign
       if (!answer) continue
-      const body = SAMPLE_BODIES[`${op.method} ${op.path}`]?.(a.ids)
-      await expectSafe(
+      const before = await snapshotPerson(h, b.id)
+      const reply = await expectSafe(
         op,
         pathFor(op, b.ids),
-        {
-          name: "another person's id",
-          token: a.key,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        },
+        { name: "another person's id", token: a.key, ...sampleOf(op, a.ids) },
         answer,
       )
+      const label = `${op.method} ${op.path}`
+      if (answer.status === 404) {
+        const id = b.ids[ID_OF[answer.resource]]
+        expect({ label, body: reply.body }).toEqual({
+          label,
+          body: { _tag: answer.tag, message: expect.any(String), [answer.field]: id },
+        })
+      } else {
+        expect({ label, text: reply.text }).toEqual({ label, text: '' })
+      }
+      expect({ label, rows: await snapshotPerson(h, b.id) }).toEqual({ label, rows: before })
+      const items = await h.call('GET', '/v1/saved-items', { token: b.key })
+      expect(items.body.savedItems.map((item: { id: string }) => item.id)).toEqual([b.ids.itemId])
+      const hooks = await h.call('GET', '/v1/webhooks', { token: b.key })
+      expect(hooks.body.webhooks.map((hook: { id: string }) => hook.id)).toEqual([b.ids.webhookId])
     }
     // B's folder named in A's own item: the folder is another person's, so it does not exist.
     const move = operations.find((op) => op.path === '/v1/saved-items/{id}/folder')!
-    await expectSafe(
+    const reply = await expectSafe(
       move,
       pathFor(move, a.ids),
       {
@@ -185,37 +212,57 @@ describe('every operation of /openapi.json', () => {
       },
       { status: 404, tag: 'FolderNotFoundError' },
     )
+    expect(reply.body).toEqual({ _tag: 'FolderNotFoundError', message: expect.any(String), folderId: b.ids.folderId })
   })
 
-  test('without each scope it needs: 403 InsufficientScopeError with the insufficient_scope challenge, nothing written', async () => {
+  test('without each scope it needs: 403 InsufficientScopeError naming it, with the insufficient_scope challenge, nothing written', async () => {
     for (const op of operations.filter((each) => each.scopes.length > 0)) {
       for (const scope of op.scopes) {
-        const body = SAMPLE_BODIES[`${op.method} ${op.path}`]?.(a.ids)
+        const before = await snapshotPerson(h, a.id)
         const reply = await expectSafe(
           op,
           pathFor(op, a.ids),
-          {
-            name: `without ${scope}`,
-            token: without.get(scope as Scope)!,
-            body: body === undefined ? undefined : JSON.stringify(body),
-            headers: body === undefined ? {} : { 'content-type': 'application/json' },
-          },
+          { name: `without ${scope}`, token: without.get(scope as Scope)!, ...sampleOf(op, a.ids) },
           { status: 403, tag: 'InsufficientScopeError' },
         )
-        expect(reply.body.requiredScope).toBe(scope)
+        const label = `${op.method} ${op.path} without ${scope}`
+        expect({ label, body: reply.body }).toEqual({
+          label,
+          body: { _tag: 'InsufficientScopeError', message: expect.any(String), requiredScope: scope },
+        })
         // The challenge names every scope the operation needs (one, or all of an import's), so one
         // re-authorization is enough.
-        const challenge = /error="insufficient_scope", scope="([^"]*)"/.exec(
-          reply.headers.get('www-authenticate') ?? '',
-        )
-        expect(challenge?.[1]?.split(' ')).toEqual(op.scopes)
+        expect({ label, challenge: reply.headers.get('www-authenticate') }).toEqual({
+          label,
+          challenge: `Bearer error="insufficient_scope", scope="${op.scopes.join(' ')}", resource_metadata="${METADATA}"`,
+        })
+        expect({ label, rows: await snapshotPerson(h, a.id) }).toEqual({ label, rows: before })
       }
+    }
+  })
+
+  test('with only the scopes it needs: its owner gets the success the endpoint table gives', async () => {
+    for (const op of operations.filter((each) => each.scopes.length > 0)) {
+      const success = rowOf(op).success
+      if (success === undefined) continue
+      const user = await h.user()
+      const ids = await seedPerson(h, await user.key(), 'only')
+      const reply = await send(h, op.method, pathFor(op, ids), {
+        headers: {
+          authorization: `Bearer ${await user.key(op.scopes as Scope[])}`,
+          ...sampleOf(op, ids).headers,
+        },
+        body: sampleOf(op, ids).body,
+      })
+      const label = `${op.method} ${op.path}`
+      expect({ label, status: reply.status }).toEqual({ label, status: success })
+      expect({ label, challenge: reply.headers.get('www-authenticate') }).toEqual({ label, challenge: null })
     }
   })
 
   test('with hostile bodies: a typed 4xx (deep nesting, wrong types, extra fields, malformed JSON), never a 5xx', async () => {
     for (const op of operations.filter((each) => each.jsonBody)) {
-      const sample = SAMPLE_BODIES[`${op.method} ${op.path}`]!(a.ids) as Record<string, unknown>
+      const sample = rowOf(op).body!(a.ids) as Record<string, unknown>
       for (const hostile of hostileBodies(sample)) {
         const started = performance.now()
         await expectSafe(op, pathFor(op, a.ids), { ...hostile, token: op.public ? undefined : a.key }, hostile.expect)
@@ -230,7 +277,7 @@ describe('every operation of /openapi.json', () => {
 
   test('with hostile headers and cookies: never a 5xx', async () => {
     for (const op of operations) {
-      const body = SAMPLE_BODIES[`${op.method} ${op.path}`]?.(a.ids)
+      const sample = sampleOf(op, a.ids)
       for (const hostile of hostileHeaders(op)) {
         await expectSafe(
           op,
@@ -238,8 +285,8 @@ describe('every operation of /openapi.json', () => {
           {
             ...hostile,
             token: hostile.authorization === undefined && !op.public ? a.key : undefined,
-            body: body === undefined ? undefined : JSON.stringify(body),
-            headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...hostile.headers },
+            body: sample.body,
+            headers: { ...sample.headers, ...hostile.headers },
           },
           hostile.expect,
         )

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import Ajv2020 from 'ajv/dist/2020.js'
-import { ENDPOINT_RULES } from './endpoint-table.ts'
+import { ENDPOINT_RULES, toTemplate } from './endpoint-table.ts'
 import { BASE, createHarness, type Harness } from '../helpers/harness.ts'
 
 // /openapi.json: valid OpenAPI 3.1 (checked by a real validator), and it says what the service does:
@@ -23,7 +23,6 @@ beforeAll(async () => {
 const REST_RULES = ENDPOINT_RULES.filter((rule) => !rule.pattern.startsWith('/connect/') && rule.pattern !== '/mcp')
 const WRITE_RULES = REST_RULES.filter((rule) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(rule.method))
 const AUTHED_RULES = REST_RULES.filter((rule) => rule.access !== 'public')
-const toTemplate = (pattern: string) => pattern.replace(/:(\w+)/g, '{$1}')
 const name = (rule: { method: string; pattern: string }) => `${rule.method} ${rule.pattern}`
 
 function operation(rule: { method: string; pattern: string }): any {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { createHarness, type Harness } from '../helpers/harness.ts'
-import { ENDPOINT_RULES, ENDPOINT_TABLE, type EndpointAccess, type EndpointRule } from './endpoint-table.ts'
+import { ENDPOINT_RULES, ENDPOINTS, PLACEHOLDER_IDS, type EndpointAccess, type EndpointRule } from './endpoint-table.ts'
 
 // Each route states who may call it once, next to its handler, in its `auth`, `mcp` or `public` option
 // (adapters/http/guard.ts, docs/security.md#scopes). The option leaves its mark on the route's OpenAPI
@@ -23,7 +23,14 @@ function declaredRules(routes: readonly RouteLike[]): EndpointRule[] {
     const access = (
       security.length === 0 ? 'public' : scopes.length > 0 ? scopes.join(' ') : 'any-credential'
     ) as EndpointAccess
-    return [{ method: route.method, pattern: route.path, access, jsonBody: route.hooks?.body !== undefined }]
+    return [
+      {
+        method: route.method as EndpointRule['method'],
+        pattern: route.path,
+        access,
+        jsonBody: route.hooks?.body !== undefined,
+      },
+    ]
   })
 }
 
@@ -59,14 +66,16 @@ describe('route access', () => {
     }
   })
 
-  test.each(ENDPOINT_TABLE.filter(([, , , access]) => access !== 'public'))(
-    '%s %s without a credential answers 401 before anything else',
-    async (method, path) => {
-      const reply = await h.call(method, path, { raw: '{', headers: { 'content-type': 'text/plain' }, unchecked: true })
-      expect(reply.status).toBe(401)
-      expect(reply.body._tag).toBe('Unauthorized')
-    },
-  )
+  test.each(
+    ENDPOINTS.filter((endpoint) => endpoint.access !== 'public').map((endpoint) => [
+      endpoint.method,
+      endpoint.path(PLACEHOLDER_IDS),
+    ]),
+  )('%s %s without a credential answers 401 before anything else', async (method, path) => {
+    const reply = await h.call(method, path, { raw: '{', headers: { 'content-type': 'text/plain' }, unchecked: true })
+    expect(reply.status).toBe(401)
+    expect(reply.body._tag).toBe('Unauthorized')
+  })
 })
 
 describe('paths and methods outside the table', () => {

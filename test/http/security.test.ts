@@ -2,19 +2,14 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { hashApiKey } from '../../core/auth/api-keys.ts'
 import { SCOPES } from '../../core/types.ts'
 import { BASE, createHarness, type CallOptions, type Harness, type Reply } from '../helpers/harness.ts'
-import {
-  coverageProblems,
-  ROUTES,
-  routeName,
-  rulesToCover,
-  seedPerson,
-  snapshotPerson,
-  type RouteIds,
-  type RouteSpec,
-} from './routes.ts'
+import { ENDPOINTS, type Endpoint, type RouteIds } from './endpoint-table.ts'
+import { seedPerson, snapshotPerson } from './people.ts'
+
+// What each endpoint answers without a credential, with a bad one, without its scope, with only its scope and
+// with another person's ids is tried for every operation of /openapi.json by generated-security.test.ts,
+// from the one endpoint table. Here: isolation between people, the Authorization header, revocation, logs.
 
 const METADATA = `${BASE}/.well-known/oauth-protected-resource`
-const NO_CREDENTIAL_CHALLENGE = `Bearer resource_metadata="${METADATA}"`
 
 let h: Harness
 
@@ -22,9 +17,12 @@ beforeAll(async () => {
   h = await createHarness()
 })
 
-/** Options for calling `route` with its sample body, the given credential and extra headers. */
-function options(route: RouteSpec, ids: RouteIds, extra: CallOptions = {}): CallOptions {
-  return { ...(route.body ? { body: route.body(ids) } : {}), ...extra }
+/** The endpoints that need exactly one scope, which an owner calls with the table's sample. */
+const SCOPED = ENDPOINTS.filter((endpoint) => (SCOPES as readonly string[]).includes(endpoint.access))
+
+/** Options for calling `endpoint` with its sample body, the given credential and extra headers. */
+function options(endpoint: Endpoint, ids: RouteIds, extra: CallOptions = {}): CallOptions {
+  return { ...(endpoint.body ? { body: endpoint.body(ids) } : {}), ...extra }
 }
 
 async function revoke(key: string): Promise<void> {
@@ -50,141 +48,6 @@ async function person(label: string): Promise<{ id: string; key: string; ids: Ro
   const user = await h.user()
   const key = await user.key()
   return { id: user.id, key, ids: await seedPerson(h, key, label) }
-}
-
-describe('the route table', () => {
-  test('covers every authenticated rule of ENDPOINT_RULES (except /connect/*) with the same scope', () => {
-    expect(coverageProblems()).toEqual([])
-    expect(ROUTES.length).toBe(rulesToCover().length)
-  })
-
-  test('notices a missing route and a wrong scope', () => {
-    const withoutMe = ROUTES.filter((route) => route.pattern !== '/v1/me')
-    expect(coverageProblems(withoutMe)).toEqual(['no route for GET /v1/me'])
-    const wrongScope = ROUTES.map((route) =>
-      route.pattern === '/v1/me' ? { ...route, scope: 'folders:read' as const } : route,
-    )
-    expect(coverageProblems(wrongScope)).toEqual(['GET /v1/me needs account:read, table says folders:read'])
-  })
-})
-
-for (const route of ROUTES) {
-  describe(routeName(route), () => {
-    test('without a credential: 401 Unauthorized with a bare resource_metadata challenge', async () => {
-      const a = await person('anon')
-      const reply = await h.call(route.method, route.path(a.ids), options(route, a.ids))
-      expect(reply.status).toBe(401)
-      expect(reply.body).toEqual({ _tag: 'Unauthorized', message: expect.any(String) })
-      expect(reply.body.message.length).toBeGreaterThan(0)
-      expect(reply.headers.get('www-authenticate')).toBe(NO_CREDENTIAL_CHALLENGE)
-      expect(reply.headers.get('ratelimit-limit')).toBeNull()
-    })
-
-    test('with an unknown, malformed, revoked or non-Bearer credential: 401 invalid_token', async () => {
-      const a = await person('bad')
-      const before = await snapshotPerson(h, a.id)
-      const unknownKey = `rlk_${'A'.repeat(43)}`
-      const revokedKey = await (await h.user()).key()
-      await revoke(revokedKey)
-      const attempts: CallOptions[] = [
-        { token: unknownKey },
-        { token: 'not-an-api-key' },
-        { token: `${a.key}x` },
-        { headers: { authorization: 'Bearer' } },
-        { token: revokedKey },
-        { headers: { authorization: 'Basic xyz' } },
-        { headers: { authorization: `Basic ${a.key}` } },
-      ]
-      for (const attempt of attempts) {
-        expectInvalidToken(await h.call(route.method, route.path(a.ids), options(route, a.ids, attempt)))
-      }
-      expect(await snapshotPerson(h, a.id)).toEqual(before)
-    })
-
-    test(`with every scope except ${route.scope}: 403 InsufficientScopeError naming it`, async () => {
-      const user = await h.user()
-      const key = await user.key(SCOPES.filter((scope) => scope !== route.scope))
-      const own = await seedPerson(h, await user.key(), 'scope-own')
-      const before = await snapshotPerson(h, user.id)
-      const reply = await h.call(route.method, route.path(own), options(route, own, { token: key }))
-      expect(reply.status).toBe(403)
-      expect(reply.body).toEqual({
-        _tag: 'InsufficientScopeError',
-        message: expect.any(String),
-        requiredScope: route.scope,
-      })
-      expect(reply.headers.get('www-authenticate')).toBe(
-        `Bearer error="insufficient_scope", scope="${route.scope}", resource_metadata="${METADATA}"`,
-      )
-      expect(await snapshotPerson(h, user.id)).toEqual(before)
-    })
-
-    test(`with only ${route.scope}: the owner gets ${route.success}`, async () => {
-      const user = await h.user()
-      const ids = await seedPerson(h, await user.key(), 'only')
-      const reply = await h.call(
-        route.method,
-        route.path(ids),
-        options(route, ids, { token: await user.key([route.scope]) }),
-      )
-      expect(reply.status).toBe(route.success)
-      expect(reply.headers.get('www-authenticate')).toBeNull()
-    })
-
-    const foreign = route.foreign
-    if (foreign) {
-      const expected = foreign.status === 404 ? `404 ${foreign.tag}` : '204 and no effect'
-      test(`another person's ${foreign.resource} id answers ${expected}, leaving the owner's data unchanged`, async () => {
-        const a = await person('owner')
-        const b = await person('stranger')
-        const before = await snapshotPerson(h, a.id)
-        // Only the addressed resource is someone else's; everything else in the request is B's own.
-        const ids: RouteIds =
-          foreign.resource === 'saved-item'
-            ? { ...b.ids, itemId: a.ids.itemId }
-            : foreign.resource === 'folder'
-              ? { ...b.ids, folderId: a.ids.folderId }
-              : foreign.resource === 'webhook'
-                ? { ...b.ids, webhookId: a.ids.webhookId }
-                : { ...b.ids, importId: a.ids.importId }
-        const reply = await h.call(route.method, route.path(ids), options(route, ids, { token: b.key }))
-        expect(reply.status).toBe(foreign.status)
-        if (foreign.status === 404 && foreign.resource === 'saved-item') {
-          expect(reply.body).toEqual({
-            _tag: 'SavedItemNotFoundError',
-            message: expect.any(String),
-            savedItemId: a.ids.itemId,
-          })
-        } else if (foreign.status === 404 && foreign.resource === 'import') {
-          expect(reply.body).toEqual({
-            _tag: 'ImportNotFoundError',
-            message: expect.any(String),
-            importId: a.ids.importId,
-          })
-        } else if (foreign.status === 404 && foreign.resource === 'webhook') {
-          expect(reply.body).toEqual({
-            _tag: 'WebhookNotFoundError',
-            message: expect.any(String),
-            webhookId: a.ids.webhookId,
-          })
-          // The owner's webhook is still there, untouched.
-          const own = await h.call('GET', '/v1/webhooks', { token: a.key })
-          expect(own.body.webhooks.map((w: { id: string }) => w.id)).toEqual([a.ids.webhookId])
-        } else if (foreign.status === 404) {
-          expect(reply.body).toEqual({
-            _tag: 'FolderNotFoundError',
-            message: expect.any(String),
-            folderId: a.ids.folderId,
-          })
-        } else {
-          expect(reply.text).toBe('')
-        }
-        expect(await snapshotPerson(h, a.id)).toEqual(before)
-        const list = await h.call('GET', '/v1/saved-items', { token: a.key })
-        expect(list.body.savedItems.map((item: { id: string }) => item.id)).toEqual([a.ids.itemId])
-      })
-    }
-  })
 }
 
 describe('isolation between people', () => {
@@ -326,7 +189,7 @@ describe('request logs', () => {
     const narrowKey = await user.key(['account:read'])
     const ids = await seedPerson(harness, key, 'logs')
     const replies: Reply[] = []
-    for (const route of ROUTES) {
+    for (const endpoint of SCOPED) {
       for (const extra of [
         {},
         { token: key },
@@ -334,7 +197,7 @@ describe('request logs', () => {
         { token: `rlk_${'b'.repeat(43)}` },
         { headers: { authorization: 'Basic xyz' } },
       ] as CallOptions[]) {
-        replies.push(await harness.call(route.method, route.path(ids), options(route, ids, extra)))
+        replies.push(await harness.call(endpoint.method, endpoint.path(ids), options(endpoint, ids, extra)))
       }
     }
     replies.push(await harness.call('GET', '/health'))
