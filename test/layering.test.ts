@@ -52,6 +52,46 @@ function imports(): { from: string; to: string; file: string; target: string }[]
   return found
 }
 
+/**
+ * The relative imports of a source text, each marked type-only or not: `import type`/`export type`, or a
+ * braced list whose every name is `type X`, is type-only; anything else (a default or namespace import, a
+ * side-effect import, a dynamic `import()`) brings in values.
+ */
+function importsOfText(text: string): { specifier: string; typeOnly: boolean }[] {
+  const found: { specifier: string; typeOnly: boolean }[] = []
+  for (const match of text.matchAll(
+    /^[ \t]*(?:import|export)(\s+type\b)?([^;'"]*?)\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]/gm,
+  )) {
+    const names = match[2]!.trim()
+    const typeOnly =
+      match[1] !== undefined ||
+      (/^\{[^}]*\}$/.test(names) &&
+        names
+          .slice(1, -1)
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean)
+          .every((name) => name.startsWith('type ')))
+    found.push({ specifier: match[3]!, typeOnly })
+  }
+  for (const match of text.matchAll(/(?:^[ \t]*import\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/gm))
+    found.push({ specifier: match[1]!, typeOnly: false })
+  return found
+}
+
+/**
+ * Files of http and cli that still call storage themselves, for now (docs/README.md#layout). Web sessions and
+ * the request guard are being reworked into app/web-sessions.ts over storage/web-sessions.ts; these three
+ * leave this list with that rework. Today: session.ts reads and writes the `users` and `web_sessions`
+ * tables (schema.ts); credentials.ts looks up and touches API keys (findActiveApiKey, touchApiKey); guard.ts
+ * imports none itself, and is here as the third part of that rework.
+ */
+const STORAGE_CALLERS_PENDING_REWORK = [
+  'adapters/http/web/session.ts',
+  'adapters/http/credentials.ts',
+  'adapters/http/guard.ts',
+]
+
 describe('layering (docs/README.md#layout)', () => {
   const edges = imports()
 
@@ -73,6 +113,47 @@ describe('layering (docs/README.md#layout)', () => {
   test('only cli imports jobs (it runs an import job itself); index.ts starts the rest', () => {
     const intoJobs = edges.filter((edge) => edge.to === 'jobs' && edge.from !== 'cli')
     expect(intoJobs.map((edge) => `${edge.file} → ${edge.target}`)).toEqual([])
+  })
+
+  test('the import reader tells type-only imports from value imports', () => {
+    const text = [
+      "import type { A } from '../storage/a.ts'",
+      "import { type B, type C } from '../storage/b.ts'",
+      "import { d, type E } from '../storage/d.ts'",
+      'import {\n  f,\n  type G,\n} from "../storage/f.ts"',
+      "import * as h from '../storage/h.ts'",
+      "export { i } from '../storage/i.ts'",
+      "export type { J } from '../storage/j.ts'",
+      "import '../storage/k.ts'",
+      "const l = await import('../storage/l.ts')",
+    ].join('\n')
+    expect(importsOfText(text)).toEqual([
+      { specifier: '../storage/a.ts', typeOnly: true },
+      { specifier: '../storage/b.ts', typeOnly: true },
+      { specifier: '../storage/d.ts', typeOnly: false },
+      { specifier: '../storage/f.ts', typeOnly: false },
+      { specifier: '../storage/h.ts', typeOnly: false },
+      { specifier: '../storage/i.ts', typeOnly: false },
+      { specifier: '../storage/j.ts', typeOnly: true },
+      { specifier: '../storage/k.ts', typeOnly: false },
+      { specifier: '../storage/l.ts', typeOnly: false },
+    ])
+  })
+
+  test('http and cli reach storage only through app: type imports only, but for the sessions and guard rework', () => {
+    const callers = [...sourceFiles('adapters/http'), ...sourceFiles('adapters/cli')].filter(
+      (file) => !STORAGE_CALLERS_PENDING_REWORK.includes(file),
+    )
+    const valueImports = callers.flatMap((file) =>
+      importsOfText(readFileSync(join(ROOT, file), 'utf8'))
+        .filter((found) => !found.typeOnly)
+        .map((found) => relative(ROOT, join(ROOT, dirname(file), found.specifier)))
+        .filter((target) => folderOf(target) === 'storage')
+        .map((target) => `${file} → ${target}`),
+    )
+    expect(valueImports).toEqual([])
+    // The exceptions name files that exist, so a move or rename does not leave one stale.
+    expect(STORAGE_CALLERS_PENDING_REWORK.filter((file) => !sourceFiles('adapters/http').includes(file))).toEqual([])
   })
 
   test('core imports nothing outside core, and no runtime module', () => {
