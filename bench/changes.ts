@@ -12,62 +12,36 @@
  */
 import { Database as BunDatabase } from 'bun:sqlite'
 import { mkdtempSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encodeChangesCursor } from '../core/changes/cursor.ts'
 import { openDatabase } from '../adapters/storage/open-database.ts'
-import { percentile } from './load.ts'
-import { personWithKey, pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
-import { captureRate, userOf } from './capture-rate.ts'
+import { benchEnv, personWithKey, pinCores, SERVER, startServer, stopAll } from './lib/processes.ts'
+import { alternatedCaptureRates, captureRate, captureSides, userOf } from './lib/seed.ts'
+import { median, p50p99 } from './lib/stats.ts'
+import { log, machine } from './lib/tables.ts'
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 100_000)
 const CAPTURE_ROUND = 5000
-const log = (line: string) => console.error(line)
 const dir = mkdtempSync(join(tmpdir(), 'readlater-bench-changes-'))
 
 async function captureCost(): Promise<{ withLog: number[]; without: number[] }> {
-  const env = { LOG_LEVEL: 'silent' }
-  const withLog = `file:${join(dir, 'with.db')}`
-  const without = `file:${join(dir, 'without.db')}`
-  for (const url of [withLog, without])
-    await run([SERVER, 'user', 'create', '--email', 'c@bench.example', '--password', 'bench-password-123'], {
-      ...env,
-      DATABASE_URL: url,
-    })
-  const a = await openDatabase(withLog)
-  const b = await openDatabase(without)
+  const sides = await captureSides(dir, 'c@bench.example')
   for (const trigger of ['changes_item_insert', 'changes_item_update', 'changes_item_delete'])
-    await b.$client.execute(`DROP TRIGGER ${trigger}`)
-  const [ua, ub] = [await userOf(a, 'c@bench.example'), await userOf(b, 'c@bench.example')]
-  const result = { withLog: [] as number[], without: [] as number[] }
-  for (let round = 0; round < 3; round++) {
-    result.withLog.push(await captureRate(a, ua, `a${round}`, CAPTURE_ROUND))
-    result.without.push(await captureRate(b, ub, `b${round}`, CAPTURE_ROUND))
-  }
-  a.$client.close()
-  b.$client.close()
-  return result
+    await sides[1].db.$client.execute(`DROP TRIGGER ${trigger}`)
+  const rates = await alternatedCaptureRates(sides, 3, CAPTURE_ROUND)
+  for (const side of sides) side.db.$client.close()
+  return { withLog: rates.with, without: rates.without }
 }
 
 async function main(): Promise<void> {
-  log(
-    `readlater changes bench: ${CHANGES} changes, bun ${Bun.version}, ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  )
+  log(`readlater changes bench: ${CHANGES} changes, ${machine()}`)
   log(pinCores())
   const cost = await captureCost()
-  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!
 
   // The feed: a person with CHANGES changes (captures, then a third of them read again).
   const url = `file:${join(dir, 'feed.db')}`
-  const env = {
-    DATABASE_URL: url,
-    RATE_LIMIT_MAX: '100000000',
-    IP_RATE_LIMIT_MAX: '100000000',
-    LOG_LEVEL: 'silent',
-    ENRICHMENT: 'off',
-  }
+  const env = benchEnv(url)
   const key = await personWithKey(env, 'f@bench.example', ['saved-items:read', 'folders:read'])
   const db = await openDatabase(url)
   const userId = await userOf(db, 'f@bench.example')
@@ -135,13 +109,13 @@ async function main(): Promise<void> {
   const bareSeconds = (performance.now() - bareStarted) / 1000
   bare.close()
 
-  const sorted = Float64Array.from(pageTimes).sort()
+  const pageTiming = p50p99(pageTimes)
   console.log(
     `\ncaptures/s with the change log: ${cost.withLog.map(Math.round).join(', ')}; without: ${cost.without.map(Math.round).join(', ')}`,
   )
   console.log(`  with ÷ without (medians): ${(median(cost.withLog) / median(cost.without)).toFixed(2)}`)
   console.log(
-    `feed at ${CHANGES} changes: ${pageTimes.length} pages, ${entries} entries, ${(pageTimes.length / seconds).toFixed(1)} pages/s over HTTP, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`,
+    `feed at ${CHANGES} changes: ${pageTimes.length} pages, ${entries} entries, ${(pageTimes.length / seconds).toFixed(1)} pages/s over HTTP, p50 ${pageTiming.p50.toFixed(1)} ms, p99 ${pageTiming.p99.toFixed(1)} ms`,
   )
   console.log(
     `  the list endpoint over the same items, 500 a page: ${(listPages / listSeconds).toFixed(1)} pages/s (${listPages} pages); feed ÷ list ${(pageTimes.length / seconds / (listPages / listSeconds)).toFixed(2)}`,

@@ -16,23 +16,18 @@
  * Pinned like bench/run.ts when taskset is there.
  */
 import { Database as BunDatabase } from 'bun:sqlite'
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { percentile, seededRandom } from './load.ts'
-import { pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
+import { benchEnv, personWithKey, peakRssMiB, pinCores, SERVER, startServer, stopAll } from './lib/processes.ts'
+import { seededRandom } from './lib/seed.ts'
+import { p50p99 } from './lib/stats.ts'
+import { log, machine } from './lib/tables.ts'
 
 const ENTRIES = Number(process.env.BENCH_IMPORT_ENTRIES ?? 100_000)
-const log = (line: string) => console.error(line)
 const workDir = mkdtempSync(join(tmpdir(), 'readlater-bench-imports-'))
 const dbPath = join(workDir, 'imports.db')
-const env = {
-  DATABASE_URL: `file:${dbPath}`,
-  RATE_LIMIT_MAX: '100000000',
-  IP_RATE_LIMIT_MAX: '100000000',
-  LOG_LEVEL: 'silent',
-  ENRICHMENT: 'off',
-}
+const env = benchEnv(`file:${dbPath}`)
 
 const random = seededRandom(7)
 const HOSTS = Array.from({ length: 2000 }, (_, i) => `site${i}.example.com`)
@@ -66,46 +61,19 @@ function pocketFile(): string {
   return out.join('\n')
 }
 
-/**
- * The process's peak resident set since it started (VmHWM): every moment counts, the upload's included,
- * where sampling would miss a spike between two samples. Each phase has a fresh process, so it is the
- * phase's own peak (the first also holds the reader's 2,000 captures, made before it).
- */
-function peakRssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024
-}
-
 async function main(): Promise<number> {
-  log(
-    `readlater import bench: ${ENTRIES} entries, bun ${Bun.version}, ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  )
+  log(`readlater import bench: ${ENTRIES} entries, ${machine()}`)
   log(pinCores())
-  const lastLine = (text: string) => text.trim().split('\n').at(-1)!.trim()
   const keys: string[] = []
-  for (const who of ['netscape', 'pocket', 'reader']) {
-    await run([SERVER, 'user', 'create', '--email', `${who}@bench.example`, '--password', 'bench-password-123'], env)
+  for (const who of ['netscape', 'pocket', 'reader'])
     keys.push(
-      lastLine(
-        await run(
-          [
-            SERVER,
-            'key',
-            'create',
-            '--email',
-            `${who}@bench.example`,
-            '--scopes',
-            'saved-items:capture,saved-items:read,folders:write,folders:read',
-            '--label',
-            'bench',
-          ],
-          env,
-        ),
-      ),
+      await personWithKey(env, `${who}@bench.example`, [
+        'saved-items:capture',
+        'saved-items:read',
+        'folders:write',
+        'folders:read',
+      ]),
     )
-  }
   // The schema with its people and no items: the bare insert's database.
   const emptyCopy = join(workDir, 'empty.db')
   copyFileSync(dbPath, emptyCopy)
@@ -155,7 +123,7 @@ async function main(): Promise<number> {
         .import
     }
     const seconds = (performance.now() - started) / 1000
-    const sorted = Float64Array.from(listTimes).sort()
+    const list = p50p99(listTimes)
     rows.push({
       format,
       status: job.status,
@@ -164,9 +132,10 @@ async function main(): Promise<number> {
       seconds,
       perSecond: ENTRIES / seconds,
       fileMiB: body.length / 2 ** 20,
+      // VmHWM: the fresh process's own peak, the upload's included (the first also holds the reader's captures).
       peakRssMiB: peakRssMiB(pid),
-      listP50: percentile(sorted, 50),
-      listP99: percentile(sorted, 99),
+      listP50: list.p50,
+      listP99: list.p99,
       listSamples: listTimes.length,
     })
   }

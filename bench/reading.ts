@@ -24,7 +24,7 @@
  * and writes its profile there when it exits). Writes a JSON results file in the temp directory. Exits 1
  * if a measured request failed, or an enriched page has no content.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readability } from '@mozilla/readability'
@@ -41,26 +41,33 @@ import { webRandom } from '../core/time.ts'
 import { atomically, openDatabase, type Database } from '../adapters/storage/open-database.ts'
 import { enrichmentJobs, itemContents, savedItems } from '../adapters/storage/schema.ts'
 import { articlePage, FIXTURE_ARTICLE } from './article-pages.ts'
-import { percentile, runFixedRate, runLoad, type LoadResult } from './load.ts'
-import { pinCores, run, SERVER, startServer, stopAll, type Server } from './processes.ts'
+import { runFixedRate, runLoad, type LoadResult } from './lib/load.ts'
+import {
+  createPersonWithKey,
+  envNumber,
+  pinCores,
+  rssBytes,
+  runBench,
+  SERVER,
+  startServer,
+  stopAll,
+  type Server,
+} from './lib/processes.ts'
+import { percentile } from './lib/stats.ts'
+import { fmt, log, machine, printTable, reportFailures, writeResults } from './lib/tables.ts'
 
-const num = (name: string, fallback: number): number => {
-  const value = Number(process.env[name] ?? fallback)
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`)
-  return value
-}
-const RUNS = Math.round(num('BENCH_READING_RUNS', 200))
-const LARGE_RUNS = Math.round(num('BENCH_READING_LARGE_RUNS', 11))
-const CONCURRENCY = Math.round(num('BENCH_CONCURRENCY', 32))
-const DURATION_MS = num('BENCH_DURATION_S', 4) * 1000
-const WARMUP_MS = num('BENCH_WARMUP_S', 1) * 1000
-const ITEMS = Math.round(num('BENCH_READING_ITEMS', 2000))
+const RUNS = Math.round(envNumber('BENCH_READING_RUNS', 200))
+const LARGE_RUNS = Math.round(envNumber('BENCH_READING_LARGE_RUNS', 11))
+const CONCURRENCY = Math.round(envNumber('BENCH_CONCURRENCY', 32))
+const DURATION_MS = envNumber('BENCH_DURATION_S', 4) * 1000
+const WARMUP_MS = envNumber('BENCH_WARMUP_S', 1) * 1000
+const ITEMS = Math.round(envNumber('BENCH_READING_ITEMS', 2000))
 const CONTENT_ITEMS = 50
-const RATE = num('BENCH_READING_RATE', 500)
-const WINDOW_MS = num('BENCH_READING_WINDOW_S', 5) * 1000
-const BACKLOG = Math.round(num('BENCH_READING_BACKLOG', 20))
+const RATE = envNumber('BENCH_READING_RATE', 500)
+const WINDOW_MS = envNumber('BENCH_READING_WINDOW_S', 5) * 1000
+const BACKLOG = Math.round(envNumber('BENCH_READING_BACKLOG', 20))
 // 0: no captures during the window, only the backlog queued before it.
-const CAPTURE_EVERY_MS = process.env.BENCH_READING_CAPTURE_MS === '0' ? 0 : num('BENCH_READING_CAPTURE_MS', 500)
+const CAPTURE_EVERY_MS = process.env.BENCH_READING_CAPTURE_MS === '0' ? 0 : envNumber('BENCH_READING_CAPTURE_MS', 500)
 // 0: leave the server unpinned (its extraction thread may then use the load generator's core).
 const PIN = process.env.BENCH_READING_PIN !== '0'
 const PROFILE_DIR = process.env.BENCH_READING_PROFILE
@@ -84,9 +91,6 @@ const serverEnv: Record<string, string> = {
   // and every capture carries its page, so enrichment never fetches anything.
   ENRICHMENT: 'on',
 }
-
-const log = (line: string) => console.error(line)
-const fmt = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '-')
 
 // ---------------------------------------------------------------------------------------------------------
 // 1. Extraction, in this process
@@ -169,30 +173,8 @@ function measureExtraction(page: string, html: string, runs: number, warmup: num
   }
 }
 
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
-  console.log(line(header))
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
-  for (const row of rows) console.log(line(row))
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // 2. and 3. Over HTTP
-
-async function createUserWithKey(email: string, scopes: string[]): Promise<{ userId: string; key: string }> {
-  const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1)!.trim()
-  const userId = lastLine(
-    await run([SERVER, 'user', 'create', '--email', email, '--password', 'bench-password-123'], serverEnv),
-  )
-  const key = lastLine(
-    await run([SERVER, 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'], serverEnv),
-  )
-  if (!/^rlk_[A-Za-z0-9_-]{43}$/.test(key))
-    throw new Error(`key create printed "${key}" as its last line, not an API key`)
-  return { userId, key }
-}
 
 /**
  * `total` enriched items for one person by direct SQL, every `total / 50`th with an article of realistic
@@ -236,16 +218,6 @@ async function seed(db: Database, userId: string, total: number): Promise<string
   return withContent.map((row) => row.id)
 }
 
-/** The resident set of a process, from /proc (Linux); null elsewhere. */
-function rssBytes(pid: number): number | null {
-  try {
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
-    return kb ? Number(kb) * 1024 : null
-  } catch {
-    return null
-  }
-}
-
 interface HttpScenario {
   name: string
   description: string
@@ -274,11 +246,7 @@ interface CaptureStream {
 
 async function main(): Promise<number> {
   const started = performance.now()
-  log(
-    `readlater reading bench: bun ${Bun.version}, ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  )
+  log(`readlater reading bench: ${machine()}`)
   const pinning = PIN ? pinCores() : 'not pinned (BENCH_READING_PIN=0)'
   log(pinning)
 
@@ -291,7 +259,10 @@ async function main(): Promise<number> {
   ]
 
   // 2. The server, a person with items, 50 of them with an article.
-  const reader = await createUserWithKey('reader@bench.example', ['saved-items:read', 'saved-items:capture'])
+  const reader = await createPersonWithKey(serverEnv, 'reader@bench.example', [
+    'saved-items:read',
+    'saved-items:capture',
+  ])
   const db = await openDatabase(databaseUrl)
   const seedStart = performance.now()
   const contentIds = await seed(db, reader.userId, ITEMS)
@@ -576,83 +547,53 @@ async function main(): Promise<number> {
       ? [`enriched pages without content: ${JSON.stringify(contentStatuses)}`]
       : []),
   ]
-  const resultsFile = join(tmpdir(), `readlater-bench-reading-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-  writeFileSync(
-    resultsFile,
-    JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        bun: Bun.version,
-        cores: cpus().length,
-        pinning,
-        loadavg: loadavg(),
-        extraction,
-        contentEndpoint: {
-          concurrency: CONCURRENCY,
-          warmupSeconds: WARMUP_MS / 1000,
-          durationSeconds: DURATION_MS / 1000,
-          items: ITEMS,
-          articles: contentIds.length,
-          scenarios: http,
-        },
-        listWhileEnriching: {
-          rate: RATE,
-          windowSeconds: WINDOW_MS / 1000,
-          pageBytes: Buffer.byteLength(hugePage),
-          backlog: BACKLOG,
-          captureEveryMs: CAPTURE_EVERY_MS,
-          windows,
-          p99TargetMs: P99_TARGET_MS,
-          held,
-          captures: { sent: stream.sent, p50Ms: percentile(captureSorted, 50), failures: stream.failures },
-          enrichedByEnd: enriched.size,
-          contentStatuses,
-          words,
-        },
-        serverRssPeakBytes: peakRss || null,
-        failures,
-        wallSeconds: (performance.now() - started) / 1000,
+  writeResults(
+    'reading',
+    {
+      date: new Date().toISOString(),
+      bun: Bun.version,
+      cores: cpus().length,
+      pinning,
+      loadavg: loadavg(),
+      extraction,
+      contentEndpoint: {
+        concurrency: CONCURRENCY,
+        warmupSeconds: WARMUP_MS / 1000,
+        durationSeconds: DURATION_MS / 1000,
+        items: ITEMS,
+        articles: contentIds.length,
+        scenarios: http,
       },
-      null,
-      2,
-    ),
+      listWhileEnriching: {
+        rate: RATE,
+        windowSeconds: WINDOW_MS / 1000,
+        pageBytes: Buffer.byteLength(hugePage),
+        backlog: BACKLOG,
+        captureEveryMs: CAPTURE_EVERY_MS,
+        windows,
+        p99TargetMs: P99_TARGET_MS,
+        held,
+        captures: { sent: stream.sent, p50Ms: percentile(captureSorted, 50), failures: stream.failures },
+        enrichedByEnd: enriched.size,
+        contentStatuses,
+        words,
+      },
+      serverRssPeakBytes: peakRss || null,
+      failures,
+      wallSeconds: (performance.now() - started) / 1000,
+    },
+    started,
   )
-  console.log(`  results JSON: ${resultsFile}   (wall time ${((performance.now() - started) / 1000).toFixed(1)} s)`)
-  if (failures.length > 0) {
-    console.log('')
-    console.log('!!!!!!!!!! FAILURES: these numbers are NOT valid !!!!!!!!!!')
-    for (const f of failures) console.log(`!!! ${f}`)
-    return 1
-  }
-  return 0
+  return reportFailures(failures, 'FAILURES')
 }
 
 /** A profiled server writes its profile as it exits: it gets time to (stopAll would SIGKILL it after 2 s). */
 let profiled: Server | null = null
-const cleanUp = async () => {
+await runBench(main, async () => {
   if (profiled) {
     profiled.process.kill('SIGTERM')
     await Promise.race([profiled.process.exited, Bun.sleep(30_000)])
   }
   await stopAll()
   rmSync(workDir, { recursive: true, force: true })
-}
-let interrupted = false
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) return
-    interrupted = true
-    console.error(`bench interrupted (${signal}): stopping the server`)
-    void cleanUp().finally(() => process.exit(130))
-  })
-}
-
-let code = 1
-try {
-  code = await main()
-} catch (error) {
-  console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-} finally {
-  await cleanUp()
-}
-process.exit(code)
+})

@@ -19,7 +19,7 @@
  * server.ts to measure, for before/after tables). Reports the server's peak RSS. Exits 1 if
  * any measured request failed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { count, eq } from 'drizzle-orm'
@@ -31,20 +31,28 @@ import { listSavedItems } from '../adapters/storage/saved-items.ts'
 import { atomically, openDatabase, type Database } from '../adapters/storage/open-database.ts'
 import { savedItems } from '../adapters/storage/schema.ts'
 import { insertUser } from '../adapters/storage/users.ts'
-import { percentile, runFixedRate, runLoad, type LoadRequest, type LoadResult } from './load.ts'
-import { pinCores, run, SERVER, startServer, stopAll, type Server } from './processes.ts'
+import { runFixedRate, runLoad, type LoadRequest, type LoadResult } from './lib/load.ts'
+import {
+  createKey,
+  createPersonWithKey,
+  envNumber,
+  pinCores,
+  rssBytes,
+  runBench,
+  SERVER,
+  startServer,
+  stopAll,
+  type Server,
+} from './lib/processes.ts'
+import { ascending, percentile } from './lib/stats.ts'
+import { fmt, log, machine, printTable, reportFailures, writeResults } from './lib/tables.ts'
 
-const num = (name: string, fallback: number): number => {
-  const value = Number(process.env[name] ?? fallback)
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`)
-  return value
-}
-const CONCURRENCY = Math.round(num('BENCH_CONCURRENCY', 32))
-const DURATION_MS = num('BENCH_DURATION_S', 5) * 1000
-const WARMUP_MS = num('BENCH_WARMUP_S', 1) * 1000
-const LIST_ITEMS = Math.round(num('BENCH_LIST_ITEMS', 10_000))
+const CONCURRENCY = Math.round(envNumber('BENCH_CONCURRENCY', 32))
+const DURATION_MS = envNumber('BENCH_DURATION_S', 5) * 1000
+const WARMUP_MS = envNumber('BENCH_WARMUP_S', 1) * 1000
+const LIST_ITEMS = Math.round(envNumber('BENCH_LIST_ITEMS', 10_000))
 // 1: one person holds every item. More: the items are spread evenly, the reader holding their share.
-const PEOPLE = Math.round(num('BENCH_PEOPLE', 1))
+const PEOPLE = Math.round(envNumber('BENCH_PEOPLE', 1))
 const READER_ITEMS = Math.floor(LIST_ITEMS / PEOPLE)
 const SHAPE =
   PEOPLE === 1
@@ -61,34 +69,6 @@ const serverEnv: Record<string, string> = {
   LOG_LEVEL: 'silent',
   // Captures of made-up URLs must not queue outbound fetches that compete for the two cores.
   ENRICHMENT: 'off',
-}
-
-const log = (line: string) => console.error(line)
-
-async function createKey(email: string, scopes: string[]): Promise<string> {
-  const key = (
-    await run([SERVER, 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'], serverEnv)
-  )
-    .trim()
-    .split('\n')
-    .at(-1)!
-    .trim()
-  if (!/^rlk_[A-Za-z0-9_-]{43}$/.test(key))
-    throw new Error(`key create printed "${key}" as its last line, not an API key`)
-  return key
-}
-
-async function createUserWithKey(email: string, scopes: string[]): Promise<{ userId: string; key: string }> {
-  const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1)!.trim()
-  const userId = lastLine(
-    await run([SERVER, 'user', 'create', '--email', email, '--password', 'bench-password-123'], serverEnv),
-  )
-  const key = lastLine(
-    await run([SERVER, 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'], serverEnv),
-  )
-  if (!/^rlk_[A-Za-z0-9_-]{43}$/.test(key))
-    throw new Error(`key create printed "${key}" as its last line, not an API key`)
-  return { userId, key }
 }
 
 /** Inserts `total` items for one person straight through the storage layer, 500 rows a statement, one batch. */
@@ -126,17 +106,6 @@ async function seedOtherPeople(db: Database, people: number, each: number): Prom
       createdAt: new Date().toISOString(),
     })
     await seedItems(db, id, each)
-  }
-}
-
-/** The resident set of a process, from /proc (Linux); null elsewhere. */
-function rssBytes(pid: number): number | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]
-    return kb ? Number(kb) * 1024 : null
-  } catch {
-    return null
   }
 }
 
@@ -189,7 +158,7 @@ async function inProcessListTimes(
       await fn()
       samples.push(performance.now() - t0)
     }
-    return percentile(Float64Array.from(samples).sort(), 50)
+    return percentile(ascending(samples), 50)
   }
   const storageLayerP50Ms = await time(() =>
     listSavedItems(db, userId, { sort: 'newest', folder: null, limit: 50, after: null }),
@@ -203,61 +172,45 @@ async function inProcessListTimes(
   return { storageLayerP50Ms, rawSqlP50Ms, iterations }
 }
 
-const fmt = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '-')
-
-function printTable(results: ScenarioResult[]): void {
-  const header = [
-    'scenario',
-    'req/s',
-    'p50 ms',
-    'p99 ms',
-    'raw req/s',
-    'raw p50',
-    'raw p99',
-    'ratio',
-    'rss MiB',
-    'errors',
-  ]
-  const rows = results.map((r) => [
-    r.name,
-    fmt(r.ours.rps, 0),
-    fmt(r.ours.p50Ms, 2),
-    fmt(r.ours.p99Ms, 2),
-    fmt(r.raw.rps, 0),
-    fmt(r.raw.p50Ms, 2),
-    fmt(r.raw.p99Ms, 2),
-    fmt(r.ratio, 3),
-    r.rssPeakMiB === null ? '-' : String(r.rssPeakMiB),
-    r.ours.errors + r.raw.errors > 0 ? `${r.ours.errors + r.raw.errors} FAILED` : '0',
-  ])
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
-  console.log(line(header))
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
-  for (const row of rows) console.log(line(row))
+function printResults(results: ScenarioResult[]): void {
+  printTable(
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'raw req/s', 'raw p50', 'raw p99', 'ratio', 'rss MiB', 'errors'],
+    results.map((r) => [
+      r.name,
+      fmt(r.ours.rps, 0),
+      fmt(r.ours.p50Ms, 2),
+      fmt(r.ours.p99Ms, 2),
+      fmt(r.raw.rps, 0),
+      fmt(r.raw.p50Ms, 2),
+      fmt(r.raw.p99Ms, 2),
+      fmt(r.ratio, 3),
+      r.rssPeakMiB === null ? '-' : String(r.rssPeakMiB),
+      r.ours.errors + r.raw.errors > 0 ? `${r.ours.errors + r.raw.errors} FAILED` : '0',
+    ]),
+  )
 }
 
 async function main(): Promise<number> {
   const started = performance.now()
   log(
-    `readlater bench: ${CONCURRENCY} in flight, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per run, bun ${Bun.version}, ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+    `readlater bench: ${CONCURRENCY} in flight, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per run, ${machine()}`,
   )
   log(`database ${databaseUrl}`)
   const pinning = pinCores()
   log(pinning)
 
   // Accounts and keys through the CLI, exactly as an operator would; then 10,000 items by direct SQL.
-  const reader = await createUserWithKey('reader@bench.example', [
+  const reader = await createPersonWithKey(serverEnv, 'reader@bench.example', [
     'saved-items:read',
     'saved-items:write',
     'folders:read',
     'folders:write',
   ])
   // Captures go to the reader's own account (a capture-only key), so they land among that person's items.
-  const capturer = { userId: reader.userId, key: await createKey('reader@bench.example', ['saved-items:capture']) }
+  const capturer = {
+    userId: reader.userId,
+    key: await createKey(serverEnv, 'reader@bench.example', ['saved-items:capture']),
+  }
   const db = await openDatabase(databaseUrl)
   const seedStart = performance.now()
   await seedItems(db, reader.userId, READER_ITEMS)
@@ -495,7 +448,7 @@ async function main(): Promise<number> {
   db.$client.close()
 
   console.log('')
-  printTable(results)
+  printResults(results)
   console.log('')
   for (const r of results) console.log(`  ${r.name.padEnd(12)} ${r.description}`)
   console.log(
@@ -531,66 +484,36 @@ async function main(): Promise<number> {
   if (halfRate.errors + halfRate.warmupErrors > 0)
     failures.push(`capture at half rate: ${halfRate.errors} measured failures; first: ${halfRate.firstError}`)
 
-  const resultsFile = join(tmpdir(), `readlater-bench-results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-  writeFileSync(
-    resultsFile,
-    JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        bun: Bun.version,
-        cores: cpus().length,
-        pinning,
-        loadavg: loadavg(),
-        concurrency: CONCURRENCY,
-        warmupSeconds: WARMUP_MS / 1000,
-        durationSeconds: DURATION_MS / 1000,
-        listItems: LIST_ITEMS,
-        people: PEOPLE,
-        readerItems: READER_ITEMS,
-        serverRssPeakBytes: peakRss || null,
-        scenarios: results,
-        listQueryInProcess: inProcess,
-        captureAtHalfRate: { rate: captureRate, ...halfRate },
-        durableWriteFloorAtHalfRate: { rate: captureRate, ...halfRateFloor },
-        failures,
-        wallSeconds: (performance.now() - started) / 1000,
-      },
-      null,
-      2,
-    ),
+  writeResults(
+    'results',
+    {
+      date: new Date().toISOString(),
+      bun: Bun.version,
+      cores: cpus().length,
+      pinning,
+      loadavg: loadavg(),
+      concurrency: CONCURRENCY,
+      warmupSeconds: WARMUP_MS / 1000,
+      durationSeconds: DURATION_MS / 1000,
+      listItems: LIST_ITEMS,
+      people: PEOPLE,
+      readerItems: READER_ITEMS,
+      serverRssPeakBytes: peakRss || null,
+      scenarios: results,
+      listQueryInProcess: inProcess,
+      captureAtHalfRate: { rate: captureRate, ...halfRate },
+      durableWriteFloorAtHalfRate: { rate: captureRate, ...halfRateFloor },
+      failures,
+      wallSeconds: (performance.now() - started) / 1000,
+    },
+    started,
   )
-  console.log(`  results JSON: ${resultsFile}   (wall time ${((performance.now() - started) / 1000).toFixed(1)} s)`)
-
-  if (failures.length > 0) {
-    console.log('')
-    console.log('!!!!!!!!!! FAILED REQUESTS: these numbers are NOT valid !!!!!!!!!!')
-    for (const f of failures) console.log(`!!! ${f}`)
-    return 1
-  }
-  console.log('  every request succeeded')
-  return 0
+  const code = reportFailures(failures, 'FAILED REQUESTS')
+  if (code === 0) console.log('  every request succeeded')
+  return code
 }
 
-const cleanUp = async () => {
+await runBench(main, async () => {
   await stopAll()
   rmSync(workDir, { recursive: true, force: true })
-}
-let interrupted = false
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) return
-    interrupted = true
-    console.error(`bench interrupted (${signal}): stopping servers`)
-    void cleanUp().finally(() => process.exit(130))
-  })
-}
-
-let code = 1
-try {
-  code = await main()
-} catch (error) {
-  console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-} finally {
-  await cleanUp()
-}
-process.exit(code)
+})

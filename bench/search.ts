@@ -17,31 +17,27 @@
  */
 import { Database as BunDatabase } from 'bun:sqlite'
 import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { uuidv7 } from '../core/ids.ts'
 import { prepareCapture } from '../core/items/capture.ts'
 import { webRandom } from '../core/time.ts'
-import { percentile, runLoad, seededRandom } from './load.ts'
+import { runLoad } from './lib/load.ts'
+import { seededRandom } from './lib/seed.ts'
+import { p50p99 } from './lib/stats.ts'
+import { log, machine } from './lib/tables.ts'
 import { openDatabase } from '../adapters/storage/open-database.ts'
 import { catchUpSearchIndex } from '../adapters/storage/search-index.ts'
-import { pinCores, run, SERVER, startServer, stopAll } from './processes.ts'
+import { benchEnv, createKey, createPerson, pinCores, SERVER, startServer, stopAll } from './lib/processes.ts'
 
 const ITEMS = Number(process.env.BENCH_SEARCH_ITEMS ?? 100_000)
 const SAMPLES = 300
 /** Capture runs with and without the index, alternated: the machine drifts, so more than one pair. */
 const CAPTURE_ROUNDS = 3
-const log = (line: string) => console.error(line)
 
 const workDir = mkdtempSync(join(tmpdir(), 'readlater-bench-search-'))
 const dbPath = join(workDir, 'search.db')
-const env = (path: string): Record<string, string> => ({
-  DATABASE_URL: `file:${path}`,
-  RATE_LIMIT_MAX: '100000000',
-  IP_RATE_LIMIT_MAX: '100000000',
-  LOG_LEVEL: 'silent',
-  ENRICHMENT: 'off',
-})
+const env = (path: string): Record<string, string> => benchEnv(`file:${path}`)
 
 const random = seededRandom(42)
 
@@ -162,41 +158,11 @@ const QUERIES = [
   { name: 'filters only', q: 'is:unread type:video', match: null },
 ] as const
 
-function timings(samples: number[]): { p50: number; p99: number } {
-  const sorted = Float64Array.from(samples).sort()
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) }
-}
-
 async function main(): Promise<number> {
-  log(
-    `readlater search bench: ${ITEMS} items, bun ${Bun.version}, ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  )
+  log(`readlater search bench: ${ITEMS} items, ${machine()}`)
   log(pinCores())
-  const lastLine = (text: string) => text.trim().split('\n').at(-1)!.trim()
-  const userId = lastLine(
-    await run(
-      [SERVER, 'user', 'create', '--email', 'search@bench.example', '--password', 'bench-password-123'],
-      env(dbPath),
-    ),
-  )
-  const key = lastLine(
-    await run(
-      [
-        SERVER,
-        'key',
-        'create',
-        '--email',
-        'search@bench.example',
-        '--scopes',
-        'saved-items:read,saved-items:capture',
-        '--label',
-        'bench',
-      ],
-      env(dbPath),
-    ),
-  )
+  const userId = await createPerson(env(dbPath), 'search@bench.example')
+  const key = await createKey(env(dbPath), 'search@bench.example', ['saved-items:read', 'saved-items:capture'])
   // A small copy before seeding, for the capture comparison (its size does not matter to an insert).
   const small = join(workDir, 'capture-with.db')
   const seconds = await seed(userId)
@@ -230,7 +196,7 @@ async function main(): Promise<number> {
     await (await fetch(`${server.url}/health`)).arrayBuffer()
     if (i >= 20) floorSamples.push(performance.now() - t)
   }
-  const floor = timings(floorSamples)
+  const floor = p50p99(floorSamples)
   for (const query of QUERIES) {
     const url = `${server.url}/v1/search?q=${encodeURIComponent(query.q)}`
     let found = 0
@@ -254,8 +220,8 @@ async function main(): Promise<number> {
       statement.all(...args)
       direct.push(performance.now() - t)
     }
-    const e = timings(endpoint)
-    const d = timings(direct)
+    const e = p50p99(endpoint)
+    const d = p50p99(direct)
     const overFloor = e.p50 / (d.p50 + floor.p50)
     results.push({ query: query.name, q: query.q, found, endpoint: e, raw: d, ratio: e.p50 / d.p50, overFloor })
     rows.push(
@@ -340,27 +306,8 @@ let templateKey = ''
 /** The capture comparison's database: migrated, one person, no items; made before the big seed. */
 async function captureTemplate(): Promise<void> {
   const path = join(workDir, 'capture-template.db')
-  const lastLine = (text: string) => text.trim().split('\n').at(-1)!.trim()
-  await run(
-    [SERVER, 'user', 'create', '--email', 'capture@bench.example', '--password', 'bench-password-123'],
-    env(path),
-  )
-  templateKey = lastLine(
-    await run(
-      [
-        SERVER,
-        'key',
-        'create',
-        '--email',
-        'capture@bench.example',
-        '--scopes',
-        'saved-items:capture',
-        '--label',
-        'bench',
-      ],
-      env(path),
-    ),
-  )
+  await createPerson(env(path), 'capture@bench.example')
+  templateKey = await createKey(env(path), 'capture@bench.example', ['saved-items:capture'])
   const db = new BunDatabase(path)
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
   db.close()

@@ -10,22 +10,18 @@
  * Pinned like bench/run.ts when taskset is there.
  */
 import { mkdtempSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { percentile, seededRandom } from './load.ts'
-import { personWithKey, pinCores, SERVER, startServer, stopAll } from './processes.ts'
+import { BENCH_PASSWORD, benchEnv, personWithKey, pinCores, SERVER, startServer, stopAll } from './lib/processes.ts'
+import { seededRandom } from './lib/seed.ts'
+import { p50p99 } from './lib/stats.ts'
+import { log, machine } from './lib/tables.ts'
 
 const REQUESTS = Number(process.env.BENCH_WEB_REQUESTS ?? 400)
 const ITEMS = 1000
-const log = (line: string) => console.error(line)
 const dir = mkdtempSync(join(tmpdir(), 'readlater-bench-web-'))
-const env = {
-  DATABASE_URL: `file:${join(dir, 'web.db')}`,
-  RATE_LIMIT_MAX: '100000000',
-  IP_RATE_LIMIT_MAX: '100000000',
-  LOG_LEVEL: 'silent',
-  ENRICHMENT: 'off',
-}
+const databaseUrl = `file:${join(dir, 'web.db')}`
+const env = benchEnv(databaseUrl)
 const random = seededRandom(11)
 const WORDS = ['rust', 'memory', 'design', 'notes', 'the', 'guide', 'to', 'kestrel', 'garden', 'systems', 'on']
 const words = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')
@@ -54,7 +50,7 @@ async function seed(url: string, key: string): Promise<void> {
 /** Enriched-looking rows, written straight to the file: the bench measures reading them, not enrichment. */
 async function enrich(): Promise<void> {
   const { openDatabase } = await import('../adapters/storage/open-database.ts')
-  const db = await openDatabase(env.DATABASE_URL)
+  const db = await openDatabase(databaseUrl)
   const rows = (await db.$client.execute('SELECT id FROM saved_items')).rows
   for (const [i, row] of rows.entries()) {
     await db.$client.execute({
@@ -107,37 +103,22 @@ async function sample(url: string, headers: Record<string, string>): Promise<Sam
 }
 
 const summary = (samples: Sample[]) => {
-  const sorted = (f: (s: Sample) => number) => Float64Array.from(samples.map(f)).sort()
+  const headers = p50p99(samples.map((s) => s.headers))
+  const total = p50p99(samples.map((s) => s.total))
   return {
-    headersP50: percentile(
-      sorted((s) => s.headers),
-      50,
-    ),
-    headersP99: percentile(
-      sorted((s) => s.headers),
-      99,
-    ),
-    totalP50: percentile(
-      sorted((s) => s.total),
-      50,
-    ),
-    totalP99: percentile(
-      sorted((s) => s.total),
-      99,
-    ),
+    headersP50: headers.p50,
+    headersP99: headers.p99,
+    totalP50: total.p50,
+    totalP99: total.p99,
     bytes: samples[0]!.bytes,
   }
 }
 
 async function main(): Promise<void> {
-  log(
-    `readlater web queue bench: bun ${Bun.version}, ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  )
+  log(`readlater web queue bench: ${machine()}`)
   log(pinCores())
   const email = 'web@bench.example'
-  const password = 'bench-password-123'
+  const password = BENCH_PASSWORD
   const key = await personWithKey(env, email, [
     'saved-items:capture',
     'saved-items:read',

@@ -21,19 +21,20 @@
  */
 import { Database as BunDatabase } from 'bun:sqlite'
 import { mkdtempSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
 import { uuidv7 } from '../core/ids.ts'
 import { webRandom } from '../core/time.ts'
 import { WEBHOOK_EVENTS } from '../core/webhooks/events.ts'
-import { openDatabase, type Database } from '../adapters/storage/open-database.ts'
+import type { Database } from '../adapters/storage/open-database.ts'
 import { insertWebhook } from '../adapters/storage/webhooks.ts'
 import { DEFAULT_DELIVERY_OPTIONS } from '../adapters/jobs/webhook-worker.ts'
 import { newWebhookSecret } from '../adapters/app/webhook-secrets.ts'
-import { percentile } from './load.ts'
-import { personWithKey, pinCores, ROOT, run, SERVER, startServer, stopAll } from './processes.ts'
-import { captureRate, userOf } from './capture-rate.ts'
+import { benchEnv, personWithKey, pinCores, ROOT, SERVER, startServer, stopAll } from './lib/processes.ts'
+import { alternatedCaptureRates, captureSides } from './lib/seed.ts'
+import { median, percentile } from './lib/stats.ts'
+import { log, machine } from './lib/tables.ts'
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000)
 const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 16)
@@ -43,7 +44,6 @@ const ROUNDS = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 5)
 const BASELINE_IN_FLIGHT = Math.min(DEFAULT_DELIVERY_OPTIONS.perWebhook, DEFAULT_DELIVERY_OPTIONS.concurrency)
 /** With no new message for this long, the delivery is called stuck. */
 const STALL_MS = 30_000
-const log = (line: string) => console.error(line)
 const failures: string[] = []
 const fail = (line: string) => {
   failures.push(line)
@@ -51,23 +51,14 @@ const fail = (line: string) => {
 }
 
 async function captureCost(dir: string): Promise<{ withHook: number[]; without: number[] }> {
-  const env = { LOG_LEVEL: 'silent' }
-  const withHook = `file:${join(dir, 'with.db')}`
-  const without = `file:${join(dir, 'without.db')}`
-  for (const url of [withHook, without])
-    await run([SERVER, 'user', 'create', '--email', 'c@bench.example', '--password', 'bench-password-123'], {
-      ...env,
-      DATABASE_URL: url,
-    })
-  const a = await openDatabase(withHook)
-  const b = await openDatabase(without)
-  const [ua, ub] = [await userOf(a, 'c@bench.example'), await userOf(b, 'c@bench.example')]
+  const sides = await captureSides(dir, 'c@bench.example')
+  const [{ db: a }, { db: b }] = sides
   const now = new Date()
   const inserted = await insertWebhook(
     a,
     {
       id: uuidv7(now.getTime(), webRandom),
-      userId: ua,
+      userId: sides[0].userId,
       url: 'https://hooks.example.com/readlater',
       events: [...WEBHOOK_EVENTS],
       secret: newWebhookSecret(webRandom),
@@ -77,11 +68,7 @@ async function captureCost(dir: string): Promise<{ withHook: number[]; without: 
     10,
   )
   if (!inserted) throw new Error('the webhook of part 1 was not stored')
-  const result = { withHook: [] as number[], without: [] as number[] }
-  for (let round = 0; round < ROUNDS; round++) {
-    result.withHook.push(await captureRate(a, ua, `a${round}`, CAPTURE_ROUND))
-    result.without.push(await captureRate(b, ub, `b${round}`, CAPTURE_ROUND))
-  }
+  const rates = await alternatedCaptureRates(sides, ROUNDS, CAPTURE_ROUND)
   // The cost measured must be the one meant: a message per capture on one side, none on the other.
   const outbox = async (db: Database) =>
     Number((await db.$client.execute('SELECT count(*) AS n FROM webhook_deliveries')).rows[0]!.n)
@@ -90,7 +77,7 @@ async function captureCost(dir: string): Promise<{ withHook: number[]; without: 
   if (none !== 0) fail(`part 1: ${none} outbox rows in the database without a webhook`)
   a.$client.close()
   b.$client.close()
-  return result
+  return { withHook: rates.with, without: rates.without }
 }
 
 /** What the receiver saw in one phase. */
@@ -274,15 +261,7 @@ interface Delivery {
 
 async function delivery(dir: string, receiver: ReturnType<typeof startReceiver>): Promise<Delivery> {
   const url = `file:${join(dir, 'delivery.db')}`
-  const env = {
-    DATABASE_URL: url,
-    RATE_LIMIT_MAX: '100000000',
-    IP_RATE_LIMIT_MAX: '100000000',
-    LOG_LEVEL: 'silent',
-    ENRICHMENT: 'off',
-    ENRICH_ALLOW_PRIVATE: '1',
-    WEBHOOKS: 'on',
-  }
+  const env = benchEnv(url, { ENRICH_ALLOW_PRIVATE: '1', WEBHOOKS: 'on' })
   const key = await personWithKey(env, 'w@bench.example', ['webhooks:manage', 'saved-items:capture'])
   const server = await startServer(
     'readlater',
@@ -385,15 +364,12 @@ async function delivery(dir: string, receiver: ReturnType<typeof startReceiver>)
 
 async function main(): Promise<void> {
   log(
-    `readlater webhooks bench: ${EVENTS} events, ${CONCURRENCY} captures in flight, ${ROUNDS} rounds of ${CAPTURE_ROUND} captures, bun ${Bun.version}, ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+    `readlater webhooks bench: ${EVENTS} events, ${CONCURRENCY} captures in flight, ${ROUNDS} rounds of ${CAPTURE_ROUND} captures, ${machine()}`,
   )
   const pinning = pinCores()
   log(pinning)
   const pinned = pinning.startsWith('pinned')
   const dir = mkdtempSync(join(tmpdir(), 'readlater-bench-webhooks-'))
-  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!
 
   log('part 1: captures with one webhook against none')
   const cost = await captureCost(dir)

@@ -1,10 +1,11 @@
 /** Child processes for the benchmark: spawned servers that are always killed, even when the run fails. */
 import type { Subprocess } from 'bun'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const children = new Set<Subprocess>()
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /**
  * Where `server.ts` is run from: this checkout, or another one named by BENCH_SERVER_ROOT (an older commit's
@@ -120,12 +121,100 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL')
 })
 
-/** A person made with the admin CLI and a key of theirs with these scopes (printed on the CLI's last line). */
-export async function personWithKey(env: Record<string, string>, email: string, scopes: string[]): Promise<string> {
-  await run([SERVER, 'user', 'create', '--email', email, '--password', 'bench-password-123'], env)
-  const out = await run(
-    [SERVER, 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'],
-    env,
+/** A server's environment for a bench: this database, no rate limits, no logs, no enrichment; then `extra`. */
+export function benchEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    RATE_LIMIT_MAX: '100000000',
+    IP_RATE_LIMIT_MAX: '100000000',
+    LOG_LEVEL: 'silent',
+    ENRICHMENT: 'off',
+    ...extra,
+  }
+}
+
+/** The password of every bench person (the web bench signs in with it). */
+export const BENCH_PASSWORD = 'bench-password-123'
+
+const lastLine = (stdout: string): string => stdout.trim().split('\n').at(-1)!.trim()
+
+/** A person made with the admin CLI, as an operator would; returns their id (the CLI's last line). */
+export async function createPerson(env: Record<string, string>, email: string): Promise<string> {
+  return lastLine(await run([SERVER, 'user', 'create', '--email', email, '--password', BENCH_PASSWORD], env))
+}
+
+/** A key of the person's with these scopes, made with the admin CLI (printed on its last line). */
+export async function createKey(env: Record<string, string>, email: string, scopes: string[]): Promise<string> {
+  const key = lastLine(
+    await run([SERVER, 'key', 'create', '--email', email, '--scopes', scopes.join(','), '--label', 'bench'], env),
   )
-  return out.trim().split('\n').at(-1)!.trim()
+  if (!/^rlk_[A-Za-z0-9_-]{43}$/.test(key))
+    throw new Error(`key create printed "${key}" as its last line, not an API key`)
+  return key
+}
+
+/** A person made with the admin CLI and a key of theirs with these scopes: the person's id and the key. */
+export async function createPersonWithKey(
+  env: Record<string, string>,
+  email: string,
+  scopes: string[],
+): Promise<{ userId: string; key: string }> {
+  const userId = await createPerson(env, email)
+  return { userId, key: await createKey(env, email, scopes) }
+}
+
+/** A person made with the admin CLI and a key of theirs with these scopes: the key. */
+export async function personWithKey(env: Record<string, string>, email: string, scopes: string[]): Promise<string> {
+  return (await createPersonWithKey(env, email, scopes)).key
+}
+
+/** A size or count from the environment (`name`), or `fallback`; anything but a positive number is refused. */
+export function envNumber(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback)
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`)
+  return value
+}
+
+/** The resident set of a process now (VmRSS), from /proc (Linux); null elsewhere. */
+export function rssBytes(pid: number): number | null {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+    return kb ? Number(kb) * 1024 : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * A process's peak resident set since it started (VmHWM), in MiB, from /proc (Linux): every moment counts,
+ * where sampling would miss a spike between two samples.
+ */
+export function peakRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024
+}
+
+/**
+ * Runs a bench's `main` and exits with its code, calling `cleanUp` (stop the servers, remove the work
+ * directory) however it ends: returned, thrown, or interrupted by SIGINT or SIGTERM (exit 130).
+ */
+export async function runBench(main: () => Promise<number>, cleanUp: () => Promise<void>): Promise<never> {
+  let interrupted = false
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (interrupted) return
+      interrupted = true
+      console.error(`bench interrupted (${signal}): stopping servers`)
+      void cleanUp().finally(() => process.exit(130))
+    })
+  }
+  let code = 1
+  try {
+    code = await main()
+  } catch (error) {
+    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+  } finally {
+    await cleanUp()
+  }
+  process.exit(code)
 }

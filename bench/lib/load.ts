@@ -1,3 +1,5 @@
+import { percentile } from './stats.ts'
+
 /**
  * A closed-loop HTTP load generator: `concurrency` workers each keep one request in flight (Bun's fetch
  * reuses keep-alive connections), first for `warmupMs` (discarded), then for `durationMs` (measured).
@@ -31,12 +33,6 @@ export interface LoadResult {
   warmupErrors: number
   statuses: Record<string, number>
   firstError: string | null
-}
-
-export function percentile(sorted: ArrayLike<number>, p: number): number {
-  if (sorted.length === 0) return NaN
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
-  return sorted[rank]!
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -174,13 +170,4 @@ export async function runFixedRate(options: FixedRateOptions): Promise<LoadResul
   }
   await Promise.all(inFlight)
   return summarize(tally, options.durationMs)
-}
-
-/** A seeded generator of numbers in [0, 1), so every run of a bench generates the same data. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
-    return state / 2 ** 32
-  }
 }
