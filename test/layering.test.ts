@@ -79,19 +79,6 @@ function importsOfText(text: string): { specifier: string; typeOnly: boolean }[]
   return found
 }
 
-/**
- * Files of http and cli that still call storage themselves, for now (docs/README.md#layout). Web sessions and
- * the request guard are being reworked into app/web-sessions.ts over storage/web-sessions.ts; these three
- * leave this list with that rework. Today: session.ts reads and writes the `users` and `web_sessions`
- * tables (schema.ts); credentials.ts looks up and touches API keys (findActiveApiKey, touchApiKey); guard.ts
- * imports none itself, and is here as the third part of that rework.
- */
-const STORAGE_CALLERS_PENDING_REWORK = [
-  'adapters/http/web/session.ts',
-  'adapters/http/credentials.ts',
-  'adapters/http/guard.ts',
-]
-
 describe('layering (docs/README.md#layout)', () => {
   const edges = imports()
 
@@ -140,10 +127,8 @@ describe('layering (docs/README.md#layout)', () => {
     ])
   })
 
-  test('http and cli reach storage only through app: type imports only, but for the sessions and guard rework', () => {
-    const callers = [...sourceFiles('adapters/http'), ...sourceFiles('adapters/cli')].filter(
-      (file) => !STORAGE_CALLERS_PENDING_REWORK.includes(file),
-    )
+  test('http and cli reach storage only through app: type imports only', () => {
+    const callers = [...sourceFiles('adapters/http'), ...sourceFiles('adapters/cli')]
     const valueImports = callers.flatMap((file) =>
       importsOfText(readFileSync(join(ROOT, file), 'utf8'))
         .filter((found) => !found.typeOnly)
@@ -152,8 +137,6 @@ describe('layering (docs/README.md#layout)', () => {
         .map((target) => `${file} → ${target}`),
     )
     expect(valueImports).toEqual([])
-    // The exceptions name files that exist, so a move or rename does not leave one stale.
-    expect(STORAGE_CALLERS_PENDING_REWORK.filter((file) => !sourceFiles('adapters/http').includes(file))).toEqual([])
   })
 
   test('core imports nothing outside core, and no runtime module', () => {

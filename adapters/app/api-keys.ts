@@ -4,7 +4,15 @@ import { uuidv7 } from '../../core/ids.ts'
 import { displayTextProblem } from '../../core/text/display-text.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Clock, ConnectClient, RandomSource, Scope } from '../../core/types.ts'
-import { insertIssuedApiKey, listApiKeysOldestFirst, revokeApiKey, type ApiKeyRow } from '../storage/api-keys.ts'
+import {
+  type ActiveApiKey,
+  findActiveApiKey,
+  insertIssuedApiKey,
+  listApiKeysOldestFirst,
+  revokeApiKey,
+  touchApiKey,
+  type ApiKeyRow,
+} from '../storage/api-keys.ts'
 import { grantClientNames } from '../storage/oauth-grants.ts'
 import type { Database } from '../storage/open-database.ts'
 
@@ -27,6 +35,17 @@ export interface NewApiKey {
   deviceHint?: string | null
   /** The credential that authorized a connect-issued key (docs/security.md#connect-issued-keys). */
   issuedBy?: { keyId: string } | { grantId: string } | null
+}
+
+/**
+ * The key in force that a presented API key is, with its use recorded (at most once a minute); null for a
+ * key that is unknown or revoked. Every lookup goes to the database, so a revocation by any process counts
+ * on the very next request.
+ */
+export async function useApiKey(deps: { db: Database; clock: Clock }, key: string): Promise<ActiveApiKey | null> {
+  const found = await findActiveApiKey(deps.db, hashSecret(key))
+  if (found) await touchApiKey(deps.db, found, deps.clock.now())
+  return found
 }
 
 /**

@@ -1,9 +1,7 @@
 import { looksLikeApiKey } from '../../core/auth/api-keys.ts'
-import { hashSecret } from '../app/secret-hash.ts'
 import { isScope } from '../../core/auth/scopes.ts'
 import { SCOPES, type ConnectClient, type Principal } from '../../core/types.ts'
-import type { Database } from '../storage/open-database.ts'
-import { findActiveApiKey, touchApiKey } from '../storage/api-keys.ts'
+import { useApiKey } from '../app/api-keys.ts'
 import { verifyAccessToken } from '../oauth/access-tokens.ts'
 import { isValidCsrf, readWebSession } from './web/session.ts'
 import type { AppDeps } from '../app/deps.ts'
@@ -28,7 +26,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export async function resolveCredential(deps: AppDeps, request: Request, audience: string): Promise<CredentialResult> {
   const token = bearerToken(request.headers.get('authorization'))
   if (token === null) return resolveSession(deps, request, audience)
-  if (looksLikeApiKey(token)) return resolveApiKey(deps.db, token, deps.clock.now())
+  if (looksLikeApiKey(token)) return resolveApiKey(deps, token)
   if (JWT_SHAPE.test(token)) {
     const principal = await verifyAccessToken(deps, token, audience)
     return principal ? { kind: 'ok', principal } : { kind: 'invalid' }
@@ -36,10 +34,9 @@ export async function resolveCredential(deps: AppDeps, request: Request, audienc
   return { kind: 'invalid' }
 }
 
-export async function resolveApiKey(db: Database, token: string, now: Date): Promise<CredentialResult> {
-  const key = await findActiveApiKey(db, hashSecret(token))
+async function resolveApiKey(deps: AppDeps, token: string): Promise<CredentialResult> {
+  const key = await useApiKey(deps, token)
   if (!key) return { kind: 'invalid' }
-  await touchApiKey(db, key, now)
   return {
     kind: 'ok',
     principal: {
@@ -59,7 +56,7 @@ export async function resolveApiKey(db: Database, token: string, now: Date): Pro
 async function resolveSession(deps: AppDeps, request: Request, audience: string): Promise<CredentialResult> {
   if (audience !== deps.config.baseUrl) return { kind: 'none' }
   const secure = deps.config.appUrl.startsWith('https:')
-  const session = await readWebSession(deps.db, request, deps.clock.now(), secure)
+  const session = await readWebSession(deps, request, secure)
   if (!session) return { kind: 'none' }
   if (!SAFE_METHODS.has(request.method) && !isValidCsrf(request, request.headers.get('x-csrf-token'), secure))
     return { kind: 'invalid' }

@@ -2,7 +2,8 @@ import { eq, sql } from 'drizzle-orm'
 import { canonicalEmail } from '../../core/auth/email.ts'
 import { preparedPer } from './prepared.ts'
 import type { Database } from './open-database.ts'
-import { users, webSessions } from './schema.ts'
+import { users } from './schema.ts'
+import { deleteWebSessionsOf } from './web-sessions.ts'
 
 export type UserRow = typeof users.$inferSelect
 
@@ -62,11 +63,7 @@ export async function setPasswordHashEndingSessions(
   passwordHash: string,
 ): Promise<number> {
   await db.update(users).set({ passwordHash }).where(eq(users.id, userId))
-  const ended = await db
-    .delete(webSessions)
-    .where(eq(webSessions.userId, userId))
-    .returning({ tokenHash: webSessions.tokenHash })
-  return ended.length
+  return deleteWebSessionsOf(db, userId, null)
 }
 
 const itemsVersionStatement = preparedPer((db) =>

@@ -6,7 +6,7 @@ import { runCli, type CliDeps } from '../../adapters/cli/run-cli.ts'
 import { verifyPassword } from '../../adapters/app/passwords.ts'
 import { readConfig } from '../../adapters/config.ts'
 import { createServer } from '../../adapters/http/app.ts'
-import { createWebSession } from '../../adapters/http/web/session.ts'
+import { createSession } from '../../adapters/app/web-sessions.ts'
 import { openDatabase, type Database } from '../../adapters/storage/open-database.ts'
 import { BASE, TestClock, random } from '../helpers/harness.ts'
 import { authorizeBody } from '../connect/connect-fixtures.ts'
@@ -130,9 +130,9 @@ describe('user password', () => {
   test('sets the password from stdin (never argv) and ends every web session of that person only', async () => {
     const a = await person('pw@example.com')
     const b = await person('other@example.com')
-    await createWebSession(s.db, { clock: s.deps.clock, random }, a.id)
-    await createWebSession(s.db, { clock: s.deps.clock, random }, a.id)
-    await createWebSession(s.db, { clock: s.deps.clock, random }, b.id)
+    await createSession({ db: s.db, clock: s.deps.clock, random }, a.id)
+    await createSession({ db: s.db, clock: s.deps.clock, random }, a.id)
+    await createSession({ db: s.db, clock: s.deps.clock, random }, b.id)
     const changed = await s.cli('the new password\n', 'user', 'password', '--email', 'PW@example.com')
     expect(changed).toEqual({ code: 0, err: [], out: ['Password changed for pw@example.com; 2 web sessions ended.'] })
     const row = (await s.db.$client.execute({ sql: 'SELECT password_hash FROM users WHERE id = ?', args: [a.id] }))

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { hashSecret } from '../../core/auth/secrets.ts'
 import { SCOPES } from '../../core/types.ts'
-import { createWebSession, csrfCookieName, sessionCookieName } from '../../adapters/http/web/session.ts'
+import { createSession } from '../../adapters/app/web-sessions.ts'
+import { csrfCookieName, sessionCookieName } from '../../adapters/http/web/session.ts'
 import { issueAccessToken } from '../../adapters/oauth/access-tokens.ts'
 import { insertClient } from '../../adapters/storage/oauth.ts'
 import { oauthGrants } from '../../adapters/storage/schema.ts'
@@ -98,7 +99,7 @@ describe('POST /connect/authorize: success', () => {
   })
 
   test('a signed-in browser (session cookie + CSRF header) may authorize, with every scope', async () => {
-    const session = await createWebSession(h.db, { clock: h.clock, random }, person.id)
+    const session = await createSession({ db: h.db, clock: h.clock, random }, person.id)
     const cookie = `${sessionCookieName(false)}=${session}; ${csrfCookieName(false)}=csrf-value`
     const withCsrf = await h.call('POST', '/connect/authorize', {
       body: authorizeBody({ scopes: [...SCOPES] }),

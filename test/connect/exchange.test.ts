@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { hashApiKey } from '../../core/auth/api-keys.ts'
 import { listApiKeys, revokeApiKey } from '../../adapters/storage/api-keys.ts'
-import { createWebSession, csrfCookieName, sessionCookieName } from '../../adapters/http/web/session.ts'
+import { createSession } from '../../adapters/app/web-sessions.ts'
+import { csrfCookieName, sessionCookieName } from '../../adapters/http/web/session.ts'
 import { createHarness, random, type Harness, type TestUser } from '../helpers/harness.ts'
 import {
   codeFor,
@@ -104,7 +105,7 @@ describe('POST /connect/exchange: the whole flow', () => {
       deviceHint: 'Mac "mini"',
     })
     const { body } = await exchange(h, { client: 'raycast', code, codeVerifier: RFC7636_VERIFIER })
-    const session = await createWebSession(h.db, { clock: h.clock, random }, person.id)
+    const session = await createSession({ db: h.db, clock: h.clock, random }, person.id)
     const cookie = `${sessionCookieName(false)}=${session}; ${csrfCookieName(false)}=csrf-value`
     const page = await h.call('GET', '/settings', { headers: { cookie }, unchecked: true })
     expect(page.status).toBe(200)

@@ -1,6 +1,6 @@
 import { calculatePkceS256Challenge } from '../../core/oauth/pkce.ts'
 import { generateSecret } from '../../core/auth/secrets.ts'
-import { createWebSession } from '../../adapters/http/web/session.ts'
+import { createSession } from '../../adapters/app/web-sessions.ts'
 import { BASE, random, type Harness, type Reply } from '../helpers/harness.ts'
 
 export const ISSUER = `${BASE}/api/auth`
@@ -16,7 +16,7 @@ export interface Browserless {
 /** A signed-in browser without a browser: a session row and a CSRF cookie. */
 export async function signedIn(h: Harness, userId?: string): Promise<Browserless> {
   const id = userId ?? (await h.user()).id
-  const session = await createWebSession(h.db, { clock: h.clock, random }, id)
+  const session = await createSession({ db: h.db, clock: h.clock, random }, id)
   const csrf = generateSecret(random)
   return { userId: id, cookie: `rl_session=${session}; rl_csrf=${csrf}`, csrf }
 }

@@ -53,7 +53,7 @@ export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
   // document fetch, a grant) for anyone who asks.
   ipLimits.limit('GET', '/api/auth/oauth2/authorize', tooManyAttemptsPage)
   ipLimits.limit('POST', '/api/auth/oauth2/consent', tooManyAttemptsPage)
-  const { db, config } = deps
+  const { config } = deps
   const secure = config.appUrl.startsWith('https:')
 
   function page(
@@ -96,7 +96,7 @@ export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
         const url = new URL(request.url)
         const clientIds = url.searchParams.getAll('client_id')
         const clientId = clientIds.length === 1 && clientIds[0] ? clientIds[0] : null
-        const session = await readWebSession(db, request, deps.clock.now(), secure)
+        const session = await readWebSession(deps, request, secure)
         const signIn = () => redirect(`${config.appUrl}/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`)
         let client: ClientRow | null = null
         if (clientId !== null && isClientIdMetadataUrl(clientId)) {
@@ -150,7 +150,7 @@ export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
       '/api/auth/oauth2/consent',
       guarded(async (request) => {
         const form = await readForm(request)
-        const session = await readWebSession(db, request, deps.clock.now(), secure)
+        const session = await readWebSession(deps, request, secure)
         if (!session)
           return problem(
             401,

@@ -9,7 +9,7 @@ import { emailProblem } from '../../../core/auth/email.ts'
 import { signInPage } from './pages/sign-in.ts'
 import { signOutPage } from './pages/sign-out.ts'
 import { signUpClosedPage, signUpPage } from './pages/sign-up.ts'
-import { createWebSession, deleteWebSession, SESSION_DAYS } from './session.ts'
+import { createSession, invalidateSession, SESSION_DAYS } from '../../app/web-sessions.ts'
 import { accountThrottle } from '../../app/sign-in-throttle.ts'
 import { formRoute, hidden, type FormHandler, type Visit, type WebKit } from './kit.ts'
 
@@ -18,7 +18,7 @@ const SIGNED_UP = 'If this email had no account, it has one now: sign in with th
 
 /** Sign-up, sign-in and sign-out (docs/web.md#pages, docs/security.md#sign-up-and-sign-in). */
 export function accountRoutes(kit: WebKit, ipLimits: RouteContext['ipLimits']) {
-  const { deps, db, signupOpen, newId, page, redirect, sessionCookie, run, posted, nextOf, rotateCsrf } = kit
+  const { deps, signupOpen, newId, page, redirect, sessionCookie, run, posted, nextOf, rotateCsrf } = kit
   // Account creation is as abusable as sign-in.
   ipLimits.limit('POST', '/sign-in', tooManyAttemptsPage)
   ipLimits.limit('POST', '/sign-up', tooManyAttemptsPage)
@@ -28,8 +28,8 @@ export function accountRoutes(kit: WebKit, ipLimits: RouteContext['ipLimits']) {
 
   async function startSession(visit: Visit, userId: string, next: string): Promise<Response> {
     // A fresh token on every sign-in: a session id planted before sign-in is never promoted (fixation).
-    if (visit.session) await deleteWebSession(db, visit.session.tokenHash)
-    const token = await createWebSession(db, deps, userId)
+    if (visit.session) await invalidateSession(deps, visit.session.tokenHash)
+    const token = await createSession(deps, userId)
     visit.cookies.push(sessionCookie(token, SESSION_DAYS * 86_400))
     rotateCsrf(visit)
     return redirect(visit, next)
@@ -109,7 +109,7 @@ export function accountRoutes(kit: WebKit, ipLimits: RouteContext['ipLimits']) {
       : redirect(visit, '/sign-in')
 
   const signOut: FormHandler = async (visit) => {
-    if (visit.session) await deleteWebSession(db, visit.session.tokenHash)
+    if (visit.session) await invalidateSession(deps, visit.session.tokenHash)
     visit.cookies.push(sessionCookie('', 0))
     rotateCsrf(visit)
     return redirect(visit, '/sign-in')

@@ -50,7 +50,7 @@ export function webKit(deps: AppDeps) {
     return {
       request,
       url: new URL(request.url),
-      session: await readWebSession(db, request, deps.clock.now(), secure),
+      session: await readWebSession(deps, request, secure),
       csrf: csrf.token,
       cookies: csrf.setCookie ? [csrf.setCookie] : [],
     }

@@ -1,14 +1,10 @@
-import { and, eq, gt, ne, sql } from 'drizzle-orm'
 import { generateSecret } from '../../../core/auth/secrets.ts'
-import { hashSecret } from '../../app/secret-hash.ts'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import type { Clock, RandomSource } from '../../../core/types.ts'
 import type { Database } from '../../storage/open-database.ts'
-import { SESSION_DAYS, SESSION_IDLE_DAYS } from '../../../core/auth/lifetimes.ts'
-import { users, webSessions } from '../../storage/schema.ts'
+import { SESSION_DAYS, validateSessionToken, type WebSession } from '../../app/web-sessions.ts'
 
-export { SESSION_DAYS, SESSION_IDLE_DAYS }
-const TOUCH_EVERY_MS = 60 * 60 * 1000
+export type { WebSession }
 
 /** `__Host-` pins the cookie to this exact origin (Secure, Path=/, no Domain): only possible on https. */
 export const sessionCookieName = (secure: boolean): string => (secure ? '__Host-rl_session' : 'rl_session')
@@ -48,77 +44,18 @@ export function cookieHeader(
   ].join('; ')
 }
 
-export interface WebSession {
-  userId: string
-  email: string
-  tokenHash: string
-}
-
-/** Starts a session; returns the token for the cookie (the database keeps only its hash). */
-export async function createWebSession(
-  db: Database,
-  deps: { clock: Clock; random: RandomSource },
-  userId: string,
-): Promise<string> {
-  const token = generateSecret(deps.random)
-  const now = deps.clock.now()
-  await db.insert(webSessions).values({
-    tokenHash: hashSecret(token),
-    userId,
-    createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
-  })
-  return token
-}
-
 /**
- * The signed-in person of a request, if its session is in force: not past its 30 days, and used within the
- * last {@link SESSION_IDLE_DAYS} days. Use is recorded at most once an hour, so most reads stay reads.
+ * The signed-in person of a request: its session cookie's token, if the session is in force
+ * (adapters/app/web-sessions.ts).
  * @see docs/security.md#web-sessions
  */
 export async function readWebSession(
-  db: Database,
+  deps: { db: Database; clock: Clock },
   request: Request,
-  now: Date,
   secure: boolean,
 ): Promise<WebSession | null> {
   const token = readCookie(request, sessionCookieName(secure))
-  if (!token) return null
-  const tokenHash = hashSecret(token)
-  const idleSince = new Date(now.getTime() - SESSION_IDLE_DAYS * 86_400_000).toISOString()
-  const [row] = await db
-    .select({
-      userId: webSessions.userId,
-      email: users.email,
-      lastSeenAt: sql<string>`coalesce(${webSessions.lastSeenAt}, ${webSessions.createdAt})`,
-    })
-    .from(webSessions)
-    .innerJoin(users, eq(users.id, webSessions.userId))
-    .where(
-      and(
-        eq(webSessions.tokenHash, tokenHash),
-        gt(webSessions.expiresAt, now.toISOString()),
-        gt(sql`coalesce(${webSessions.lastSeenAt}, ${webSessions.createdAt})`, idleSince),
-      ),
-    )
-  if (!row) return null
-  if (now.getTime() - Date.parse(row.lastSeenAt) >= TOUCH_EVERY_MS) {
-    await db.update(webSessions).set({ lastSeenAt: now.toISOString() }).where(eq(webSessions.tokenHash, tokenHash))
-  }
-  return { userId: row.userId, email: row.email, tokenHash }
-}
-
-/** Ends every session of a person but `keep` (the one asking): "Sign out other sessions". Returns how many. */
-export async function deleteOtherWebSessions(db: Database, userId: string, keep: string): Promise<number> {
-  const rows = await db
-    .delete(webSessions)
-    .where(and(eq(webSessions.userId, userId), ne(webSessions.tokenHash, keep)))
-    .returning({ tokenHash: webSessions.tokenHash })
-  return rows.length
-}
-
-export async function deleteWebSession(db: Database, tokenHash: string): Promise<void> {
-  await db.delete(webSessions).where(eq(webSessions.tokenHash, tokenHash))
+  return token ? validateSessionToken(deps, token) : null
 }
 
 /**

@@ -11,7 +11,8 @@ import { importOf, startImport } from '../../app/imports.ts'
 import { exportDownload, exportFormatOf } from '../../app/export.ts'
 import { IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
 import { readBodyCapped } from '../body.ts'
-import { deleteOtherWebSessions, isValidCsrf, type WebSession } from './session.ts'
+import { isValidCsrf, type WebSession } from './session.ts'
+import { invalidateUserSessions } from '../../app/web-sessions.ts'
 import { bookmarklet } from './pages/save.ts'
 import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
 import { readSettings } from '../../app/settings-view.ts'
@@ -53,7 +54,7 @@ export function settingsRenderer(kit: WebKit) {
  * webhooks are in webhook-routes.ts.
  */
 export function settingsRoutes(kit: WebKit) {
-  const { deps, db, secure, page, redirect, message, sessionCookie, run, posted, signedIn, rotateCsrf, paramOf } = kit
+  const { deps, secure, page, redirect, message, sessionCookie, run, posted, signedIn, rotateCsrf, paramOf } = kit
   const settings = settingsRenderer(kit)
 
   const NOTICES: Record<string, string> = {
@@ -65,7 +66,7 @@ export function settingsRoutes(kit: WebKit) {
 
   const signOutOthers = (visit: Visit) =>
     signedIn(async (visit) => {
-      const ended = await deleteOtherWebSessions(db, visit.session.userId, visit.session.tokenHash)
+      const ended = await invalidateUserSessions(deps, visit.session.userId, { except: visit.session.tokenHash })
       deps.log('info', { msg: 'other sessions signed out', userId: visit.session.userId, ended })
       return redirect(visit, '/settings?done=signed-out-others')
     })(visit)
