@@ -26,7 +26,7 @@ import { docsRoutes } from './routes/docs.ts'
 import { connectRoutes } from './routes/connect.ts'
 import { webRoutes } from './web/routes.ts'
 import { oauthRoutes } from './routes/oauth.ts'
-import { oauthAuthorizeRoutes } from './routes/oauth-authorize.ts'
+import { oauthAuthorizeRoutes } from './web/oauth-authorize.ts'
 import { wellKnownRoutes } from './routes/well-known.ts'
 import { mcpRoutes } from './mcp/endpoint.ts'
 

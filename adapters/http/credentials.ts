@@ -3,7 +3,7 @@ import { isScope } from '../../core/auth/scopes.ts'
 import { SCOPES, type ConnectClient, type Principal } from '../../core/types.ts'
 import { useApiKey } from '../app/api-keys.ts'
 import { verifyAccessToken } from '../oauth/access-tokens.ts'
-import { isValidCsrf, readWebSession } from './web/session.ts'
+import { isValidCsrf, readWebSession } from './browser-session.ts'
 import type { AppDeps } from '../app/deps.ts'
 
 export type CredentialResult = { kind: 'none' } | { kind: 'invalid' } | { kind: 'ok'; principal: Principal }

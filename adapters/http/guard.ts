@@ -25,8 +25,7 @@ import {
   type ReplayRule,
   settleIdempotency,
 } from './idempotency.ts'
-import { MCP_CORS_HEADERS } from './mcp/cors.ts'
-import { isAllowedMcpOrigin } from './mcp/origin.ts'
+import { isAllowedMcpOrigin, MCP_CORS_HEADERS } from './mcp-origin.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
 import { CALLER_HEADER } from './request-handler.ts'
 

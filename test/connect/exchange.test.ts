@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from 'bun:test'
 import { hashApiKey } from '../../core/auth/api-keys.ts'
 import { listApiKeys, revokeApiKey } from '../../adapters/storage/api-keys.ts'
 import { createSession } from '../../adapters/app/web-sessions.ts'
-import { csrfCookieName, sessionCookieName } from '../../adapters/http/web/session.ts'
+import { csrfCookieName, sessionCookieName } from '../../adapters/http/browser-session.ts'
 import { createHarness, random, type Harness, type TestUser } from '../helpers/harness.ts'
 import {
   codeFor,

@@ -4,7 +4,7 @@ import type { RouteContext } from '../route-context.ts'
 import { NOT_JSON } from '../guard.ts'
 import { createMcpServer } from './server.ts'
 import { answerDirectly } from './direct.ts'
-import { MCP_CORS_HEADERS } from './cors.ts'
+import { MCP_CORS_HEADERS } from '../mcp-origin.ts'
 
 const jsonRpcError = (status: number, message: string, headers: Record<string, string> = {}, code = -32000) =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {

@@ -18,7 +18,7 @@ import {
   readWebSession,
   sessionCookieName,
   type WebSession,
-} from './session.ts'
+} from '../browser-session.ts'
 
 /** One page request: who is signed in, the CSRF token for its forms, and cookies to set on the way out. */
 export interface Visit {

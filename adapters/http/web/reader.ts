@@ -1,5 +1,5 @@
 import { SCOPES, type Principal } from '../../../core/types.ts'
-import type { WebSession } from './session.ts'
+import type { WebSession } from '../browser-session.ts'
 
 // The reader view's pieces that need nothing of the page machinery in routes.ts (docs/web.md#reader-view).
 

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app/deps.ts'
 import { searchItems, type SearchPage } from '../../app/search.ts'
 import { articleWordCountsOf } from '../../app/reading.ts'
 import { sessionPrincipal } from './reader.ts'
-import type { WebSession } from './session.ts'
+import type { WebSession } from '../browser-session.ts'
 
 // The queue page's search (docs/web.md#search): what `?q=` and `?cursor=` ask for, answered by the same
 // app layer function as the API, so the web shows exactly what `GET /v1/search` would.

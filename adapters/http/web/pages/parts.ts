@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../html.ts'
 
-/** The hidden CSRF field every form carries (double-submit; see session.ts). */
+/** The hidden CSRF field every form carries (double-submit; see ../../browser-session.ts). */
 export const csrfField = (token: string): SafeHtml => html`<input type="hidden" name="csrf" value="${token}">`
 
 /** An RFC 3339 timestamp as a short UTC time, machine-readable in `datetime`. */

@@ -1,8 +1,8 @@
-import { generateSecret } from '../../../core/auth/secrets.ts'
+import { generateSecret } from '../../core/auth/secrets.ts'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
-import type { Clock, RandomSource } from '../../../core/types.ts'
-import type { Database } from '../../storage/open-database.ts'
-import { SESSION_DAYS, validateSessionToken, type WebSession } from '../../app/web-sessions.ts'
+import type { Clock, RandomSource } from '../../core/types.ts'
+import type { Database } from '../storage/open-database.ts'
+import { SESSION_DAYS, validateSessionToken, type WebSession } from '../app/web-sessions.ts'
 
 export type { WebSession }
 

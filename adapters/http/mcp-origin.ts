@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts'
+import type { Config } from '../config.ts'
 
 /** Loopback hosts: a page served from the person's own machine (the MCP Inspector's web UI, local tools). */
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]'])
@@ -26,4 +26,16 @@ export function isAllowedMcpOrigin(
     own === new URL(config.appUrl).origin ||
     config.mcpAllowedOrigins.includes(own)
   )
+}
+
+/**
+ * CORS for browser-based MCP clients (the Inspector's web UI, web agents). Safe with `*`: /mcp takes only
+ * bearer tokens, never cookies, so another origin can do nothing a token holder could not do anyway, and
+ * a page on an origin the guard refuses (isAllowedMcpOrigin, above) can at least read its 403.
+ * @see docs/security.md#mcp-origin
+ */
+export const MCP_CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers':
+    'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
 }
