@@ -79,6 +79,52 @@ function importsOfText(text: string): { specifier: string; typeOnly: boolean }[]
   return found
 }
 
+/** Every file under core/ and adapters/ with the project files it imports (type-only imports too). */
+function fileGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>()
+  for (const file of [...sourceFiles('core'), ...sourceFiles('adapters')]) {
+    const text = readFileSync(join(ROOT, file), 'utf8')
+    const targets = [...text.matchAll(/(?:\bfrom|\bimport\s*\(|^import)\s*['"](\.{1,2}\/[^'"]+)['"]/gm)].map((match) =>
+      relative(ROOT, join(ROOT, dirname(file), match[1]!)),
+    )
+    graph.set(file, [...new Set(targets)])
+  }
+  return graph
+}
+
+/** The import cycles of a graph: its strongly connected components of more than one file, or a file importing itself (Tarjan). */
+function cyclesOf(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const cycles: string[][] = []
+  const visit = (file: string): void => {
+    index.set(file, index.size)
+    low.set(file, index.get(file)!)
+    stack.push(file)
+    onStack.add(file)
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue
+      if (!index.has(target)) {
+        visit(target)
+        low.set(file, Math.min(low.get(file)!, low.get(target)!))
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!))
+    }
+    if (low.get(file) !== index.get(file)) return
+    const component: string[] = []
+    let member: string
+    do {
+      member = stack.pop()!
+      onStack.delete(member)
+      component.push(member)
+    } while (member !== file)
+    if (component.length > 1 || graph.get(file)!.includes(file)) cycles.push(component.sort())
+  }
+  for (const file of graph.keys()) if (!index.has(file)) visit(file)
+  return cycles
+}
+
 describe('layering (docs/README.md#layout)', () => {
   const edges = imports()
 
@@ -137,6 +183,21 @@ describe('layering (docs/README.md#layout)', () => {
         .map((target) => `${file} → ${target}`),
     )
     expect(valueImports).toEqual([])
+  })
+
+  test('no file-level import cycle anywhere in core/ and adapters/', () => {
+    expect(cyclesOf(fileGraph()).map((cycle) => cycle.join(' → '))).toEqual([])
+  })
+
+  test('the cycle finder finds cycles', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['d.ts']],
+      ['e.ts', ['a.ts']],
+    ])
+    expect(cyclesOf(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['d.ts']])
   })
 
   test('core imports nothing outside core, and no runtime module', () => {

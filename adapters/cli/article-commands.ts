@@ -2,7 +2,7 @@ import { findAccountByEmail } from '../app/accounts.ts'
 import { refreshArticles } from '../app/reading.ts'
 import { parseFlags, UsageError } from './flags.ts'
 import { noAccount } from './user-commands.ts'
-import type { CliDeps, CliIo } from './run-cli.ts'
+import type { CliDeps, CliIo } from './cli-deps.ts'
 
 /**
  * `articles refresh [--email E | --all]`: extract the articles of enriched items again, at low priority

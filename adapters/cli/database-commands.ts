@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'n
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseFlags, UsageError } from './flags.ts'
-import type { CliDeps, CliIo } from './run-cli.ts'
+import type { CliDeps, CliIo } from './cli-deps.ts'
 
 const JOURNAL = fileURLToPath(new URL('../storage/migrations/meta/_journal.json', import.meta.url))
 

@@ -7,7 +7,7 @@ import type { ImportRecord } from '../storage/imports.ts'
 import { findAccountByEmail } from '../app/accounts.ts'
 import { parseFlags, UsageError } from './flags.ts'
 import { noAccount } from './user-commands.ts'
-import type { CliDeps, CliIo } from './run-cli.ts'
+import type { CliDeps, CliIo } from './cli-deps.ts'
 
 /** The CLI acts as the person with every scope an import needs; it never makes a credential. */
 const cliPrincipal = (userId: string): Principal => ({

@@ -4,7 +4,7 @@ import { rotateSigningKey } from '../oauth/signing-keys.ts'
 import { findAccountByEmail } from '../app/accounts.ts'
 import { issueApiKey, keyLabelProblem, keysInForce, revokeKey } from '../app/api-keys.ts'
 import { parseFlags, UsageError } from './flags.ts'
-import type { CliDeps, CliIo } from './run-cli.ts'
+import type { CliDeps, CliIo } from './cli-deps.ts'
 import { noAccount } from './user-commands.ts'
 
 /** `key create --email E --scopes s1,s2 --label L`: prints the key alone on the last line. */

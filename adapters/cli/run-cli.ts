@@ -1,6 +1,5 @@
-import { SCOPES, type Clock, type RandomSource } from '../../core/types.ts'
-import type { Config } from '../config.ts'
-import type { Database } from '../storage/open-database.ts'
+import { SCOPES } from '../../core/types.ts'
+import type { CliDeps, CliIo } from './cli-deps.ts'
 import { articlesRefresh } from './article-commands.ts'
 import { backup, restore } from './database-commands.ts'
 import { UsageError } from './flags.ts'
@@ -9,25 +8,7 @@ import { keyCreate, keyList, keyRevoke, signingKeyRotate } from './key-commands.
 import { webhookDelete, webhookList } from './webhook-commands.ts'
 import { userCreate, userDelete, userList, userPassword } from './user-commands.ts'
 
-export interface CliIo {
-  out(line: string): void
-  err(line: string): void
-  /** Raw text to standard output, in order (an export streamed out); resolves once it is written. */
-  write?(chunk: string): Promise<void>
-  /** On a terminal: one status line redrawn in place on stderr (null clears it); absent elsewhere. */
-  progress?(line: string | null): void
-}
-
-export interface CliDeps {
-  openDb(): Promise<Database>
-  config: Config
-  clock: Clock
-  random: RandomSource
-  /** Everything on standard input (passwords are read from it, never from argv). */
-  readStdin(): Promise<string>
-  /** A file's bytes (an import file). */
-  readFile(path: string): Promise<Uint8Array>
-}
+export type { CliDeps, CliIo }
 
 const HELP = `Readlater admin commands (all honour DATABASE_URL / DATABASE_AUTH_TOKEN):
 

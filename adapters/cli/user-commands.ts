@@ -2,7 +2,7 @@ import { canonicalEmail, emailProblem } from '../../core/auth/email.ts'
 import { passwordProblem } from '../../core/auth/passwords.ts'
 import { changePassword, createAccount, deleteAccount, findAccountByEmail, listAccounts } from '../app/accounts.ts'
 import { parseFlags, passwordFromStdin, UsageError } from './flags.ts'
-import type { CliDeps, CliIo } from './run-cli.ts'
+import type { CliDeps, CliIo } from './cli-deps.ts'
 
 /** `user create --email E (--password P | --password-stdin)`: prints the new id. */
 export async function userCreate(args: string[], deps: CliDeps, io: CliIo): Promise<number> {

@@ -1,7 +1,7 @@
 import { findAccountByEmail } from '../app/accounts.ts'
 import { deleteWebhookOf, webhookQueues } from '../app/webhooks.ts'
 import { parseFlags } from './flags.ts'
-import type { CliDeps, CliIo } from './run-cli.ts'
+import type { CliDeps, CliIo } from './cli-deps.ts'
 import { noAccount } from './user-commands.ts'
 
 /** The URL without its query: a receiver's token often sits there, and an operator's screen is no place for it. */
