@@ -6,6 +6,7 @@ import { sendMessage } from '../webhooks/send.ts'
 import { checkWebhookTarget } from '../webhooks/targets.ts'
 import { errorResponse, internalError, responseSchemaFailure } from './errors.ts'
 import { createRequestHandler } from './request-handler.ts'
+import { throughPipeline } from './pipeline.ts'
 import { guard } from './guard.ts'
 import { IpLimits } from './ip-limits.ts'
 import type { RequestHandler } from '../runtime/connection.ts'
@@ -81,9 +82,9 @@ function describeValidation(error: unknown): string {
 
 /**
  * Builds the Elysia app: every route (REST, OAuth, connect, the web pages, MCP, OpenAPI and `/docs`), each
- * checked by the request guard its options name, and the typed error answers. Serve it through
- * `createServer`, whose request handler adds the per-IP limits, the request id, the default headers and
- * the log line.
+ * checked by the request guard its options name, and the typed error answers; every answer gets a request
+ * id, the default headers and one log line (pipeline.ts). Serve it through `createServer`, whose request
+ * handler hands in the socket address and counts the per-IP limits.
  */
 export function createApp(deps: AppDeps, ipLimits: IpLimits) {
   const context: RouteContext = { deps, guard: guard(deps), ipLimits }
@@ -93,6 +94,14 @@ export function createApp(deps: AppDeps, ipLimits: IpLimits) {
   let document: unknown
   return (
     app
+      // Around the whole lifecycle, 404s and error answers included: only here is the final answer known
+      // (a route's own mapResponse, such as the guard's Idempotency-Key replay store, runs after a global one,
+      // and onAfterResponse runs after the answer has gone, without it on errors). Elysia types the wrapped
+      // handler as returning a Function; it is the app's fetch, which answers a Response.
+      .wrap(
+        (handle, request) => () =>
+          throughPipeline(deps, request, (r) => handle(r) as unknown as Response | Promise<Response>),
+      )
       // Registered before every route: Elysia applies error hooks only to routes added after them.
       .onError({ as: 'global' }, ({ code, error, path, request }) => {
         if (isAppError(error)) return errorResponse(error)

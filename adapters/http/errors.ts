@@ -29,7 +29,7 @@ export const internalErrorResponse = (): Response => jsonResponse(INTERNAL_ERROR
  * The REST API's error boundary for a failure that is ours, not the caller's: a bug, a dead database, an
  * answer that breaks its own response schema (say, a corrupt row). One error log line, `msg` saying what
  * failed and `error` how (a place and a rule, or describeFailure's text: never the request's values), then
- * the typed 500. A failure thrown past Elysia is answered by request-handler.ts, on the request's own log line.
+ * the typed 500. A failure thrown past Elysia is answered by pipeline.ts, on the request's own log line.
  */
 export function internalError(log: Log, msg: string, error: string): Response {
   log('error', { msg, error })

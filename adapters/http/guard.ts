@@ -27,7 +27,7 @@ import {
 } from './idempotency.ts'
 import { isAllowedMcpOrigin, MCP_CORS_HEADERS } from './mcp-origin.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
-import { CALLER_HEADER } from './request-handler.ts'
+import { noteCaller } from './pipeline.ts'
 
 /** Who may call a route that takes a credential: holders of one scope, or any valid credential. */
 export type Access = Scope | 'any-credential'
@@ -118,7 +118,7 @@ export function guard(deps: AppDeps) {
     const window = deps.config.rateLimitWindowSeconds
     const limit = await limiter.hit(`cred:${principal.credentialId}`, deps.config.rateLimitMax, window)
     Object.assign(c.set.headers, rateLimitHeaders(limit))
-    c.set.headers[CALLER_HEADER] = `${principal.userId} ${principal.kind}`
+    noteCaller(c.request, { userId: principal.userId, kind: principal.kind })
     if (!limit.allowed)
       throw new RateLimitExceededError(
         `Rate limit of ${limit.limit} requests per ${window} s exceeded; retry in ${limit.resetSeconds} s`,

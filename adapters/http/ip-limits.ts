@@ -1,7 +1,13 @@
+import { RateLimitExceededError } from '../../core/errors.ts'
+import { errorResponse } from './errors.ts'
+
 /** How a route group refuses a client past its per-IP limit, in the group's own format (page, OAuth, API). */
 export type IpRefusal = (message: string) => Response
 
 export const IP_LIMIT_WINDOW_SECONDS = 60
+
+/** The API's own refusal past a per-IP limit: the typed 429 body. */
+export const apiIpRefusal = (message: string): Response => errorResponse(new RateLimitExceededError(message))
 
 /**
  * The public endpoints that guessable or costly input reaches without a credential, each with its own

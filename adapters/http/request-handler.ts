@@ -1,81 +1,45 @@
 import type { Elysia } from 'elysia'
-import { RateLimitExceededError } from '../../core/errors.ts'
-import { uuidv7 } from '../../core/ids.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { checkRateLimit } from '../app/rate-limiter.ts'
-import { describeFailure } from '../app/unexpected.ts'
 import { socketAddressOf, type RequestHandler } from '../runtime/connection.ts'
-import { errorResponse, internalErrorResponse } from './errors.ts'
 import { IP_LIMIT_WINDOW_SECONDS, type IpLimits } from './ip-limits.ts'
+import { handedSocketAddress, handOverSocketAddress, lastResort, throughPipeline } from './pipeline.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
 
 /**
- * The guard names the caller in this response header (`userId kind`) for the request's log line; the
- * request handler takes it off before the response leaves.
- */
-export const CALLER_HEADER = 'x-readlater-caller'
-
-/** The API's own refusal past a per-IP limit: the typed 429 body. */
-export const apiIpRefusal = (message: string): Response => errorResponse(new RateLimitExceededError(message))
-
-/**
- * The service as a fetch handler: per-IP limits (they need the socket, which only the host hands over),
- * then the Elysia app (whose guard checks credentials, scopes, bodies and Idempotency-Key in its
- * lifecycle), then a request id, the default headers and one structured log line per request (no credentials).
+ * The service as a fetch handler: hands the socket address (which only the host has) in beside the
+ * request, counts the per-IP limits, then lets the Elysia app answer (its pipeline gives every answer a
+ * request id, the default headers and one log line: pipeline.ts). A failure past the app is the typed 500.
  */
 export function createRequestHandler(deps: AppDeps, app: Elysia, ipLimits: IpLimits): RequestHandler {
   return async (request, connection) => {
-    const started = performance.now()
-    const requestId = uuidv7(Date.now(), deps.random)
-    let response: Response
-    let failure: unknown
-    let path = '?'
+    handOverSocketAddress(request, socketAddressOf(request, connection))
     try {
       const url = request.url
       const start = url.indexOf('/', url.indexOf('//') + 2)
       const query = url.indexOf('?', start)
-      path = query < 0 ? url.slice(start) : url.slice(start, query)
+      const path = query < 0 ? url.slice(start) : url.slice(start, query)
       const refuse = ipLimits.match(request.method, path)
-      if (refuse) {
-        const ip = effectiveClientIp(request, socketAddressOf(request, connection), deps.config.trustProxy)
-        const limit = await checkRateLimit(
-          deps,
-          `ip:${path}:${ip ?? 'unknown'}`,
-          deps.config.ipRateLimitMax,
-          IP_LIMIT_WINDOW_SECONDS,
-        )
-        response = limit.allowed
-          ? await app.handle(request)
-          : refuse(
+      if (!refuse) return await app.handle(request)
+      const ip = effectiveClientIp(request, handedSocketAddress(request), deps.config.trustProxy)
+      const limit = await checkRateLimit(
+        deps,
+        `ip:${path}:${ip ?? 'unknown'}`,
+        deps.config.ipRateLimitMax,
+        IP_LIMIT_WINDOW_SECONDS,
+      )
+      const response = limit.allowed
+        ? await app.handle(request)
+        : await throughPipeline(deps, request, () =>
+            refuse(
               `Rate limit of ${limit.limit} requests per ${IP_LIMIT_WINDOW_SECONDS} s exceeded; retry in ${limit.resetSeconds} s`,
-            )
-        for (const [name, value] of Object.entries(rateLimitHeaders(limit))) response.headers.set(name, value)
-      } else {
-        response = await app.handle(request)
-      }
+            ),
+          )
+      for (const [name, value] of Object.entries(rateLimitHeaders(limit))) response.headers.set(name, value)
+      return response
     } catch (error) {
-      failure = error
-      response = internalErrorResponse()
+      return lastResort(deps, request, error)
     }
-    const caller = response.headers.get(CALLER_HEADER)
-    if (caller !== null) response.headers.delete(CALLER_HEADER)
-    response.headers.set('x-request-id', requestId)
-    // Answers are personal unless a route says otherwise (metadata, JWKS and docs assets do), and a
-    // browser must never sniff a JSON body into something it runs (docs/security.md#response-headers).
-    if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store')
-    response.headers.set('x-content-type-options', 'nosniff')
-    const space = caller === null ? -1 : caller.indexOf(' ')
-    deps.log(failure || response.status >= 500 ? 'error' : 'info', {
-      msg: 'request',
-      requestId,
-      method: request.method,
-      path,
-      status: response.status,
-      ms: Math.round((performance.now() - started) * 100) / 100,
-      ...(caller !== null ? { userId: caller.slice(0, space), credential: caller.slice(space + 1) } : {}),
-      ...(failure ? { error: describeFailure(failure) } : {}),
-    })
-    return response
   }
 }
 

@@ -10,7 +10,7 @@ import {
   Errors,
 } from '../schemas.ts'
 import { NO_REPLAY_HEADER } from '../idempotency.ts'
-import { apiIpRefusal } from '../request-handler.ts'
+import { apiIpRefusal } from '../ip-limits.ts'
 
 const tags = ['Connect']
 
