@@ -75,3 +75,37 @@ describe('sign-in with a non-ASCII next', () => {
     }
   })
 })
+
+describe('an address part that is not valid percent-encoding', () => {
+  test("is an id nothing has: each page answers its own not-found, after the form's CSRF check, never a 400 or 500", async () => {
+    const h = await createHarness()
+    const browser = new WebClient(h)
+    await browser.signUp('param@example.com')
+    await browser.signIn('param@example.com', 'correct horse battery')
+    await browser.request('GET', '/settings')
+    const csrf = browser.csrf
+    const form = new URLSearchParams({ csrf, isRead: 'true', name: 'x' })
+    const answers: [string, string, number, string][] = [
+      ['GET', '/items/%zz', 404, 'Page not found'],
+      ['GET', '/queue/items/%zz/move', 404, 'No such item'],
+      ['GET', '/queue/items/%zz/open', 404, 'No such item'],
+      ['GET', '/settings/imports/%zz', 404, 'No such import'],
+      ['POST', '/queue/items/%zz/read-state', 404, 'No such item'],
+      ['POST', '/queue/items/%zz/folder', 404, 'No such item'],
+      ['POST', '/queue/items/%zz/delete', 404, 'No such item'],
+      ['POST', '/queue/folders/%zz/rename', 404, 'No such folder'],
+      ['POST', '/queue/folders/%zz/delete', 404, 'No such folder'],
+      ['POST', '/settings/api-keys/%zz/revoke', 404, 'No such key'],
+      ['POST', '/settings/agents/%E0%A4%A/revoke', 404, 'No such agent'],
+      ['POST', '/settings/webhooks/%zz/test', 404, 'No such webhook'],
+      ['POST', '/settings/webhooks/%zz/delete', 404, 'No such webhook'],
+      ['POST', '/items/%zz/progress', 400, 'progress must be'],
+    ]
+    for (const [method, path, status, text] of answers) {
+      const page = await browser.request(method, path, method === 'POST' ? form : undefined)
+      expect({ path, status: page.status, has: page.text.includes(text) }).toEqual({ path, status, has: true })
+    }
+    const stale = await browser.request('POST', '/settings/api-keys/%zz/revoke', new URLSearchParams({ csrf: 'stale' }))
+    expect(stale.status).toBe(403)
+  })
+})

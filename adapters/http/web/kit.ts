@@ -1,3 +1,4 @@
+import { t } from 'elysia'
 import type { AppDeps } from '../../app/deps.ts'
 import { logUnexpected } from '../../app/unexpected.ts'
 import { isAppError } from '../../../core/errors.ts'
@@ -32,6 +33,14 @@ export interface Visit {
 export type SignedInVisit = Visit & { session: WebSession }
 export type Handler = (visit: Visit) => Promise<Response>
 export type FormHandler = (visit: Visit, form: URLSearchParams) => Promise<Response>
+
+/** What a page handler may read of Elysia's context besides the visit: the request and its declared params. */
+export interface PageContext {
+  request: Request
+}
+
+/** A page at an address with an `:id` (route option {@link idParam}). */
+export type WithId = PageContext & { params: { id: string } }
 
 /**
  * What every page of the web app is made with (docs/web.md#pages): the visit (session, CSRF token, cookies),
@@ -90,11 +99,11 @@ export function webKit(deps: AppDeps) {
     cookieHeader(sessionCookieName(secure), token, { secure, maxAgeSeconds })
 
   /** Every failure becomes a page, never the API's JSON: a too-large form (413) or an unexpected error (500). */
-  function run(handler: Handler) {
-    return async ({ request }: { request: Request }): Promise<Response> => {
-      const visit = await visitOf(request)
+  function run<C extends PageContext>(handler: (visit: Visit, context: C) => Promise<Response>) {
+    return async (context: C): Promise<Response> => {
+      const visit = await visitOf(context.request)
       try {
-        return await handler(visit)
+        return await handler(visit, context)
       } catch (error) {
         if (isAppError(error))
           return message(visit, STATUS_BY_TAG[error._tag], 'Request refused', error.message, {
@@ -114,8 +123,10 @@ export function webKit(deps: AppDeps) {
   }
 
   /** A POST: the form is read (capped), and refused with 403 before anything else when its CSRF field is wrong. */
-  const posted = (handler: FormHandler) =>
-    run(async (visit) => {
+  const posted = <C extends PageContext>(
+    handler: (visit: Visit, form: URLSearchParams, context: C) => Promise<Response>,
+  ) =>
+    run<C>(async (visit, context) => {
       const form = await readForm(visit.request)
       if (!isValidCsrf(visit.request, form.get('csrf'), secure)) {
         const path = visit.url.pathname
@@ -134,7 +145,7 @@ export function webKit(deps: AppDeps) {
           { href: back, label: 'Reload the form' },
         )
       }
-      return handler(visit, form)
+      return handler(visit, form, context)
     })
 
   /** A signed-in person's page or action; others are sent to sign in and brought back. */
@@ -152,14 +163,6 @@ export function webKit(deps: AppDeps) {
     const fresh = newCsrfToken(deps, secure)
     visit.csrf = fresh.token
     visit.cookies.push(fresh.setCookie)
-  }
-
-  const paramOf = (visit: Visit, index: number): string => {
-    try {
-      return decodeURIComponent(visit.url.pathname.split('/')[index] ?? '')
-    } catch {
-      return ''
-    }
   }
 
   /**
@@ -198,7 +201,6 @@ export function webKit(deps: AppDeps) {
     signedIn,
     nextOf,
     rotateCsrf,
-    paramOf,
   }
 }
 
@@ -207,3 +209,15 @@ export type WebKit = ReturnType<typeof webKit>
 /** Route options of a page (kept out of OpenAPI) and of a form post (its body read by the handler). */
 export const hidden = { detail: { hide: true } }
 export const formRoute = { ...hidden, parse: 'none' as const }
+
+/**
+ * A page's `:id` (params are declared, not sliced from the path). An id that is not valid percent-encoding
+ * (`%zz`) reaches Elysia undecoded as null; it is '' here, which no item, key or webhook has, so the page
+ * answers its own not-found, never a validation error.
+ */
+export const idParam = {
+  params: t.Object({ id: t.String() }),
+  transform({ params }: { params: Record<string, unknown> }) {
+    if (typeof params.id !== 'string') params.id = ''
+  },
+}

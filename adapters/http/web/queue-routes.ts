@@ -5,7 +5,7 @@ import { folderOverview, readQueue } from '../../app/queue-view.ts'
 import { articleWordCountsOf } from '../../app/reading.ts'
 import { changeStoredItem, deleteItemWithUndo, findItem, undoDelete } from '../../app/saved-items.ts'
 import { signInPath } from './forms.ts'
-import { formRoute, hidden, type SignedInVisit, type Visit, type WebKit } from './kit.ts'
+import { formRoute, hidden, idParam, type SignedInVisit, type Visit, type WebKit, type WithId } from './kit.ts'
 import { landingPage } from './pages/landing.ts'
 import { foldersPage, type FoldersView } from './pages/folders.ts'
 import { movePage, queuePage, type QueueView } from './pages/queue.ts'
@@ -31,7 +31,7 @@ const withParam = (href: string, key: string, value: string): string =>
 
 /** The queue: the start page, capture, the item and folder actions (docs/web.md#queue). */
 export function queueRoutes(kit: WebKit) {
-  const { deps, signupOpen, page, redirect, message, run, posted, signedIn, paramOf, captureFromPage } = kit
+  const { deps, signupOpen, page, redirect, message, run, posted, signedIn, captureFromPage } = kit
 
   const queueScript = { script: QUEUE_SCRIPT_ASSET.src }
 
@@ -246,32 +246,32 @@ export function queueRoutes(kit: WebKit) {
     )(visit)
 
   const item = (handler: (visit: Visit, form: URLSearchParams, id: string) => Promise<Response>) =>
-    posted((visit, form) => handler(visit, form, paramOf(visit, 3)))
+    posted((visit, form, { params }: WithId) => handler(visit, form, params.id))
 
   return new Elysia()
     .get('/', run(home), hidden)
     .post('/queue/capture', posted(capture), formRoute)
-    .post('/queue/items/:id/read-state', item(setReadState), formRoute)
+    .post('/queue/items/:id/read-state', item(setReadState), { ...formRoute, ...idParam })
     .get(
       '/queue/items/:id/move',
-      run((visit) => showMove(visit, paramOf(visit, 3))),
-      hidden,
+      run((visit, { params }: WithId) => showMove(visit, params.id)),
+      { ...hidden, ...idParam },
     )
-    .post('/queue/items/:id/folder', item(move), formRoute)
-    .post('/queue/items/:id/delete', item(remove), formRoute)
-    .post('/queue/items/:id/restore', item(restore), formRoute)
+    .post('/queue/items/:id/folder', item(move), { ...formRoute, ...idParam })
+    .post('/queue/items/:id/delete', item(remove), { ...formRoute, ...idParam })
+    .post('/queue/items/:id/restore', item(restore), { ...formRoute, ...idParam })
     .get(
       '/queue/items/:id/open',
-      run((visit) => open(visit, paramOf(visit, 3))),
-      hidden,
+      run((visit, { params }: WithId) => open(visit, params.id)),
+      { ...hidden, ...idParam },
     )
     .get('/queue/folders', run(showFolders), hidden)
     .post('/queue/folders', posted(createFolder), formRoute)
-    .post('/queue/folders/:id/rename', item(renameFolder), formRoute)
+    .post('/queue/folders/:id/rename', item(renameFolder), { ...formRoute, ...idParam })
     .post(
       '/queue/folders/:id/delete',
-      posted((visit) => deleteFolder(visit, paramOf(visit, 3))),
-      formRoute,
+      posted((visit, _, { params }: WithId) => deleteFolder(visit, params.id)),
+      { ...formRoute, ...idParam },
     )
     .get(QUEUE_SCRIPT_PATH, ({ request, query }) => QUEUE_SCRIPT_ASSET.respond(request, query.v), hidden)
 }

@@ -7,11 +7,11 @@ import { readerPage, readerTitle } from './pages/reader.ts'
 import { progressOf, sessionPrincipal } from './reader.ts'
 import { READER_SCRIPT_ASSET, READER_SCRIPT_PATH } from './reader-script.ts'
 import { READER_STYLES } from './styles.ts'
-import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
+import { formRoute, hidden, idParam, type Visit, type WebKit, type WithId } from './kit.ts'
 
 /** The reader view, its reading position and its script (docs/web.md#reader-view). */
 export function readerRoutes(kit: WebKit) {
-  const { deps, page, message, run, posted, signedIn, paramOf } = kit
+  const { deps, page, message, run, posted, signedIn } = kit
   // ── Reader view ─────────────────────────────────────────────────────────────────────────────────
 
   // Another person's item answers exactly as an id that does not exist, and as any unknown page.
@@ -67,13 +67,13 @@ export function readerRoutes(kit: WebKit) {
   return new Elysia()
     .get(
       '/items/:id',
-      run((visit) => showItem(visit, paramOf(visit, 2))),
-      hidden,
+      run((visit, { params }: WithId) => showItem(visit, params.id)),
+      { ...hidden, ...idParam },
     )
     .post(
       '/items/:id/progress',
-      posted((visit, form) => recordProgress(visit, form, paramOf(visit, 2))),
-      formRoute,
+      posted((visit, form, { params }: WithId) => recordProgress(visit, form, params.id)),
+      { ...formRoute, ...idParam },
     )
     .get(READER_SCRIPT_PATH, ({ request, query }) => READER_SCRIPT_ASSET.respond(request, query.v), hidden)
 }

@@ -1,4 +1,4 @@
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import { isScope } from '../../../core/auth/scopes.ts'
 import { ImportFormatError, PayloadTooLargeError, RateLimitExceededError } from '../../../core/errors.ts'
 import { deleteAccountWithPassword } from '../../app/accounts.ts'
@@ -14,7 +14,7 @@ import { readBodyCapped } from '../body.ts'
 import { isValidCsrf, type WebSession } from '../browser-session.ts'
 import { invalidateUserSessions } from '../../app/web-sessions.ts'
 import { bookmarklet } from './pages/save.ts'
-import { formRoute, hidden, type Visit, type WebKit } from './kit.ts'
+import { formRoute, hidden, idParam, type PageContext, type Visit, type WebKit, type WithId } from './kit.ts'
 import { readSettings } from '../../app/settings-view.ts'
 
 /**
@@ -54,7 +54,7 @@ export function settingsRenderer(kit: WebKit) {
  * webhooks are in webhook-routes.ts.
  */
 export function settingsRoutes(kit: WebKit) {
-  const { deps, secure, page, redirect, message, sessionCookie, run, posted, signedIn, rotateCsrf, paramOf } = kit
+  const { deps, secure, page, redirect, message, sessionCookie, run, posted, signedIn, rotateCsrf } = kit
   const settings = settingsRenderer(kit)
 
   const NOTICES: Record<string, string> = {
@@ -199,20 +199,28 @@ export function settingsRoutes(kit: WebKit) {
     .post('/settings/api-keys', posted(createKey), formRoute)
     .post(
       '/settings/api-keys/:id/revoke',
-      posted((visit) => revokeKey(visit, paramOf(visit, 3))),
-      formRoute,
+      posted((visit, _, { params }: WithId) => revokeKey(visit, params.id)),
+      { ...formRoute, ...idParam },
     )
     .post(
       '/settings/agents/:grantId/revoke',
-      posted((visit) => revokeAgent(visit, paramOf(visit, 3))),
-      formRoute,
+      posted((visit, _, { params }: PageContext & { params: { grantId: string } }) =>
+        revokeAgent(visit, params.grantId),
+      ),
+      {
+        ...formRoute,
+        params: t.Object({ grantId: t.String() }),
+        transform({ params }: { params: Record<string, unknown> }) {
+          if (typeof params.grantId !== 'string') params.grantId = ''
+        },
+      },
     )
     .post('/settings/sessions/sign-out-others', posted(signOutOthers), formRoute)
     .post('/settings/import', run(uploadImport), formRoute)
     .get(
       '/settings/imports/:id',
-      run((visit) => showImport(visit, paramOf(visit, 3))),
-      hidden,
+      run((visit, { params }: WithId) => showImport(visit, params.id)),
+      { ...hidden, ...idParam },
     )
     .get('/settings/export', run(downloadExport), hidden)
     .post('/settings/delete-account', posted(deleteOwnAccount), formRoute)

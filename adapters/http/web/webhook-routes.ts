@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { ValidationError, WebhookNotFoundError } from '../../../core/errors.ts'
 import { createWebhook, removeWebhook, testWebhook } from '../../app/webhooks.ts'
-import { formRoute, type SignedInVisit, type Visit, type WebKit } from './kit.ts'
+import { formRoute, idParam, type SignedInVisit, type Visit, type WebKit, type WithId } from './kit.ts'
 import { sessionPrincipal } from './reader.ts'
 import { settingsRenderer } from './settings-routes.ts'
 
@@ -11,7 +11,7 @@ import { settingsRenderer } from './settings-routes.ts'
  * per-person limit are the API's, and the answer is the settings page, as for every other settings form.
  */
 export function webhookSettingsRoutes(kit: WebKit) {
-  const { deps, redirect, message, posted, signedIn, paramOf } = kit
+  const { deps, redirect, message, posted, signedIn } = kit
   const settings = settingsRenderer(kit)
 
   // Another person's webhook is answered exactly like one that never existed, as for API keys.
@@ -62,12 +62,12 @@ export function webhookSettingsRoutes(kit: WebKit) {
     .post('/settings/webhooks', posted(add), formRoute)
     .post(
       '/settings/webhooks/:id/test',
-      posted((visit) => sendTest(visit, paramOf(visit, 3))),
-      formRoute,
+      posted((visit, _, { params }: WithId) => sendTest(visit, params.id)),
+      { ...formRoute, ...idParam },
     )
     .post(
       '/settings/webhooks/:id/delete',
-      posted((visit) => remove(visit, paramOf(visit, 3))),
-      formRoute,
+      posted((visit, _, { params }: WithId) => remove(visit, params.id)),
+      { ...formRoute, ...idParam },
     )
 }
