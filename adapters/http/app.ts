@@ -8,7 +8,7 @@ import { errorResponse, internalError, responseSchemaFailure } from './errors.ts
 import { createRequestHandler } from './request-handler.ts'
 import { throughPipeline } from './pipeline.ts'
 import { guard } from './guard.ts'
-import { IpLimits } from './ip-limits.ts'
+import { ipRefusals, RateLimitRefusal } from './limits.ts'
 import type { RequestHandler } from '../runtime/connection.ts'
 import type { RouteContext } from './route-context.ts'
 import { accountRoutes } from './routes/account.ts'
@@ -21,7 +21,7 @@ import { webhookRoutes } from './routes/webhooks.ts'
 import { importRoutes } from './routes/imports.ts'
 import { openApiDocumentation } from './openapi-info.ts'
 import { HTML_HEADERS, layout } from './web/layout.ts'
-import { messagePage } from './web/pages/message.ts'
+import { messagePage, tooManyAttemptsPage } from './web/pages/message.ts'
 import { buildOpenApiDocument } from './openapi-document.ts'
 import { docsRoutes } from './routes/docs.ts'
 import { connectRoutes } from './routes/connect.ts'
@@ -84,10 +84,10 @@ function describeValidation(error: unknown): string {
  * Builds the Elysia app: every route (REST, OAuth, connect, the web pages, MCP, OpenAPI and `/docs`), each
  * checked by the request guard its options name, and the typed error answers; every answer gets a request
  * id, the default headers and one log line (pipeline.ts). Serve it through `createServer`, whose request
- * handler hands in the socket address and counts the per-IP limits.
+ * handler hands in the socket address for the per-IP limits.
  */
-export function createApp(deps: AppDeps, ipLimits: IpLimits) {
-  const context: RouteContext = { deps, guard: guard(deps), ipLimits }
+export function createApp(deps: AppDeps) {
+  const context: RouteContext = { deps, guard: guard(deps, ipRefusals(tooManyAttemptsPage)) }
   // normalize: false makes `additionalProperties: false` reject extra fields (400) instead of silently
   // dropping them; strictPath: a trailing `/` is another path (404), as the docs promise.
   const app = new Elysia({ normalize: false, strictPath: true })
@@ -105,7 +105,10 @@ export function createApp(deps: AppDeps, ipLimits: IpLimits) {
       // Registered before every route: Elysia applies error hooks only to routes added after them.
       .onError({ as: 'global' }, ({ code, error, path, request }) => {
         if (isAppError(error)) return errorResponse(error)
+        // A per-IP refusal comes already in its route's format (limits.ts).
+        if (error instanceof RateLimitRefusal) return error.response
         // The guard checks credentials and bodies in Elysia's parse step, which wraps what it throws.
+        if (code === 'PARSE' && error.cause instanceof RateLimitRefusal) return error.cause.response
         if (code === 'PARSE' && isAppError(error.cause)) return errorResponse(error.cause)
         // A response that fails its own schema is our bug (say, a corrupt row), not the caller's.
         if (code === 'VALIDATION' && (error as { type?: string }).type === 'response')
@@ -158,7 +161,6 @@ export function createServer(given: AppDeps): Server {
   const deps: AppDeps = given.webhookTargets
     ? given
     : { ...given, webhookTargets: { check: checkWebhookTarget, send: sendMessage } }
-  const ipLimits = new IpLimits()
-  const app = createApp(deps, ipLimits)
-  return { app, fetch: createRequestHandler(deps, app as unknown as Elysia, ipLimits) }
+  const app = createApp(deps)
+  return { app, fetch: createRequestHandler(deps, app as unknown as Elysia) }
 }

@@ -28,6 +28,14 @@ import {
 import { isAllowedMcpOrigin, MCP_CORS_HEADERS } from './mcp-origin.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
 import { noteCaller } from './pipeline.ts'
+import {
+  hitIpLimit,
+  IP_LIMIT_WINDOW_SECONDS,
+  type IpLimitFormat,
+  type IpRefusals,
+  overLimitMessage,
+  RateLimitRefusal,
+} from './limits.ts'
 
 /** Who may call a route that takes a credential: holders of one scope, or any valid credential. */
 export type Access = Scope | 'any-credential'
@@ -59,6 +67,8 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 // What admission learned about a request, kept on Elysia's per-request context between its hooks.
 const ADMITTED = Symbol('admitted')
+// Set once the request is counted against its route's per-IP limit, whichever hook came first.
+const IP_COUNTED = Symbol('IP counted')
 interface Admission {
   principal: Principal
   /** The body as received, for the Idempotency-Key fingerprint; null until read. */
@@ -70,6 +80,7 @@ interface GuardContext {
   path: string
   set: { headers: Record<string, string | number> }
   [ADMITTED]?: Admission
+  [IP_COUNTED]?: true
 }
 
 /** Where a route's credential is for: the REST API, or the MCP endpoint (its own audience and resource). */
@@ -80,14 +91,26 @@ type Resource = 'rest' | 'mcp'
  * - `auth: scope | 'any-credential'` gives the handler a typed `principal` (a route without it has none,
  *   so forgetting the check does not compile), and writes the route's `security` into OpenAPI;
  * - `mcp: true` does the same for `/mcp`, with its own audience, CORS and per-tool scopes;
- * - `public: true` is a route anyone may call; with a body schema its body gets the same JSON rules.
- * Credential, rate limit and scope are checked before the body is read (in `parse` for requests with a
- * body, in `transform` for the rest), so a stranger learns nothing about schemas; then the body cap,
- * content type and nesting limit; then, after validation, Idempotency-Key.
+ * - `public: true` is a route anyone may call; with a body schema its body gets the same JSON rules;
+ * - `ipLimit: 'api' | 'oauth' | 'page'` gives a route its own per-client-IP bucket (limits.ts), refused
+ *   past the limit in that format.
+ * The per-IP limit first, then credential, rate limit and scope are checked before the body is read (in
+ * `parse` for requests with a body, in `transform` for the rest, and for routes that read their own body,
+ * `parse: 'none'`), so a stranger learns nothing about schemas; then the body cap, content type and
+ * nesting limit; then, after validation, Idempotency-Key. `refusals` are the per-IP refusal formats.
  */
-export function guard(deps: AppDeps) {
+export function guard(deps: AppDeps, refusals: IpRefusals) {
   const limiter = new SharedRateLimiter(deps.db, deps.clock, deps.log)
   const baseUrl = deps.config.baseUrl
+
+  /** Counts the request against its route's per-IP limit once, before anything else of it is looked at. */
+  async function countIp(c: GuardContext, format: IpLimitFormat | undefined): Promise<void> {
+    if (format === undefined || c[IP_COUNTED]) return
+    c[IP_COUNTED] = true
+    const limit = await hitIpLimit(deps, c.request, c.path)
+    Object.assign(c.set.headers, rateLimitHeaders(limit))
+    if (!limit.allowed) throw new RateLimitRefusal(refusals[format](overLimitMessage(limit, IP_LIMIT_WINDOW_SECONDS)))
+  }
 
   async function admit(c: GuardContext, access: Access | readonly Scope[], resource: Resource): Promise<Admission> {
     const known = c[ADMITTED]
@@ -150,14 +173,16 @@ export function guard(deps: AppDeps) {
     pageBody = false,
     file: { bytes: number; overCap: () => Error } | null = null,
   ) {
-    const route = { json: false }
+    const route: { json: boolean; ipLimit?: IpLimitFormat } = { json: false }
     return {
       introspect(hook: Record<string, unknown>) {
         route.json = hook.body !== undefined
+        route.ipLimit = hook.ipLimit as IpLimitFormat | undefined
       },
       parse: [
         async (context: unknown) => {
           const c = context as unknown as GuardContext
+          await countIp(c, route.ipLimit)
           const admission = await admit(c, access, resource)
           const raw = file
             ? await readBodyCapped(c.request, file.bytes).catch((error) => {
@@ -182,6 +207,7 @@ export function guard(deps: AppDeps) {
         JSON_MEDIA_TYPE,
       ],
       async transform(context: unknown) {
+        await countIp(context as unknown as GuardContext, route.ipLimit)
         await admit(context as unknown as GuardContext, access, resource)
       },
       resolve: (context: unknown) => ({ principal: (context as unknown as GuardContext)[ADMITTED]!.principal }),
@@ -232,14 +258,17 @@ export function guard(deps: AppDeps) {
           : credentialHooks(option.scope, 'rest', true),
     mcp: (_: true) => credentialHooks('any-credential', 'mcp', true),
     public: (_: true) => {
-      const route = { json: false }
+      const route: { json: boolean; ipLimit?: IpLimitFormat } = { json: false }
       return {
         introspect(hook: Record<string, unknown>) {
           route.json = hook.body !== undefined
+          route.ipLimit = hook.ipLimit as IpLimitFormat | undefined
         },
         parse: [
           async (context: unknown) => {
             const c = context as unknown as GuardContext
+            // Elysia runs one macro's parse list only, so this one counts a route's per-IP limit first.
+            await countIp(c, route.ipLimit)
             if (!route.json) return
             const raw = await readBodyCapped(c.request)
             requireJsonContentType(c.request)
@@ -253,7 +282,28 @@ export function guard(deps: AppDeps) {
         detail: { security: [] },
       }
     },
+    // A route's own per-IP bucket. Counted here for a route without a body step of the guard's (its
+    // body unread: `parse: 'none'`, or none at all); the guard's body step counts it first otherwise.
+    ipLimit: (format: IpLimitFormat) => ({
+      // Marked with its format, so the built app's routes say which are limited (ipLimitOf).
+      transform: Object.assign(
+        async (context: unknown) => {
+          await countIp(context as unknown as GuardContext, format)
+        },
+        { ipLimit: format },
+      ),
+    }),
   })
+}
+
+/** The per-IP limit a route of the built app states (`ipLimit`), read off its hooks (for tests and docs). */
+export function ipLimitOf(route: { hooks?: { transform?: unknown } }): IpLimitFormat | undefined {
+  const hooks = Array.isArray(route.hooks?.transform) ? (route.hooks.transform as { fn?: unknown }[]) : []
+  for (const hook of hooks) {
+    const format = (hook.fn as { ipLimit?: IpLimitFormat } | undefined)?.ipLimit
+    if (format) return format
+  }
+  return undefined
 }
 
 /** A capture with `html`: a REST body with an `html` string, or an MCP `save_url` call with one. */

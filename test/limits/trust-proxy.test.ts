@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { effectiveClientIp } from '../../adapters/http/request-handler.ts'
+import { effectiveClientIp } from '../../adapters/http/limits.ts'
 import { createHarness } from '../helpers/harness.ts'
 
 const exchange = { client: 'raycast', code: 'x'.repeat(43), codeVerifier: 'y'.repeat(43) }

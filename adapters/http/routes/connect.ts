@@ -10,7 +10,6 @@ import {
   Errors,
 } from '../schemas.ts'
 import { NO_REPLAY_HEADER } from '../idempotency.ts'
-import { apiIpRefusal } from '../ip-limits.ts'
 
 const tags = ['Connect']
 
@@ -22,9 +21,7 @@ const connectErrors = { 400: t.Union([Errors.ValidationError, Errors.ConnectErro
  * front has already checked the credential (authorize) or the per-IP limit (exchange), the body size and
  * the JSON content type. Both answers carry a secret, so neither may be cached.
  */
-export const connectRoutes = ({ deps, guard, ipLimits }: RouteContext) => {
-  // A code is a guessable secret: exchanges are limited per client IP.
-  ipLimits.limit('POST', '/connect/exchange', apiIpRefusal)
+export const connectRoutes = ({ deps, guard }: RouteContext) => {
   return new Elysia()
     .use(guard)
     .post(
@@ -75,6 +72,8 @@ export const connectRoutes = ({ deps, guard, ipLimits }: RouteContext) => {
           500: Errors.InternalError,
         },
         public: true,
+        // A code is a guessable secret: exchanges are limited per client IP.
+        ipLimit: 'api',
         detail: {
           summary: 'Finish connecting a client: trade the code and PKCE verifier for an API key',
           description: [

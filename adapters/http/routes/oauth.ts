@@ -9,16 +9,15 @@ import type { RouteContext } from '../route-context.ts'
 // The machine-facing endpoints of the authorization server at {base}/api/auth (docs/oauth.md#authorization-server).
 // Not REST operations, so hidden from /openapi.json; the metadata documents describe them instead.
 
-export const oauthRoutes = ({ deps, ipLimits }: RouteContext) => {
-  // Public endpoints that guessable input (codes, refresh tokens) or costly work reaches without a credential.
-  const refuse = (message: string) => oauthJson(429, { error: 'rate_limit_exceeded', error_description: message })
-  for (const path of ['/api/auth/oauth2/token', '/api/auth/oauth2/register', '/api/auth/oauth2/revoke'])
-    ipLimits.limit('POST', path, refuse)
+export const oauthRoutes = ({ deps, guard }: RouteContext) => {
   const hidden = { detail: { hide: true } }
-  const raw = { ...hidden, parse: 'none' as const }
+  // Public endpoints that guessable input (codes, refresh tokens) or costly work reaches without a
+  // credential: each has its own per-IP bucket, refused with an RFC 6749 error.
+  const raw = { ...hidden, parse: 'none' as const, ipLimit: 'oauth' as const }
 
   return (
     new Elysia()
+      .use(guard)
       // RFC 7591: public clients only; the answer repeats what was registered and never holds a secret.
       .post(
         '/api/auth/oauth2/register',

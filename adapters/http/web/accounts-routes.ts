@@ -2,7 +2,6 @@ import { Elysia } from 'elysia'
 import { hashPassword, verifyPassword } from '../../app/passwords.ts'
 import { passwordProblem } from '../../../core/auth/passwords.ts'
 import type { RouteContext } from '../route-context.ts'
-import { tooManyAttemptsPage } from './pages/message.ts'
 import { createAccount, findAccountByEmail, recordSignupAttempt } from '../../app/accounts.ts'
 import { signInPath } from './forms.ts'
 import { emailProblem } from '../../../core/auth/email.ts'
@@ -17,11 +16,8 @@ const WRONG_CREDENTIALS = 'Wrong email or password.'
 const SIGNED_UP = 'If this email had no account, it has one now: sign in with the password you chose.'
 
 /** Sign-up, sign-in and sign-out (docs/web.md#pages, docs/security.md#sign-up-and-sign-in). */
-export function accountRoutes(kit: WebKit, ipLimits: RouteContext['ipLimits']) {
+export function accountRoutes(kit: WebKit, guard: RouteContext['guard']) {
   const { deps, signupOpen, newId, page, redirect, sessionCookie, run, posted, nextOf, rotateCsrf } = kit
-  // Account creation is as abusable as sign-in.
-  ipLimits.limit('POST', '/sign-in', tooManyAttemptsPage)
-  ipLimits.limit('POST', '/sign-up', tooManyAttemptsPage)
   // Unknown emails are checked against this too, so both failures of sign-in take the same time.
   let dummyHash: Promise<string> | undefined
   const timingDummy = (): Promise<string> => (dummyHash ??= hashPassword(`timing-equaliser-${newId()}`))
@@ -115,11 +111,14 @@ export function accountRoutes(kit: WebKit, ipLimits: RouteContext['ipLimits']) {
     return redirect(visit, '/sign-in')
   }
 
+  // Sign-in and sign-up each have their own per-IP bucket, refused with a page: account creation is as
+  // abusable as sign-in.
   return new Elysia()
+    .use(guard)
     .get('/sign-up', run(showSignUp), hidden)
-    .post('/sign-up', posted(signUp), formRoute)
+    .post('/sign-up', posted(signUp), { ...formRoute, ipLimit: 'page' })
     .get('/sign-in', run(showSignIn), hidden)
-    .post('/sign-in', posted(signIn), formRoute)
+    .post('/sign-in', posted(signIn), { ...formRoute, ipLimit: 'page' })
     .get('/sign-out', run(showSignOut), hidden)
     .post('/sign-out', posted(signOut), formRoute)
 }

@@ -14,7 +14,7 @@ import { isClientIdMetadataUrl } from '../../../core/oauth/client-id-metadata.ts
 import type { SafeHtml } from './html.ts'
 import { HTML_HEADERS, layout, pageCsp } from './layout.ts'
 import { consentPage } from './pages/consent.ts'
-import { messagePage, tooManyAttemptsPage } from './pages/message.ts'
+import { messagePage } from './pages/message.ts'
 import { csrfTokenFor, isValidCsrf, readWebSession, type WebSession } from '../browser-session.ts'
 import { readForm } from './forms.ts'
 import { STATUS_BY_TAG } from '../errors.ts'
@@ -48,11 +48,7 @@ function redirect(location: string): Response {
  * cannot be trusted to go back to the client is shown here instead (RFC 6749 §4.1.2.1).
  * @see docs/oauth.md#authorize-and-consent
  */
-export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
-  // The authorization page and the consent form do real work per request (a client lookup or metadata
-  // document fetch, a grant) for anyone who asks.
-  ipLimits.limit('GET', '/api/auth/oauth2/authorize', tooManyAttemptsPage)
-  ipLimits.limit('POST', '/api/auth/oauth2/consent', tooManyAttemptsPage)
+export const oauthAuthorizeRoutes = ({ deps, guard }: RouteContext) => {
   const { config } = deps
   const secure = config.appUrl.startsWith('https:')
 
@@ -89,7 +85,10 @@ export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
       }
     }
 
+  // The authorization page and the consent form do real work per request (a client lookup or metadata
+  // document fetch, a grant) for anyone who asks: each has its own per-IP bucket, refused with a page.
   return new Elysia()
+    .use(guard)
     .get(
       '/api/auth/oauth2/authorize',
       guarded(async (request) => {
@@ -143,7 +142,7 @@ export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
           formTarget: cspSourceOf(check.request.redirectUri),
         })
       }),
-      { detail: { hide: true } },
+      { detail: { hide: true }, ipLimit: 'page' },
     )
 
     .post(
@@ -190,6 +189,6 @@ export const oauthAuthorizeRoutes = ({ deps, ipLimits }: RouteContext) => {
         const code = await grantConsent(deps, session.userId, client, authorization)
         return respond({ code })
       }),
-      { detail: { hide: true }, parse: 'none' },
+      { detail: { hide: true }, parse: 'none', ipLimit: 'page' },
     )
 }

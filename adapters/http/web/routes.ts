@@ -14,10 +14,10 @@ import { webhookSettingsRoutes } from './webhook-routes.ts'
  * guard: they read the session cookie themselves and check the CSRF field on every POST before anything is
  * written (kit.ts).
  */
-export const webRoutes = ({ deps, ipLimits }: RouteContext) => {
+export const webRoutes = ({ deps, guard }: RouteContext) => {
   const kit = webKit(deps)
   return new Elysia()
-    .use(accountRoutes(kit, ipLimits))
+    .use(accountRoutes(kit, guard))
     .use(settingsRoutes(kit))
     .use(webhookSettingsRoutes(kit))
     .use(queueRoutes(kit))
