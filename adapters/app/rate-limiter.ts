@@ -3,23 +3,7 @@ import type { Clock } from '../../core/types.ts'
 import type { Log } from './deps.ts'
 import { logUnexpected } from './unexpected.ts'
 import type { Database } from '../storage/open-database.ts'
-import { addToRateLimit, hitRateLimit } from '../storage/rate-limits.ts'
-
-/**
- * Counts one request against a fixed-window bucket shared by every process on the database, straight in
- * the database (the per-IP limits; docs/api.md#rate-limits).
- */
-export async function checkRateLimit(
-  deps: { db: Database; clock: Clock },
-  bucket: string,
-  limit: number,
-  windowSeconds: number,
-): Promise<RateLimitDecision> {
-  const nowMs = deps.clock.now().getTime()
-  const windowStartMs = rateLimitWindowStart(nowMs, windowSeconds)
-  const count = await hitRateLimit(deps.db, bucket, windowStartMs)
-  return decideRateLimit({ count, limit, windowStartMs, windowSeconds, nowMs })
-}
+import { addToRateLimit, hitRateLimit, peekRateLimit } from '../storage/rate-limits.ts'
 
 /** How stale a process's view of a shared counter may get, and how often it writes its own count back. */
 export const SYNC_INTERVAL_MS = 250
@@ -33,9 +17,25 @@ interface Bucket {
   pending: number
 }
 
+/** How one hit counts (docs/api.md#rate-limits). */
+export interface HitOptions {
+  limit: number
+  windowSeconds: number
+  /**
+   * Straight in the database, one upsert per hit, so every process sees every request at once (the per-IP
+   * and sign-in buckets). Otherwise counted in memory and synced (the per-credential buckets, on the path
+   * of every API call).
+   */
+  exact?: boolean
+  /** The time the hit counts at (a check and its later hit count in one window); now by default. */
+  atMs?: number
+}
+
 /**
- * Per-credential rate limits counted in memory and shared through the database (docs/api.md#rate-limits).
- * A bucket's first request in a window, and any request after SYNC_INTERVAL_MS without a sync, adds to the
+ * The fixed-window rate-limit buckets, in one table shared by every process on the database
+ * (docs/api.md#rate-limits): one `hit` for every kind of bucket, and `peek`.
+ *
+ * A batched bucket's first request in a window, and any request after SYNC_INTERVAL_MS without a sync, adds to the
  * database counter and reads the global count back in one upsert; the requests in between are counted here
  * and written back within SYNC_INTERVAL_MS. One process is exact: its own requests are all in `synced +
  * pending`. N processes may admit what the others counted since their last sync, at most (N − 1) × the
@@ -51,9 +51,15 @@ export class SharedRateLimiter {
     private readonly log: Log,
   ) {}
 
-  async hit(bucketName: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
-    const nowMs = this.clock.now().getTime()
+  /** Counts one request of `bucketName` in its window and decides it. */
+  async hit(bucketName: string, options: HitOptions): Promise<RateLimitDecision> {
+    const { limit, windowSeconds } = options
+    const nowMs = options.atMs ?? this.clock.now().getTime()
     const windowStartMs = rateLimitWindowStart(nowMs, windowSeconds)
+    if (options.exact) {
+      const count = await hitRateLimit(this.db, bucketName, windowStartMs)
+      return decideRateLimit({ count, limit, windowStartMs, windowSeconds, nowMs })
+    }
     let bucket = this.#buckets.get(bucketName)
     if (!bucket || bucket.windowStartMs !== windowStartMs || nowMs - bucket.syncedAtMs >= SYNC_INTERVAL_MS) {
       const sameWindow = bucket?.windowStartMs === windowStartMs
@@ -69,6 +75,11 @@ export class SharedRateLimiter {
     // process that sees many credentials once each does not keep them all.
     this.#scheduleFlush()
     return decideRateLimit({ count: bucket.synced + bucket.pending, limit, windowStartMs, windowSeconds, nowMs })
+  }
+
+  /** The count of `bucketName` in the window of `atMs`, counting nothing. */
+  peek(bucketName: string, windowSeconds: number, atMs: number): Promise<number> {
+    return peekRateLimit(this.db, bucketName, rateLimitWindowStart(atMs, windowSeconds))
   }
 
   /** Writes every pending count back and reads the global counts; drops buckets of ended windows. */

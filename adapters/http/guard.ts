@@ -13,7 +13,6 @@ import { validateIdempotencyKey } from '../../core/limits/idempotency.ts'
 import { MCP_DEFAULT_SCOPE, scopesNeededFor, stepUpScope } from '../../core/mcp/tools.ts'
 import type { Principal, Scope } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
-import { SharedRateLimiter } from '../app/rate-limiter.ts'
 import { MAX_BODY_BYTES, readBodyCapped, requireJsonContentType, tooLarge } from './body.ts'
 import { PAGE_BODY_MAX_BYTES } from '../../core/reading/page-limits.ts'
 import { insufficientScopeChallenge, resolveCredential, unauthorizedChallenge } from './credentials.ts'
@@ -26,14 +25,14 @@ import {
   settleIdempotency,
 } from './idempotency.ts'
 import { isAllowedMcpOrigin, MCP_CORS_HEADERS } from './mcp-origin.ts'
-import { rateLimitHeaders } from './rate-limit-headers.ts'
 import { noteCaller } from './pipeline.ts'
 import {
-  hitIpLimit,
   IP_LIMIT_WINDOW_SECONDS,
   type IpLimitFormat,
   type IpRefusals,
+  limitsFor,
   overLimitMessage,
+  rateLimitHeaders,
   RateLimitRefusal,
 } from './limits.ts'
 
@@ -100,14 +99,14 @@ type Resource = 'rest' | 'mcp'
  * nesting limit; then, after validation, Idempotency-Key. `refusals` are the per-IP refusal formats.
  */
 export function guard(deps: AppDeps, refusals: IpRefusals) {
-  const limiter = new SharedRateLimiter(deps.db, deps.clock, deps.log)
+  const limits = limitsFor(deps)
   const baseUrl = deps.config.baseUrl
 
   /** Counts the request against its route's per-IP limit once, before anything else of it is looked at. */
   async function countIp(c: GuardContext, format: IpLimitFormat | undefined): Promise<void> {
     if (format === undefined || c[IP_COUNTED]) return
     c[IP_COUNTED] = true
-    const limit = await hitIpLimit(deps, c.request, c.path)
+    const limit = await limits.ip(c.request, c.path)
     Object.assign(c.set.headers, rateLimitHeaders(limit))
     if (!limit.allowed) throw new RateLimitRefusal(refusals[format](overLimitMessage(limit, IP_LIMIT_WINDOW_SECONDS)))
   }
@@ -138,14 +137,10 @@ export function guard(deps: AppDeps, refusals: IpRefusals) {
       )
     }
     const principal = credential.principal
-    const window = deps.config.rateLimitWindowSeconds
-    const limit = await limiter.hit(`cred:${principal.credentialId}`, deps.config.rateLimitMax, window)
+    const limit = await limits.credential(principal)
     Object.assign(c.set.headers, rateLimitHeaders(limit))
     noteCaller(c.request, { userId: principal.userId, kind: principal.kind })
-    if (!limit.allowed)
-      throw new RateLimitExceededError(
-        `Rate limit of ${limit.limit} requests per ${window} s exceeded; retry in ${limit.resetSeconds} s`,
-      )
+    if (!limit.allowed) throw new RateLimitExceededError(overLimitMessage(limit, deps.config.rateLimitWindowSeconds))
     if (typeof access !== 'string') refuseOutOfScope(c, metadataUrl, () => requireScopes(principal.scopes, access))
     else if (access !== 'any-credential') refuseOutOfScope(c, metadataUrl, () => requireScope(principal.scopes, access))
     // A malformed key is refused before the body is read, like every other header problem.

@@ -9,7 +9,7 @@ import { signInPage } from './pages/sign-in.ts'
 import { signOutPage } from './pages/sign-out.ts'
 import { signUpClosedPage, signUpPage } from './pages/sign-up.ts'
 import { createSession, invalidateSession, SESSION_DAYS } from '../../app/web-sessions.ts'
-import { accountThrottle } from '../../app/sign-in-throttle.ts'
+import { accountThrottle } from '../limits.ts'
 import { formRoute, hidden, type FormHandler, type Visit, type WebKit } from './kit.ts'
 
 const WRONG_CREDENTIALS = 'Wrong email or password.'
