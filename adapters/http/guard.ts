@@ -57,10 +57,15 @@ export const NOT_JSON: unique symbol = Symbol('not JSON')
 
 /**
  * Elysia's built-in JSON parser by name, listed after the guard's own body step: it never runs (that step
- * always answers first), but it is how @elysiajs/openapi learns the body is `application/json`. Elysia
- * accepts parser names in a `parse` list; its types list only functions.
+ * always answers first), but it is how @elysiajs/openapi learns the body is `application/json`.
+ *
+ * The one cast the guard keeps, checked against Elysia 1.4.30 and @elysiajs/openapi 1.4.16: the document
+ * reads a request body's media types only from parser *names* in a route's `parse` list (a function
+ * contributes none, and an empty list renders `content: {}`); Elysia's runtime accepts names in a macro's
+ * `parse` list, but its macro types list only functions. A route's own `parse: 'json'` is no way out: it
+ * replaces the macro's list instead of joining it, and the guard's body step would never run.
  */
-const JSON_MEDIA_TYPE = 'json' as unknown as (context: unknown) => Promise<unknown>
+const JSON_MEDIA_TYPE = 'json' as unknown as (context: GuardContext) => Promise<unknown>
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -77,7 +82,7 @@ interface Admission {
 interface GuardContext {
   request: Request
   path: string
-  set: { headers: Record<string, string | number> }
+  set: { headers: Record<string, string | number>; status?: number | string }
   [ADMITTED]?: Admission
   [IP_COUNTED]?: true
 }
@@ -175,8 +180,7 @@ export function guard(deps: AppDeps, refusals: IpRefusals) {
         route.ipLimit = hook.ipLimit as IpLimitFormat | undefined
       },
       parse: [
-        async (context: unknown) => {
-          const c = context as unknown as GuardContext
+        async (c: GuardContext) => {
           await countIp(c, route.ipLimit)
           const admission = await admit(c, access, resource)
           const raw = file
@@ -201,14 +205,13 @@ export function guard(deps: AppDeps, refusals: IpRefusals) {
         },
         JSON_MEDIA_TYPE,
       ],
-      async transform(context: unknown) {
-        await countIp(context as unknown as GuardContext, route.ipLimit)
-        await admit(context as unknown as GuardContext, access, resource)
+      async transform(c: GuardContext) {
+        await countIp(c, route.ipLimit)
+        await admit(c, access, resource)
       },
-      resolve: (context: unknown) => ({ principal: (context as unknown as GuardContext)[ADMITTED]!.principal }),
+      resolve: (c: GuardContext) => ({ principal: c[ADMITTED]!.principal }),
       // After validation: a body that fails its schema never claims a key.
-      async beforeHandle(context: unknown) {
-        const c = context as unknown as GuardContext
+      async beforeHandle(c: GuardContext) {
         const admission = c[ADMITTED]!
         const key = c.request.headers.get('idempotency-key')
         if (key === null || resource === 'mcp' || !MUTATING.has(c.request.method)) return
@@ -226,8 +229,7 @@ export function guard(deps: AppDeps, refusals: IpRefusals) {
         admission.claim = outcome.claim
       },
       // Runs for every outcome, errors included (as the Response the error handler made of them).
-      async mapResponse(context: unknown) {
-        const c = context as unknown as GuardContext & { responseValue: unknown; set: { status?: number | string } }
+      async mapResponse(c: GuardContext & { responseValue: unknown }) {
         const without = c.set.headers[REPLAY_WITHOUT_HEADER]
         const rule: ReplayRule =
           NO_REPLAY_HEADER in c.set.headers
@@ -260,8 +262,7 @@ export function guard(deps: AppDeps, refusals: IpRefusals) {
           route.ipLimit = hook.ipLimit as IpLimitFormat | undefined
         },
         parse: [
-          async (context: unknown) => {
-            const c = context as unknown as GuardContext
+          async (c: GuardContext) => {
             // Elysia runs one macro's parse list only, so this one counts a route's per-IP limit first.
             await countIp(c, route.ipLimit)
             if (!route.json) return
@@ -282,8 +283,8 @@ export function guard(deps: AppDeps, refusals: IpRefusals) {
     ipLimit: (format: IpLimitFormat) => ({
       // Marked with its format, so the built app's routes say which are limited (ipLimitOf).
       transform: Object.assign(
-        async (context: unknown) => {
-          await countIp(context as unknown as GuardContext, format)
+        async (c: GuardContext) => {
+          await countIp(c, format)
         },
         { ipLimit: format },
       ),
