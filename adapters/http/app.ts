@@ -7,7 +7,8 @@ import { checkWebhookTarget } from '../webhooks/targets.ts'
 import { errorResponse, internalError, responseSchemaFailure } from './errors.ts'
 import { createRequestHandler } from './request-handler.ts'
 import { throughPipeline } from './pipeline.ts'
-import { guard } from './guard.ts'
+import { guard, isPageRequest } from './guard.ts'
+import { browserSession } from './browser-session.ts'
 import { ipRefusals, RateLimitRefusal } from './limits.ts'
 import type { RequestHandler } from '../runtime/connection.ts'
 import type { RouteContext } from './route-context.ts'
@@ -87,7 +88,8 @@ function describeValidation(error: unknown): string {
  * handler hands in the socket address for the per-IP limits.
  */
 export function createApp(deps: AppDeps) {
-  const context: RouteContext = { deps, guard: guard(deps, ipRefusals(tooManyAttemptsPage)) }
+  const browser = browserSession(deps)
+  const context: RouteContext = { deps, guard: guard(deps, ipRefusals(tooManyAttemptsPage), browser), browser }
   // normalize: false makes `additionalProperties: false` reject extra fields (400) instead of silently
   // dropping them; strictPath: a trailing `/` is another path (404), as the docs promise.
   const app = new Elysia({ normalize: false, strictPath: true })
@@ -103,7 +105,10 @@ export function createApp(deps: AppDeps) {
           throughPipeline(deps, request, (r) => handle(r) as unknown as Response | Promise<Response>),
       )
       // Registered before every route: Elysia applies error hooks only to routes added after them.
-      .onError({ as: 'global' }, ({ code, error, path, request }) => {
+      .onError({ as: 'global' }, (context) => {
+        const { code, error, path, request } = context
+        // A web page answers its own errors with a page (the guard's page options), after this.
+        if (isPageRequest(context)) return
         if (isAppError(error)) return errorResponse(error)
         // A per-IP refusal comes already in its route's format (limits.ts).
         if (error instanceof RateLimitRefusal) return error.response

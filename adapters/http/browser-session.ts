@@ -10,7 +10,68 @@ export type { WebSession }
 export const sessionCookieName = (secure: boolean): string => (secure ? '__Host-rl_session' : 'rl_session')
 export const csrfCookieName = (secure: boolean): string => (secure ? '__Host-rl_csrf' : 'rl_csrf')
 
-export function readCookie(request: Request, name: string): string | null {
+/**
+ * A browser's session and CSRF cookies (docs/security.md#web-sessions), for one app: whether its cookies are
+ * `Secure` (and `__Host-`) is decided once, from APP_URL. The one place cookies are read and written: Elysia's
+ * cookie jar decodes values twice and writes the attributes in another order, so it is not used.
+ */
+export interface BrowserSession {
+  /** APP_URL is https: the cookies are Secure and `__Host-` prefixed. */
+  readonly secure: boolean
+  /** The signed-in person of a request: its session cookie's token, if the session is in force (app/web-sessions.ts). */
+  sessionOf(request: Request): Promise<WebSession | null>
+  /**
+   * CSRF by double submit: a random HttpOnly cookie, echoed in a hidden field of every form (or the
+   * `x-csrf-token` header). A cross-site page can neither read the cookie nor set it for our origin.
+   * Returns the token to embed and, when the cookie was missing, the Set-Cookie header to send.
+   */
+  csrfOf(request: Request): { token: string; setCookie: string | null }
+  /** A fresh CSRF token and the cookie that carries it (sign-in and sign-out rotate it). */
+  newCsrf(): { token: string; setCookie: string }
+  /** The submitted token equals the CSRF cookie (constant time). */
+  isValidCsrf(request: Request, submitted: string | null | undefined): boolean
+  /** The Set-Cookie header of a session token; `''` and 0 end it. */
+  sessionCookie(token: string, maxAgeSeconds: number): string
+}
+
+export function browserSession(deps: {
+  config: { appUrl: string }
+  db: Database
+  clock: Clock
+  random: RandomSource
+}): BrowserSession {
+  const secure = deps.config.appUrl.startsWith('https:')
+  const sessionName = sessionCookieName(secure)
+  const csrfName = csrfCookieName(secure)
+
+  const newCsrf = () => {
+    const token = generateSecret(deps.random)
+    return { token, setCookie: cookieHeader(csrfName, token, secure, SESSION_DAYS * 86_400) }
+  }
+
+  return {
+    secure,
+    async sessionOf(request) {
+      const token = readCookie(request, sessionName)
+      return token ? validateSessionToken(deps, token) : null
+    },
+    csrfOf(request) {
+      const existing = readCookie(request, csrfName)
+      if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return { token: existing, setCookie: null }
+      return newCsrf()
+    },
+    newCsrf,
+    isValidCsrf(request, submitted) {
+      const cookie = readCookie(request, csrfName)
+      if (!cookie || !submitted || cookie.length !== submitted.length) return false
+      const encoder = new TextEncoder()
+      return constantTimeEqual(encoder.encode(cookie), encoder.encode(submitted))
+    },
+    sessionCookie: (token, maxAgeSeconds) => cookieHeader(sessionName, token, secure, maxAgeSeconds),
+  }
+}
+
+function readCookie(request: Request, name: string): string | null {
   const header = request.headers.get('cookie')
   if (!header) return null
   for (const part of header.split(';')) {
@@ -29,62 +90,13 @@ function decodeCookieValue(value: string): string | null {
   }
 }
 
-export function cookieHeader(
-  name: string,
-  value: string,
-  options: { secure: boolean; maxAgeSeconds: number; httpOnly?: boolean },
-): string {
+function cookieHeader(name: string, value: string, secure: boolean, maxAgeSeconds: number): string {
   return [
     `${name}=${encodeURIComponent(value)}`,
     'Path=/',
-    `Max-Age=${options.maxAgeSeconds}`,
+    `Max-Age=${maxAgeSeconds}`,
     'SameSite=Lax',
-    ...(options.httpOnly === false ? [] : ['HttpOnly']),
-    ...(options.secure ? ['Secure'] : []),
+    'HttpOnly',
+    ...(secure ? ['Secure'] : []),
   ].join('; ')
-}
-
-/**
- * The signed-in person of a request: its session cookie's token, if the session is in force
- * (adapters/app/web-sessions.ts).
- * @see docs/security.md#web-sessions
- */
-export async function readWebSession(
-  deps: { db: Database; clock: Clock },
-  request: Request,
-  secure: boolean,
-): Promise<WebSession | null> {
-  const token = readCookie(request, sessionCookieName(secure))
-  return token ? validateSessionToken(deps, token) : null
-}
-
-/**
- * CSRF by double submit: a random HttpOnly cookie, echoed in a hidden field of every form (or the
- * `x-csrf-token` header). A cross-site page can neither read the cookie nor set it for our origin.
- * Returns the token to embed and, when the cookie was missing, the Set-Cookie header to send.
- */
-export function csrfTokenFor(
-  request: Request,
-  deps: { random: RandomSource },
-  secure: boolean,
-): { token: string; setCookie: string | null } {
-  const existing = readCookie(request, csrfCookieName(secure))
-  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return { token: existing, setCookie: null }
-  return newCsrfToken(deps, secure)
-}
-
-/** A fresh CSRF token and the cookie that carries it. */
-export function newCsrfToken(deps: { random: RandomSource }, secure: boolean): { token: string; setCookie: string } {
-  const token = generateSecret(deps.random)
-  return {
-    token,
-    setCookie: cookieHeader(csrfCookieName(secure), token, { secure, maxAgeSeconds: SESSION_DAYS * 86_400 }),
-  }
-}
-
-export function isValidCsrf(request: Request, submitted: string | null | undefined, secure: boolean): boolean {
-  const cookie = readCookie(request, csrfCookieName(secure))
-  if (!cookie || !submitted || cookie.length !== submitted.length) return false
-  const encoder = new TextEncoder()
-  return constantTimeEqual(encoder.encode(cookie), encoder.encode(submitted))
 }

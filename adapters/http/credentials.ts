@@ -3,7 +3,7 @@ import { isScope } from '../../core/auth/scopes.ts'
 import { SCOPES, type ConnectClient, type Principal } from '../../core/types.ts'
 import { useApiKey } from '../app/api-keys.ts'
 import { verifyAccessToken } from '../oauth/access-tokens.ts'
-import { isValidCsrf, readWebSession } from './browser-session.ts'
+import type { BrowserSession } from './browser-session.ts'
 import type { AppDeps } from '../app/deps.ts'
 
 export type CredentialResult = { kind: 'none' } | { kind: 'invalid' } | { kind: 'ok'; principal: Principal }
@@ -23,9 +23,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * token for `audience`, or (without an Authorization header) the web session cookie. Every lookup goes to
  * the database, so a revocation made by any process takes effect on the very next request.
  */
-export async function resolveCredential(deps: AppDeps, request: Request, audience: string): Promise<CredentialResult> {
+export async function resolveCredential(
+  deps: AppDeps,
+  browser: BrowserSession,
+  request: Request,
+  audience: string,
+): Promise<CredentialResult> {
   const token = bearerToken(request.headers.get('authorization'))
-  if (token === null) return resolveSession(deps, request, audience)
+  if (token === null) return resolveSession(deps, browser, request, audience)
   if (looksLikeApiKey(token)) return resolveApiKey(deps, token)
   if (JWT_SHAPE.test(token)) {
     const principal = await verifyAccessToken(deps, token, audience)
@@ -53,12 +58,16 @@ async function resolveApiKey(deps: AppDeps, token: string): Promise<CredentialRe
  * A signed-in browser may call the REST API with its session cookie, with every scope. Writes must echo
  * the CSRF cookie in `x-csrf-token`, so another site cannot ride the cookie. Not for /mcp.
  */
-async function resolveSession(deps: AppDeps, request: Request, audience: string): Promise<CredentialResult> {
+async function resolveSession(
+  deps: AppDeps,
+  browser: BrowserSession,
+  request: Request,
+  audience: string,
+): Promise<CredentialResult> {
   if (audience !== deps.config.baseUrl) return { kind: 'none' }
-  const secure = deps.config.appUrl.startsWith('https:')
-  const session = await readWebSession(deps, request, secure)
+  const session = await browser.sessionOf(request)
   if (!session) return { kind: 'none' }
-  if (!SAFE_METHODS.has(request.method) && !isValidCsrf(request, request.headers.get('x-csrf-token'), secure))
+  if (!SAFE_METHODS.has(request.method) && !browser.isValidCsrf(request, request.headers.get('x-csrf-token')))
     return { kind: 'invalid' }
   return {
     kind: 'ok',

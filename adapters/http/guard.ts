@@ -1,6 +1,7 @@
-import { type DocumentDecoration, Elysia } from 'elysia'
+import { type DocumentDecoration, Elysia, type HTTPHeaders, status } from 'elysia'
 import { requireScope, requireScopes } from '../../core/auth/scopes.ts'
 import {
+  isAppError,
   InsufficientScopeError,
   OriginNotAllowedError,
   PayloadTooLargeError,
@@ -13,6 +14,11 @@ import { validateIdempotencyKey } from '../../core/limits/idempotency.ts'
 import { MCP_DEFAULT_SCOPE, scopesNeededFor, stepUpScope } from '../../core/mcp/tools.ts'
 import type { Principal, Scope } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
+import { logUnexpected } from '../app/unexpected.ts'
+import type { BrowserSession, WebSession } from './browser-session.ts'
+import { STATUS_BY_TAG } from './errors.ts'
+import { readForm } from './web/forms.ts'
+import { formPageOf, holdCookie, pageReplies, type PageVisitor } from './web/page-replies.ts'
 import { MAX_BODY_BYTES, readBodyCapped, requireJsonContentType, tooLarge } from './body.ts'
 import { PAGE_BODY_MAX_BYTES } from '../../core/reading/page-limits.ts'
 import { insufficientScopeChallenge, resolveCredential, unauthorizedChallenge } from './credentials.ts'
@@ -73,6 +79,8 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const ADMITTED = Symbol('admitted')
 // Set once the request is counted against its route's per-IP limit, whichever hook came first.
 const IP_COUNTED = Symbol('IP counted')
+// A page's visitor, once resolved: it marks the request as a page's, whose errors are pages too.
+const PAGE = Symbol('page')
 interface Admission {
   principal: Principal
   /** The body as received, for the Idempotency-Key fingerprint; null until read. */
@@ -82,10 +90,20 @@ interface Admission {
 interface GuardContext {
   request: Request
   path: string
-  set: { headers: Record<string, string | number>; status?: number | string }
+  set: { headers: HTTPHeaders; status?: number | string }
   [ADMITTED]?: Admission
   [IP_COUNTED]?: true
+  [PAGE]?: PageVisitor & { form: URLSearchParams | null }
 }
+
+/** The options of a web page's route that decide what the guard resolves for it. */
+interface PageRoute {
+  signedIn: boolean
+  form: boolean
+}
+
+/** The request is a web page's (the guard resolved its visitor): its errors are answered as pages. */
+export const isPageRequest = (context: object): boolean => PAGE in context
 
 /** Where a route's credential is for: the REST API, or the MCP endpoint (its own audience and resource). */
 type Resource = 'rest' | 'mcp'
@@ -102,10 +120,72 @@ type Resource = 'rest' | 'mcp'
  * `parse` for requests with a body, in `transform` for the rest, and for routes that read their own body,
  * `parse: 'none'`), so a stranger learns nothing about schemas; then the body cap, content type and
  * nesting limit; then, after validation, Idempotency-Key. `refusals` are the per-IP refusal formats.
+ *
+ * The web app's pages (docs/web.md#pages) state what they need of the browser's session instead:
+ * - `session: true` gives the handler `session` (the signed-in person, or null) and `csrf` (the token for
+ *   its forms; a visitor without the cookie gets one with the answer);
+ * - `signedIn: true` does the same for a signed-in person's page, and sends anyone else to sign in (a GET
+ *   comes back to its address after it, anything else to `/`);
+ * - `form: true` reads the form (urlencoded, capped at 64 KiB) into `form`, and answers a missing or wrong
+ *   CSRF field with the 403 "Form expired" page before anything else, sign-in redirect included.
+ * The session is resolved once per request, after the per-IP limit and the params; on such a route an app
+ * error is the "Request refused" page with its status, and anything else the logged 500 page.
  */
-export function guard(deps: AppDeps, refusals: IpRefusals) {
+export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSession) {
   const limits = limitsFor(deps)
   const baseUrl = deps.config.baseUrl
+  const replies = pageReplies(deps.config)
+
+  /**
+   * A page's visitor, resolved once per request (a route's several page options share it): the session,
+   * the CSRF token, the form checked against it, and the signed-out visitor sent to sign in, in that order.
+   * An answer instead of a visitor when the request stops here.
+   */
+  async function visitOf(
+    c: GuardContext,
+    route: PageRoute,
+  ): Promise<{ session: WebSession | null; csrf: string; form: URLSearchParams | null } | Response> {
+    const known = c[PAGE]
+    if (known) return known
+    const csrf = browser.csrfOf(c.request)
+    if (csrf.setCookie) holdCookie(c.request, csrf.setCookie)
+    const session = await browser.sessionOf(c.request)
+    const visitor = { request: c.request, set: c.set, session, csrf: csrf.token, form: null as URLSearchParams | null }
+    c[PAGE] = visitor
+    if (route.form) {
+      visitor.form = await readForm(c.request)
+      if (!browser.isValidCsrf(c.request, visitor.form.get('csrf')))
+        return replies.formExpired(visitor, formPageOf(new URL(c.request.url).pathname))
+    }
+    if (route.signedIn && !session) return replies.toSignIn(visitor)
+    return visitor
+  }
+
+  /** The hooks of a page option; `resolve` picks what that option hands the handler. */
+  function pageHooks<T>(
+    pick: (visitor: { session: WebSession | null; csrf: string; form: URLSearchParams | null }) => T,
+  ) {
+    const route: PageRoute = { signedIn: false, form: false }
+    return {
+      introspect(hook: Record<string, unknown>) {
+        route.signedIn = hook.signedIn === true
+        route.form = hook.form === true
+      },
+      async resolve(c: GuardContext) {
+        const visitor = await visitOf(c, route)
+        // An early answer (the 403 form page, the sign-in redirect), as the route's answer.
+        return visitor instanceof Response ? status(visitor.status, visitor) : pick(visitor)
+      },
+      error(c: GuardContext & { error: unknown }) {
+        const visitor = c[PAGE]
+        if (!visitor) return
+        const error = c.error
+        if (isAppError(error)) return replies.refused(visitor, STATUS_BY_TAG[error._tag], error.message)
+        logUnexpected(deps.log, 'web page failed', error, { path: new URL(c.request.url).pathname })
+        return replies.failed(visitor)
+      },
+    }
+  }
 
   /** Counts the request against its route's per-IP limit once, before anything else of it is looked at. */
   async function countIp(c: GuardContext, format: IpLimitFormat | undefined): Promise<void> {
@@ -129,7 +209,7 @@ export function guard(deps: AppDeps, refusals: IpRefusals) {
         )
     }
     const metadataUrl = `${baseUrl}/.well-known/oauth-protected-resource${mcp ? '/mcp' : ''}`
-    const credential = await resolveCredential(deps, c.request, mcp ? `${baseUrl}/mcp` : baseUrl)
+    const credential = await resolveCredential(deps, browser, c.request, mcp ? `${baseUrl}/mcp` : baseUrl)
     if (credential.kind !== 'ok') {
       const sent = credential.kind === 'invalid'
       // On /mcp the challenge also hints which scopes to ask for: MCP clients use it for their first authorization.
@@ -278,6 +358,9 @@ export function guard(deps: AppDeps, refusals: IpRefusals) {
         detail: { security: [] },
       }
     },
+    session: (_: true) => pageHooks(({ session, csrf }) => ({ session, csrf })),
+    signedIn: (_: true) => pageHooks(({ session, csrf }) => ({ session: session!, csrf })),
+    form: (_: true) => pageHooks(({ form, csrf }) => ({ form: form!, csrf })),
     // A route's own per-IP bucket. Counted here for a route without a body step of the guard's (its
     // body unread: `parse: 'none'`, or none at all); the guard's body step counts it first otherwise.
     ipLimit: (format: IpLimitFormat) => ({

@@ -3,48 +3,60 @@ import { hashPassword, verifyPassword } from '../../app/passwords.ts'
 import { passwordProblem } from '../../../core/auth/passwords.ts'
 import type { RouteContext } from '../route-context.ts'
 import { createAccount, findAccountByEmail, recordSignupAttempt } from '../../app/accounts.ts'
-import { signInPath } from './forms.ts'
+import { uuidv7 } from '../../../core/ids.ts'
+import { safeNext, signInPath } from './forms.ts'
 import { emailProblem } from '../../../core/auth/email.ts'
 import { signInPage } from './pages/sign-in.ts'
 import { signOutPage } from './pages/sign-out.ts'
 import { signUpClosedPage, signUpPage } from './pages/sign-up.ts'
 import { createSession, invalidateSession, SESSION_DAYS } from '../../app/web-sessions.ts'
 import { accountThrottle } from '../limits.ts'
-import { formRoute, hidden, type FormHandler, type Visit, type WebKit } from './kit.ts'
+import { pageReplies, setCookie, type PageVisitor } from './page-replies.ts'
+import { formRoute, hidden } from './route-options.ts'
 
 const WRONG_CREDENTIALS = 'Wrong email or password.'
 const SIGNED_UP = 'If this email had no account, it has one now: sign in with the password you chose.'
 
 /** Sign-up, sign-in and sign-out (docs/web.md#pages, docs/security.md#sign-up-and-sign-in). */
-export function accountRoutes(kit: WebKit, guard: RouteContext['guard']) {
-  const { deps, signupOpen, newId, page, redirect, sessionCookie, run, posted, nextOf, rotateCsrf } = kit
+export function accountRoutes({ deps, guard, browser }: RouteContext) {
+  const { signupOpen, page, redirect } = pageReplies(deps.config)
+  const nextOf = (value: string | null | undefined): string => safeNext(value, deps.config.appUrl)
   // Unknown emails are checked against this too, so both failures of sign-in take the same time.
   let dummyHash: Promise<string> | undefined
-  const timingDummy = (): Promise<string> => (dummyHash ??= hashPassword(`timing-equaliser-${newId()}`))
+  const timingDummy = (): Promise<string> =>
+    (dummyHash ??= hashPassword(`timing-equaliser-${uuidv7(deps.clock.now().getTime(), deps.random)}`))
 
-  async function startSession(visit: Visit, userId: string, next: string): Promise<Response> {
+  /** A new CSRF token at sign-in and sign-out: one read before cannot be used with the new session. */
+  function rotateCsrf(visitor: PageVisitor): void {
+    const fresh = browser.newCsrf()
+    visitor.csrf = fresh.token
+    setCookie(visitor, fresh.setCookie)
+  }
+
+  async function startSession(visitor: PageVisitor, userId: string, next: string): Promise<Response> {
     // A fresh token on every sign-in: a session id planted before sign-in is never promoted (fixation).
-    if (visit.session) await invalidateSession(deps, visit.session.tokenHash)
+    if (visitor.session) await invalidateSession(deps, visitor.session.tokenHash)
     const token = await createSession(deps, userId)
-    visit.cookies.push(sessionCookie(token, SESSION_DAYS * 86_400))
-    rotateCsrf(visit)
-    return redirect(visit, next)
+    setCookie(visitor, browser.sessionCookie(token, SESSION_DAYS * 86_400))
+    rotateCsrf(visitor)
+    return redirect(visitor, next)
   }
 
-  const showSignUp = async (visit: Visit): Promise<Response> => {
-    if (!signupOpen) return page(visit, 403, 'Sign-up is closed', signUpClosedPage())
-    const next = nextOf(visit.url.searchParams.get('next'))
-    if (visit.session) return redirect(visit, next)
-    return page(visit, 200, 'Create account', signUpPage({ csrf: visit.csrf, next }))
+  const showSignUp = async (c: PageVisitor): Promise<Response> => {
+    if (!signupOpen) return page(c, 403, 'Sign-up is closed', signUpClosedPage())
+    const next = nextOf(new URL(c.request.url).searchParams.get('next'))
+    if (c.session) return redirect(c, next)
+    return page(c, 200, 'Create account', signUpPage({ csrf: c.csrf, next }))
   }
 
-  const signUp: FormHandler = async (visit, form) => {
-    if (!signupOpen) return page(visit, 403, 'Sign-up is closed', signUpClosedPage())
+  const signUp = async (c: PageVisitor & { form: URLSearchParams }): Promise<Response> => {
+    const { form } = c
+    if (!signupOpen) return page(c, 403, 'Sign-up is closed', signUpClosedPage())
     const email = (form.get('email') ?? '').trim()
     const password = form.get('password') ?? ''
     const next = nextOf(form.get('next'))
     const again = (status: number, error: string): Response =>
-      page(visit, status, 'Create account', signUpPage({ csrf: visit.csrf, next, email, error }))
+      page(c, status, 'Create account', signUpPage({ csrf: c.csrf, next, email, error }))
     const problem = emailProblem(email) ?? passwordProblem(password)
     if (problem) return again(422, problem.charAt(0).toUpperCase() + problem.slice(1).replace(/[^.]$/, '$&.'))
     // The same work and the same answer whether or not the email has an account, so sign-up cannot be
@@ -57,17 +69,19 @@ export function accountRoutes(kit: WebKit, guard: RouteContext['guard']) {
     } else {
       deps.log('info', { msg: 'account created', userId: account.id, via: 'web' })
     }
-    return redirect(visit, `${signInPath(next)}${next === '/' ? '?' : '&'}signed-up=1`)
+    return redirect(c, `${signInPath(next)}${next === '/' ? '?' : '&'}signed-up=1`)
   }
 
-  const showSignIn = async (visit: Visit): Promise<Response> => {
-    const next = nextOf(visit.url.searchParams.get('next'))
-    if (visit.session) return redirect(visit, next)
-    const notice = visit.url.searchParams.get('signed-up') === '1' ? SIGNED_UP : null
-    return page(visit, 200, 'Sign in', signInPage({ csrf: visit.csrf, next, signupOpen, notice }))
+  const showSignIn = async (c: PageVisitor): Promise<Response> => {
+    const params = new URL(c.request.url).searchParams
+    const next = nextOf(params.get('next'))
+    if (c.session) return redirect(c, next)
+    const notice = params.get('signed-up') === '1' ? SIGNED_UP : null
+    return page(c, 200, 'Sign in', signInPage({ csrf: c.csrf, next, signupOpen, notice }))
   }
 
-  const signIn: FormHandler = async (visit, form) => {
+  const signIn = async (c: PageVisitor & { form: URLSearchParams }): Promise<Response> => {
+    const { form } = c
     const email = (form.get('email') ?? '').trim()
     const password = form.get('password') ?? ''
     const next = nextOf(form.get('next'))
@@ -75,12 +89,7 @@ export function accountRoutes(kit: WebKit, guard: RouteContext['guard']) {
     // email, account or not, so the lock tells nothing about who has one (docs/security.md#sign-up-and-sign-in).
     const throttle = await accountThrottle(deps, email)
     if (throttle.locked) {
-      return page(
-        visit,
-        429,
-        'Sign in',
-        signInPage({ csrf: visit.csrf, next, email, error: throttle.message, signupOpen }),
-      )
+      return page(c, 429, 'Sign in', signInPage({ csrf: c.csrf, next, email, error: throttle.message, signupOpen }))
     }
     const user = email ? await findAccountByEmail(deps, email) : null
     // Same work and the same answer whether the email is unknown or the password wrong: no account probing.
@@ -89,36 +98,31 @@ export function accountRoutes(kit: WebKit, guard: RouteContext['guard']) {
       : (await verifyPassword(await timingDummy(), password), false)
     if (!user || !valid) {
       await throttle.fail()
-      return page(
-        visit,
-        401,
-        'Sign in',
-        signInPage({ csrf: visit.csrf, next, email, error: WRONG_CREDENTIALS, signupOpen }),
-      )
+      return page(c, 401, 'Sign in', signInPage({ csrf: c.csrf, next, email, error: WRONG_CREDENTIALS, signupOpen }))
     }
-    return startSession(visit, user.id, next)
+    return startSession(c, user.id, next)
   }
 
-  const showSignOut = async (visit: Visit): Promise<Response> =>
-    visit.session
-      ? page(visit, 200, 'Sign out', signOutPage({ csrf: visit.csrf, email: visit.session.email }))
-      : redirect(visit, '/sign-in')
+  const showSignOut = async (c: PageVisitor): Promise<Response> =>
+    c.session
+      ? page(c, 200, 'Sign out', signOutPage({ csrf: c.csrf, email: c.session.email }))
+      : redirect(c, '/sign-in')
 
-  const signOut: FormHandler = async (visit) => {
-    if (visit.session) await invalidateSession(deps, visit.session.tokenHash)
-    visit.cookies.push(sessionCookie('', 0))
-    rotateCsrf(visit)
-    return redirect(visit, '/sign-in')
+  const signOut = async (c: PageVisitor): Promise<Response> => {
+    if (c.session) await invalidateSession(deps, c.session.tokenHash)
+    setCookie(c, browser.sessionCookie('', 0))
+    rotateCsrf(c)
+    return redirect(c, '/sign-in')
   }
 
   // Sign-in and sign-up each have their own per-IP bucket, refused with a page: account creation is as
   // abusable as sign-in.
   return new Elysia()
     .use(guard)
-    .get('/sign-up', run(showSignUp), hidden)
-    .post('/sign-up', posted(signUp), { ...formRoute, ipLimit: 'page' })
-    .get('/sign-in', run(showSignIn), hidden)
-    .post('/sign-in', posted(signIn), { ...formRoute, ipLimit: 'page' })
-    .get('/sign-out', run(showSignOut), hidden)
-    .post('/sign-out', posted(signOut), formRoute)
+    .get('/sign-up', showSignUp, { ...hidden, session: true })
+    .post('/sign-up', signUp, { ...formRoute, session: true, ipLimit: 'page' })
+    .get('/sign-in', showSignIn, { ...hidden, session: true })
+    .post('/sign-in', signIn, { ...formRoute, session: true, ipLimit: 'page' })
+    .get('/sign-out', showSignOut, { ...hidden, session: true })
+    .post('/sign-out', signOut, { ...formRoute, session: true })
 }

@@ -15,7 +15,7 @@ import type { SafeHtml } from './html.ts'
 import { HTML_HEADERS, layout, pageCsp } from './layout.ts'
 import { consentPage } from './pages/consent.ts'
 import { messagePage } from './pages/message.ts'
-import { csrfTokenFor, isValidCsrf, readWebSession, type WebSession } from '../browser-session.ts'
+import type { WebSession } from '../browser-session.ts'
 import { readForm } from './forms.ts'
 import { STATUS_BY_TAG } from '../errors.ts'
 
@@ -48,9 +48,8 @@ function redirect(location: string): Response {
  * cannot be trusted to go back to the client is shown here instead (RFC 6749 §4.1.2.1).
  * @see docs/oauth.md#authorize-and-consent
  */
-export const oauthAuthorizeRoutes = ({ deps, guard }: RouteContext) => {
+export const oauthAuthorizeRoutes = ({ deps, guard, browser }: RouteContext) => {
   const { config } = deps
-  const secure = config.appUrl.startsWith('https:')
 
   function page(
     status: number,
@@ -95,7 +94,7 @@ export const oauthAuthorizeRoutes = ({ deps, guard }: RouteContext) => {
         const url = new URL(request.url)
         const clientIds = url.searchParams.getAll('client_id')
         const clientId = clientIds.length === 1 && clientIds[0] ? clientIds[0] : null
-        const session = await readWebSession(deps, request, secure)
+        const session = await browser.sessionOf(request)
         const signIn = () => redirect(`${config.appUrl}/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`)
         let client: ClientRow | null = null
         if (clientId !== null && isClientIdMetadataUrl(clientId)) {
@@ -124,7 +123,7 @@ export const oauthAuthorizeRoutes = ({ deps, guard }: RouteContext) => {
           )
         }
         if (!session) return signIn()
-        const csrf = csrfTokenFor(request, deps, secure)
+        const csrf = browser.csrfOf(request)
         const ticket = await signConsentTicket(deps, session.userId, check.request)
         const body = consentPage({
           clientName: client!.name,
@@ -149,14 +148,14 @@ export const oauthAuthorizeRoutes = ({ deps, guard }: RouteContext) => {
       '/api/auth/oauth2/consent',
       guarded(async (request) => {
         const form = await readForm(request)
-        const session = await readWebSession(deps, request, secure)
+        const session = await browser.sessionOf(request)
         if (!session)
           return problem(
             401,
             'Signed out',
             'You are no longer signed in. Go back to the application and start the connection again.',
           )
-        if (!isValidCsrf(request, form.get('csrf'), secure)) {
+        if (!browser.isValidCsrf(request, form.get('csrf'))) {
           return problem(
             403,
             'Form expired',

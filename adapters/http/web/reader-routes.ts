@@ -7,73 +7,71 @@ import { readerPage, readerTitle } from './pages/reader.ts'
 import { progressOf, sessionPrincipal } from './reader.ts'
 import { READER_SCRIPT_ASSET, READER_SCRIPT_PATH } from './reader-script.ts'
 import { READER_STYLES } from './styles.ts'
-import { formRoute, hidden, idParam, type Visit, type WebKit, type WithId } from './kit.ts'
+import type { RouteContext } from '../route-context.ts'
+import { pageReplies, sendHeldCookie, type PageVisitor, type Posted, type SignedIn } from './page-replies.ts'
+import { formRoute, hidden, idParam, type WithId } from './route-options.ts'
 
 /** The reader view, its reading position and its script (docs/web.md#reader-view). */
-export function readerRoutes(kit: WebKit) {
-  const { deps, page, message, run, posted, signedIn } = kit
+export function readerRoutes({ deps, guard }: RouteContext) {
+  const { page, message } = pageReplies(deps.config)
   // ── Reader view ─────────────────────────────────────────────────────────────────────────────────
 
   // Another person's item answers exactly as an id that does not exist, and as any unknown page.
-  const notFound = (visit: Visit): Response =>
-    message(visit, 404, 'Page not found', 'There is nothing at this address.', {
+  const notFound = (c: PageVisitor): Response =>
+    message(c, 404, 'Page not found', 'There is nothing at this address.', {
       href: '/',
       label: 'Go to your queue',
     })
 
-  const showItem = (visit: Visit, id: string) =>
-    signedIn(async (visit) => {
-      const item = await findItem(deps, sessionPrincipal(visit.session), id)
-      if (!item) return notFound(visit)
-      let content = null
-      try {
-        content = await readContent(deps, sessionPrincipal(visit.session), id, 'html')
-      } catch (error) {
-        if (!isAppError(error)) throw error
-        // Deleted since the line above.
-        if (error._tag === 'SavedItemNotFoundError') return notFound(visit)
-        if (error._tag !== 'ContentNotFoundError') throw error
-      }
-      const view = { csrf: visit.csrf, item, content }
-      return page(visit, 200, readerTitle(view), readerPage(view), {
-        csp: READER_CSP,
-        styles: READER_STYLES,
-        mainClass: 'reader-main',
-        ...(content ? { script: READER_SCRIPT_ASSET.src } : {}),
-      })
-    })(visit)
+  const showItem = async (c: SignedIn & WithId) => {
+    const id = c.params.id
+    const item = await findItem(deps, sessionPrincipal(c.session), id)
+    if (!item) return notFound(c)
+    let content = null
+    try {
+      content = await readContent(deps, sessionPrincipal(c.session), id, 'html')
+    } catch (error) {
+      if (!isAppError(error)) throw error
+      // Deleted since the line above.
+      if (error._tag === 'SavedItemNotFoundError') return notFound(c)
+      if (error._tag !== 'ContentNotFoundError') throw error
+    }
+    const view = { csrf: c.csrf, item, content }
+    return page(c, 200, readerTitle(view), readerPage(view), {
+      csp: READER_CSP,
+      styles: READER_STYLES,
+      mainClass: 'reader-main',
+      ...(content ? { script: READER_SCRIPT_ASSET.src } : {}),
+    })
+  }
 
   /** An answer for the reader's script, which reads only the status: never a page, never a redirect. */
-  const scriptAnswer = (visit: Visit, status: number, text?: string): Response => {
+  const scriptAnswer = (c: PageVisitor, status: number, text?: string): Response => {
+    sendHeldCookie(c)
     const headers = new Headers({ 'cache-control': 'no-store' })
     if (text) headers.set('content-type', 'text/plain; charset=utf-8')
-    for (const cookie of visit.cookies) headers.append('set-cookie', cookie)
     return new Response(text ?? null, { status, headers })
   }
 
-  const recordProgress = async (visit: Visit, form: URLSearchParams, id: string): Promise<Response> => {
-    if (!visit.session) return scriptAnswer(visit, 401, 'Sign in again to save your place.')
-    const progress = progressOf(form.get('progress'))
-    if (progress === null) return scriptAnswer(visit, 400, 'progress must be a number from 0 to 1.')
+  const recordProgress = async (c: Posted & WithId): Promise<Response> => {
+    if (!c.session) return scriptAnswer(c, 401, 'Sign in again to save your place.')
+    const progress = progressOf(c.form.get('progress'))
+    if (progress === null) return scriptAnswer(c, 400, 'progress must be a number from 0 to 1.')
     try {
-      await saveProgress(deps, sessionPrincipal(visit.session), id, progress)
+      await saveProgress(deps, sessionPrincipal(c.session), c.params.id, progress)
     } catch (error) {
-      if (isAppError(error) && error._tag === 'SavedItemNotFoundError') return scriptAnswer(visit, 404, 'No such item.')
+      if (isAppError(error) && error._tag === 'SavedItemNotFoundError') return scriptAnswer(c, 404, 'No such item.')
       throw error
     }
-    return scriptAnswer(visit, 204)
+    return scriptAnswer(c, 204)
   }
 
-  return new Elysia()
-    .get(
-      '/items/:id',
-      run((visit, { params }: WithId) => showItem(visit, params.id)),
-      { ...hidden, ...idParam },
-    )
-    .post(
-      '/items/:id/progress',
-      posted((visit, form, { params }: WithId) => recordProgress(visit, form, params.id)),
-      { ...formRoute, ...idParam },
-    )
-    .get(READER_SCRIPT_PATH, ({ request, query }) => READER_SCRIPT_ASSET.respond(request, query.v), hidden)
+  return (
+    new Elysia()
+      .use(guard)
+      .get('/items/:id', showItem, { ...hidden, ...idParam, signedIn: true })
+      // Signed out, the script gets 401, never a redirect.
+      .post('/items/:id/progress', recordProgress, { ...formRoute, ...idParam, session: true })
+      .get(READER_SCRIPT_PATH, ({ request, query }) => READER_SCRIPT_ASSET.respond(request, query.v), hidden)
+  )
 }

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { RouteContext } from '../route-context.ts'
 import { accountRoutes } from './accounts-routes.ts'
-import { hidden, webKit } from './kit.ts'
+import { hidden } from './route-options.ts'
 import { queueRoutes } from './queue-routes.ts'
 import { readerRoutes } from './reader-routes.ts'
 import { saveRoutes } from './save-routes.ts'
@@ -10,18 +10,18 @@ import { APP_STYLESHEET, APP_STYLESHEET_PATH } from './styles.ts'
 import { webhookSettingsRoutes } from './webhook-routes.ts'
 
 /**
- * The server-rendered web app (docs/web.md#pages), one routes file per page area. Pages are outside the API
- * guard: they read the session cookie themselves and check the CSRF field on every POST before anything is
- * written (kit.ts).
+ * The server-rendered web app (docs/web.md#pages), one routes file per page area. Each page states what it
+ * needs of the browser's session through the guard (`session`, `signedIn`, `form`: the session, the CSRF
+ * check of every form before anything is written, pages for its errors; guard.ts); page-replies.ts makes
+ * its answers.
  */
-export const webRoutes = ({ deps, guard }: RouteContext) => {
-  const kit = webKit(deps)
+export const webRoutes = (context: RouteContext) => {
   return new Elysia()
-    .use(accountRoutes(kit, guard))
-    .use(settingsRoutes(kit))
-    .use(webhookSettingsRoutes(kit))
-    .use(queueRoutes(kit))
-    .use(readerRoutes(kit))
-    .use(saveRoutes(kit))
+    .use(accountRoutes(context))
+    .use(settingsRoutes(context))
+    .use(webhookSettingsRoutes(context))
+    .use(queueRoutes(context))
+    .use(readerRoutes(context))
+    .use(saveRoutes(context))
     .get(APP_STYLESHEET_PATH, ({ request, query }) => APP_STYLESHEET.respond(request, query.v), hidden)
 }
