@@ -21,12 +21,13 @@ import { changesRoutes } from './routes/changes.ts'
 import { webhookRoutes } from './routes/webhooks.ts'
 import { importRoutes } from './routes/imports.ts'
 import { openApiDocumentation } from './openapi-info.ts'
-import { HTML_HEADERS, layout } from './web/layout.ts'
+import { HTML_HEADERS, layout } from './web/pages/layout.ts'
 import { messagePage, tooManyAttemptsPage } from './web/pages/message.ts'
 import { buildOpenApiDocument } from './openapi-document.ts'
 import { docsRoutes } from './routes/docs.ts'
 import { connectRoutes } from './routes/connect.ts'
 import { webRoutes } from './web/routes.ts'
+import { formPageOf, pageReplies } from './web/page-replies.ts'
 import { oauthRoutes } from './routes/oauth.ts'
 import { oauthAuthorizeRoutes } from './web/oauth-authorize.ts'
 import { wellKnownRoutes } from './routes/well-known.ts'
@@ -89,7 +90,11 @@ function describeValidation(error: unknown): string {
  */
 export function createApp(deps: AppDeps) {
   const browser = browserSession(deps)
-  const context: RouteContext = { deps, guard: guard(deps, ipRefusals(tooManyAttemptsPage), browser), browser }
+  const context: RouteContext = {
+    deps,
+    guard: guard(deps, ipRefusals(tooManyAttemptsPage), browser, { ...pageReplies(deps.config), formPageOf }),
+    browser,
+  }
   // normalize: false makes `additionalProperties: false` reject extra fields (400) instead of silently
   // dropping them; strictPath: a trailing `/` is another path (404), as the docs promise.
   const app = new Elysia({ normalize: false, strictPath: true })

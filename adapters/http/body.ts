@@ -49,3 +49,11 @@ export function requireJsonContentType(request: Request): void {
   if (type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type)) return
   throw new UnsupportedMediaTypeError(`Content-Type must be application/json, got ${type ? `"${type}"` : 'none'}`)
 }
+
+/** Reads an HTML form post (urlencoded, at most 64 KiB). Anything else parses to no fields. */
+export async function readForm(request: Request): Promise<URLSearchParams> {
+  const body = await readBodyCapped(request)
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type !== 'application/x-www-form-urlencoded') return new URLSearchParams()
+  return new URLSearchParams(new TextDecoder().decode(body))
+}

@@ -15,11 +15,9 @@ import { MCP_DEFAULT_SCOPE, scopesNeededFor, stepUpScope } from '../../core/mcp/
 import type { Principal, Scope } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { logUnexpected } from '../app/unexpected.ts'
-import type { BrowserSession, WebSession } from './browser-session.ts'
+import { type BrowserSession, holdCookie, type PageVisitor, type WebSession } from './browser-session.ts'
 import { STATUS_BY_TAG } from './errors.ts'
-import { readForm } from './web/forms.ts'
-import { formPageOf, holdCookie, pageReplies, type PageVisitor } from './web/page-replies.ts'
-import { MAX_BODY_BYTES, readBodyCapped, requireJsonContentType, tooLarge } from './body.ts'
+import { MAX_BODY_BYTES, readBodyCapped, readForm, requireJsonContentType, tooLarge } from './body.ts'
 import { PAGE_BODY_MAX_BYTES } from '../../core/reading/page-limits.ts'
 import { insufficientScopeChallenge, resolveCredential, unauthorizedChallenge } from './credentials.ts'
 import {
@@ -41,6 +39,19 @@ import {
   rateLimitHeaders,
   RateLimitRefusal,
 } from './limits.ts'
+
+/**
+ * The web app's answers that the page options give (web/page-replies.ts makes them, app.ts hands them in:
+ * the guard sits below the web pages and does not import them).
+ */
+export interface PageAnswers {
+  formExpired(visitor: PageVisitor, back: string): Response
+  toSignIn(visitor: PageVisitor): Response
+  refused(visitor: PageVisitor, status: number, text: string): Response
+  failed(visitor: PageVisitor): Response
+  /** Where a refused form's "Reload the form" leads. */
+  formPageOf(path: string): string
+}
 
 /** Who may call a route that takes a credential: holders of one scope, or any valid credential. */
 export type Access = Scope | 'any-credential'
@@ -131,10 +142,9 @@ type Resource = 'rest' | 'mcp'
  * The session is resolved once per request, after the per-IP limit and the params; on such a route an app
  * error is the "Request refused" page with its status, and anything else the logged 500 page.
  */
-export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSession) {
+export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSession, replies: PageAnswers) {
   const limits = limitsFor(deps)
   const baseUrl = deps.config.baseUrl
-  const replies = pageReplies(deps.config)
 
   /**
    * A page's visitor, resolved once per request (a route's several page options share it): the session,
@@ -155,7 +165,7 @@ export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSessi
     if (route.form) {
       visitor.form = await readForm(c.request)
       if (!browser.isValidCsrf(c.request, visitor.form.get('csrf')))
-        return replies.formExpired(visitor, formPageOf(new URL(c.request.url).pathname))
+        return replies.formExpired(visitor, replies.formPageOf(new URL(c.request.url).pathname))
     }
     if (route.signedIn && !session) return replies.toSignIn(visitor)
     return visitor

@@ -1,12 +1,4 @@
-import { readBodyCapped } from '../body.ts'
-
-/** Reads an HTML form post (urlencoded, at most 64 KiB). Anything else parses to no fields. */
-export async function readForm(request: Request): Promise<URLSearchParams> {
-  const body = await readBodyCapped(request)
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
-  if (type !== 'application/x-www-form-urlencoded') return new URLSearchParams()
-  return new URLSearchParams(new TextDecoder().decode(body))
-}
+export { readForm } from '../body.ts'
 
 /**
  * Where to send a person after signing in: only a path on this site. `//evil.com` and `/\evil.com` are

@@ -1,20 +1,10 @@
-import type { HTTPHeaders } from 'elysia'
-import type { WebSession } from '../browser-session.ts'
+import { type PageVisitor, sendHeldCookie, type WebSession } from '../browser-session.ts'
 import { signInPath } from './forms.ts'
-import type { SafeHtml } from './html.ts'
-import { HTML_HEADERS, layout, type PageOptions } from './layout.ts'
+import type { SafeHtml } from './pages/html.ts'
+import { HTML_HEADERS, layout, type PageOptions } from './pages/layout.ts'
 import { messagePage } from './pages/message.ts'
 
-/**
- * What a page answer is made for: the request, Elysia's `set` (where cookies go), who is signed in and the
- * CSRF token for its forms; the guard's `session`, `signedIn` and `form` options resolve them (guard.ts).
- */
-export interface PageVisitor {
-  request: Request
-  set: { headers: HTTPHeaders }
-  session: WebSession | null
-  csrf: string
-}
+export { holdCookie, type PageVisitor, sendHeldCookie, setCookie } from '../browser-session.ts'
 
 /** A signed-in person's page (the guard's `signedIn` option). */
 export type SignedIn = PageVisitor & { session: WebSession }
@@ -22,34 +12,6 @@ export type SignedIn = PageVisitor & { session: WebSession }
 export type Posted = PageVisitor & { form: URLSearchParams }
 /** A signed-in person's form post (`signedIn` and `form`). */
 export type SignedInForm = SignedIn & Posted
-
-// A new CSRF cookie waits here until the page's answer is written (page, redirect, message, the script's
-// answers), so an answer that is none of these (an export download) carries no cookie, as before.
-const pendingCookie = new WeakMap<Request, string>()
-
-/** Holds the CSRF cookie of a visitor who had none, for the answer to carry. */
-export function holdCookie(request: Request, setCookie: string): void {
-  pendingCookie.set(request, setCookie)
-}
-
-/** Writes the held cookie, if any, into the answer's headers. */
-export function sendHeldCookie(visitor: Pick<PageVisitor, 'request' | 'set'>): void {
-  const held = pendingCookie.get(visitor.request)
-  if (held === undefined) return
-  pendingCookie.delete(visitor.request)
-  appendCookie(visitor.set.headers, held)
-}
-
-/** Sets a cookie on the answer, after the held one (a rotated CSRF token must come last to win). */
-export function setCookie(visitor: Pick<PageVisitor, 'request' | 'set'>, header: string): void {
-  sendHeldCookie(visitor)
-  appendCookie(visitor.set.headers, header)
-}
-
-function appendCookie(headers: HTTPHeaders, header: string): void {
-  const current = headers['set-cookie']
-  headers['set-cookie'] = current === undefined ? [header] : [...(Array.isArray(current) ? current : [current]), header]
-}
 
 export type Link = { href: string; label: string }
 export type PageExtra = Pick<PageOptions, 'styles' | 'script' | 'mainClass' | 'refreshSeconds'> & { csp?: string }

@@ -1,4 +1,4 @@
-import { assetText, staticAsset } from './static-asset.ts'
+import { assetText, staticAsset } from './pages/static-asset.ts'
 
 /** Where the queue's script is served. */
 export const QUEUE_SCRIPT_PATH = '/assets/queue.js'

@@ -1,4 +1,4 @@
-import { assetText, staticAsset } from './static-asset.ts'
+import { assetText, staticAsset } from './pages/static-asset.ts'
 
 /** Where the reader view's script is served; the page adds `?v=` (its hash) so a new release is fetched anew. */
 export const READER_SCRIPT_PATH = '/assets/reader.js'

@@ -6,7 +6,7 @@ import { queueRoutes } from './queue-routes.ts'
 import { readerRoutes } from './reader-routes.ts'
 import { saveRoutes } from './save-routes.ts'
 import { settingsRoutes } from './settings-routes.ts'
-import { APP_STYLESHEET, APP_STYLESHEET_PATH } from './styles.ts'
+import { APP_STYLESHEET, APP_STYLESHEET_PATH } from './pages/styles.ts'
 import { webhookSettingsRoutes } from './webhook-routes.ts'
 
 /**

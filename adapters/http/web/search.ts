@@ -1,29 +1,19 @@
 import { isAppError } from '../../../core/errors.ts'
 import { SEARCH_DEFAULT_LIMIT } from '../../../core/search/cursor.ts'
 import type { AppDeps } from '../../app/deps.ts'
-import { searchItems, type SearchPage } from '../../app/search.ts'
+import { searchItems } from '../../app/search.ts'
 import { articleWordCountsOf } from '../../app/reading.ts'
 import { sessionPrincipal } from './reader.ts'
 import type { WebSession } from '../browser-session.ts'
+import type { SearchView } from './pages/search-results.ts'
+
+export type { SearchView } from './pages/search-results.ts'
 
 // The queue page's search (docs/web.md#search): what `?q=` and `?cursor=` ask for, answered by the same
 // app layer function as the API, so the web shows exactly what `GET /v1/search` would.
 
 /** Results per page, as the API's default. */
 export const SEARCH_PAGE_SIZE = SEARCH_DEFAULT_LIMIT
-
-export interface SearchView {
-  /** The query as typed, kept in the box. */
-  q: string
-  results: SearchPage['results']
-  /** The results that have an article: their title opens the reader view. */
-  readable: ReadonlySet<string>
-  nextCursor: string | null
-  /** Whether this is a page after the first (a cursor was given). */
-  later: boolean
-  /** Why the query was refused (a ValidationError), shown next to the box with a 400. */
-  error: string | null
-}
 
 /**
  * The search the page's address asks for, or null for none: a blank `q` is an emptied box, which shows

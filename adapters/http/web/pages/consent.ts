@@ -1,5 +1,5 @@
 import { SCOPE_DESCRIPTIONS, type OAuthScope } from '../../../../core/oauth/oauth-scopes.ts'
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 import { csrfField } from './parts.ts'
 
 export interface ConsentView {

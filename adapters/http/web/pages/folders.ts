@@ -1,6 +1,6 @@
 import type { Folder } from '../../../../core/types.ts'
 import type { FolderCounts } from '../../../storage/queue-counts.ts'
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 import { csrfField, errorNotice } from './parts.ts'
 
 export interface FoldersView {

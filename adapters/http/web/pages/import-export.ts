@@ -1,5 +1,5 @@
 import type { ImportDto } from '../../../app/imports.ts'
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 import { csrfField, errorNotice, timeOf } from './parts.ts'
 
 const FORMAT_NAMES: Record<ImportDto['format'], string> = {

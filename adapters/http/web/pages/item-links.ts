@@ -1,5 +1,5 @@
 import type { SavedItem } from '../../../../core/types.ts'
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 
 // The queue and the search results link an item the same way (docs/web.md#pages).
 

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 
 /** What a signed-out visitor of `/` sees. */
 export function landingPage(view: { signupOpen: boolean }): SafeHtml {

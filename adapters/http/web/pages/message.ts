@@ -1,5 +1,5 @@
-import { HTML_HEADERS, layout } from '../layout.ts'
-import { html, type SafeHtml } from '../html.ts'
+import { HTML_HEADERS, layout } from './layout.ts'
+import { html, type SafeHtml } from './html.ts'
 
 /** A short page for refusals and failures (forbidden form, missing row, server error). */
 export function messagePage(view: { heading: string; text: string; link?: { href: string; label: string } }): SafeHtml {

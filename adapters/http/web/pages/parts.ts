@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 
 /** The hidden CSRF field every form carries (double-submit; see ../../browser-session.ts). */
 export const csrfField = (token: string): SafeHtml => html`<input type="hidden" name="csrf" value="${token}">`

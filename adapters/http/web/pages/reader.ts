@@ -1,7 +1,7 @@
 import type { HtmlContentDto } from '../../../app/reading.ts'
 import type { SavedItem } from '../../../../core/types.ts'
-import { gateArticle } from '../article-gate.ts'
-import { html, raw, type SafeHtml } from '../html.ts'
+import { gateArticle } from './article-gate.ts'
+import { html, raw, type SafeHtml } from './html.ts'
 import { csrfField } from './parts.ts'
 
 export interface ReaderView {

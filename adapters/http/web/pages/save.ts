@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 import { csrfField, errorNotice } from './parts.ts'
 
 export interface SaveView {

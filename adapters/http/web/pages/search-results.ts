@@ -1,8 +1,21 @@
 import { parseQuery, QUERY_MAX_CHARS, tokensOf } from '../../../../core/search/query.ts'
-import { html, type SafeHtml } from '../html.ts'
-import type { SearchView } from '../search.ts'
+import { html, type SafeHtml } from './html.ts'
+import type { SearchPage } from '../../../app/search.ts'
 import { itemHost, itemTitle } from './item-links.ts'
 import { timeOf } from './parts.ts'
+
+export interface SearchView {
+  /** The query as typed, kept in the box. */
+  q: string
+  results: SearchPage['results']
+  /** The results that have an article: their title opens the reader view. */
+  readable: ReadonlySet<string>
+  nextCursor: string | null
+  /** Whether this is a page after the first (a cursor was given). */
+  later: boolean
+  /** Why the query was refused (a ValidationError), shown next to the box with a 400. */
+  error: string | null
+}
 
 /** The queue page's search box: a plain GET form, so it works without script; a refused query says why beside it. */
 export function searchBox(search: SearchView | null): SafeHtml {

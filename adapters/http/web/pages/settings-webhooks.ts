@@ -1,7 +1,7 @@
 import type { DeliveryDto, WebhookDto } from '../../../app/webhooks.ts'
 import { WEBHOOK_EVENTS } from '../../../../core/webhooks/events.ts'
 import { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS } from '../../../../core/webhooks/retry-schedule.ts'
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 import { csrfField, errorNotice, timeOf } from './parts.ts'
 
 /** One webhook as settings lists it, with its newest deliveries (newest first). */

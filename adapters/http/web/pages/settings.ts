@@ -1,6 +1,6 @@
 import { SCOPE_DESCRIPTIONS } from '../../../../core/auth/scope-descriptions.ts'
 import { SCOPES } from '../../../../core/types.ts'
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 import type { ApiKeyRow } from '../../../storage/api-keys.ts'
 import type { ConnectedAgent } from '../../../storage/oauth-grants.ts'
 import { csrfField, errorNotice, timeOf } from './parts.ts'

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 import { csrfField } from './parts.ts'
 
 /** A confirm form, so a plain link (or a prefetch) never signs anyone out: signing out is a CSRF-checked POST. */

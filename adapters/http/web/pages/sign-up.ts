@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from './html.ts'
 import { MIN_PASSWORD_LENGTH } from '../../../../core/auth/passwords.ts'
 import { csrfField, errorNotice } from './parts.ts'
 

@@ -32,7 +32,7 @@ export function staticAsset(path: string, source: string, type = 'text/javascrip
 }
 
 /**
- * The text of one of our files in `./assets/` (scripts and stylesheets, formatted by Biome like the rest of
- * the code), read once at start-up beside this module; `scripts/build.mjs` copies the folder into the package.
+ * The text of one of our files in `web/assets/` (scripts and stylesheets, formatted by Biome like the rest of
+ * the code), read once at start-up from the folder beside `pages/`; `scripts/build.mjs` copies the folder into the package.
  */
-export const assetText = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8')
+export const assetText = (name: string): string => readFileSync(new URL(`../assets/${name}`, import.meta.url), 'utf8')

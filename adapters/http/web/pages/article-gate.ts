@@ -1,4 +1,4 @@
-import { ARTICLE_TAGS } from '../../../core/reading/sanitize-article.ts'
+import { ARTICLE_TAGS } from '../../../../core/reading/sanitize-article.ts'
 
 // A `<` that does not open or close one of the sanitizer's own elements. Sanitized HTML has none (its text
 // and attribute values carry `&lt;`), so on a clean article this changes nothing.
