@@ -98,7 +98,7 @@ interface Admission {
   raw: Uint8Array | null
   claim: IdempotencyClaim | null
 }
-interface GuardContext {
+export interface GuardContext {
   request: Request
   path: string
   set: { headers: HTTPHeaders; status?: number | string }
