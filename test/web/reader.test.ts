@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { HTML_HEADERS } from '../../adapters/http/web/layout.ts'
+import { HTML_HEADERS } from '../../adapters/http/web/pages/layout.ts'
 import { READER_SCRIPT_VERSION } from '../../adapters/http/web/reader-script.ts'
 import { cleanUp } from '../enrichment/enrichment-helpers.ts'
 import { createHarness, type Harness } from '../helpers/harness.ts'
