@@ -4,7 +4,7 @@ import { oauthEndpoints } from '../../core/oauth/metadata.ts'
 import { apiScopes } from '../../core/oauth/oauth-scopes.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
-import { findActiveGrant, touchGrant } from '../storage/oauth-grants.ts'
+import { useGrant } from '../app/oauth-grants.ts'
 import { loadSigningKeys, SIGNING_ALG, signingKeyResolver } from './signing-keys.ts'
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../core/auth/lifetimes.ts'
 
@@ -71,9 +71,8 @@ export async function verifyAccessToken(deps: AppDeps, token: string, audience: 
   const grantId = text(payload.grant_id)
   if (!userId || !clientId || !grantId || typeof payload.scope !== 'string') return null
 
-  const grant = await findActiveGrant(deps.db, grantId)
-  if (!grant || grant.userId !== userId || grant.clientId !== clientId || grant.resource !== audience) return null
-  await touchGrant(deps.db, grant, deps.clock.now())
+  const grant = await useGrant(deps, { grantId, userId, clientId, resource: audience })
+  if (!grant) return null
   const tokenScopes = payload.scope.split(' ')
   return {
     userId,

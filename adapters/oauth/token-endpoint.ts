@@ -8,9 +8,7 @@ import {
   type TokenIssue,
 } from '../../core/oauth/token-grants.ts'
 import type { AppDeps } from '../app/deps.ts'
-import { revokeGrant } from '../storage/oauth-grants.ts'
-import { findGrant, findRefreshToken, insertRefreshToken } from '../storage/oauth.ts'
-import { tokenStore } from '../storage/token-store.ts'
+import { endGrant, grantOfRefreshToken, keepRefreshToken, oauthTokenStore } from '../app/oauth-grants.ts'
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, readAccessTokenGrant } from './access-tokens.ts'
 
 const REFRESH_TOKEN_PREFIX = 'rlr_'
@@ -47,7 +45,7 @@ export async function handleTokenRequest(deps: AppDeps, form: URLSearchParams): 
       verifier: required(form, 'code_verifier'),
       resource: param(form, 'resource'),
     }
-    return issueTokens(deps, await redeemAuthorizationCode(tokenStore(deps.db), request, deps.clock.now()))
+    return issueTokens(deps, await redeemAuthorizationCode(oauthTokenStore(deps), request, deps.clock.now()))
   }
   if (grantType === 'refresh_token') {
     const request = {
@@ -56,7 +54,7 @@ export async function handleTokenRequest(deps: AppDeps, form: URLSearchParams): 
       scope: param(form, 'scope'),
       resource: param(form, 'resource'),
     }
-    return issueTokens(deps, await rotateRefreshToken(tokenStore(deps.db), request, deps.clock.now()))
+    return issueTokens(deps, await rotateRefreshToken(oauthTokenStore(deps), request, deps.clock.now()))
   }
   throw new OAuthError(
     'unsupported_grant_type',
@@ -81,11 +79,7 @@ async function issueTokens(deps: AppDeps, { grant, scopes, withRefresh }: TokenI
   }
   if (withRefresh) {
     const refreshToken = generateSecret(deps.random, REFRESH_TOKEN_PREFIX)
-    await insertRefreshToken(deps.db, {
-      tokenHash: hashSecret(refreshToken),
-      grantId: grant.id,
-      createdAt: deps.clock.now().toISOString(),
-    })
+    await keepRefreshToken(deps, { tokenHash: hashSecret(refreshToken), grantId: grant.id })
     response.refresh_token = refreshToken
   }
   return response
@@ -99,15 +93,14 @@ export async function revokeToken(deps: AppDeps, form: URLSearchParams): Promise
   const token = required(form, 'token')
   const clientId = required(form, 'client_id')
   param(form, 'token_type_hint')
-  const client = await requireClient(tokenStore(deps.db), clientId)
+  const client = await requireClient(oauthTokenStore(deps), clientId)
   let grantId: string | null = null
   if (token.includes('.')) {
     const owner = await readAccessTokenGrant(deps, token)
     if (owner && owner.clientId === client.id) grantId = owner.grantId
   } else {
-    const row = await findRefreshToken(deps.db, hashSecret(token))
-    const grant = row ? await findGrant(deps.db, row.grantId) : null
+    const grant = await grantOfRefreshToken(deps, hashSecret(token))
     if (grant && grant.clientId === client.id) grantId = grant.id
   }
-  if (grantId !== null) await revokeGrant(deps.db, grantId, deps.clock.now().toISOString())
+  if (grantId !== null) await endGrant(deps, grantId)
 }
