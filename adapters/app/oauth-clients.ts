@@ -1,6 +1,7 @@
 import { uuidv7 } from '../../core/ids.ts'
 import type { ClientRegistration } from '../../core/oauth/client-registration.ts'
-import { insertClient } from '../storage/oauth.ts'
+import { toTimestamp } from '../../core/time.ts'
+import { insertClient, upsertClient, type ClientRow } from '../storage/oauth.ts'
 import type { AppDeps } from './deps.ts'
 
 /**
@@ -30,4 +31,26 @@ export async function registerClient(deps: AppDeps, registration: ClientRegistra
     createdAt: now.toISOString(),
   })
   return metadata
+}
+
+/**
+ * Stores the client behind a metadata-document `client_id` (docs/oauth.md#registration) from
+ * its document, already fetched and validated: created on first use, its name, redirect URIs, grant types
+ * and scope refreshed on every later one. Returns the client as stored.
+ */
+export function storeMetadataClient(
+  deps: AppDeps,
+  clientId: string,
+  registration: Pick<ClientRegistration, 'clientName' | 'redirectUris' | 'grantTypes' | 'scope'>,
+): Promise<ClientRow> {
+  const now = toTimestamp(deps.clock.now())
+  return upsertClient(deps.db, {
+    id: clientId,
+    name: registration.clientName,
+    redirectUris: registration.redirectUris,
+    grantTypes: registration.grantTypes,
+    scope: registration.scope,
+    metadata: { client_id_metadata_document: true, fetched_at: now },
+    createdAt: now,
+  })
 }

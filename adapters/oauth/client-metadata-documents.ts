@@ -1,9 +1,9 @@
 import { MAX_CLIENT_METADATA_BYTES, validateClientIdMetadataDocument } from '../../core/oauth/client-id-metadata.ts'
 import { isOAuthError } from '../../core/oauth/oauth-error.ts'
-import { toTimestamp } from '../../core/time.ts'
 import { guardedFetch, type FetchedPage } from '../enrichment/guarded-fetch.ts'
 import type { AppDeps } from '../app/deps.ts'
-import { upsertClient, type ClientRow } from '../storage/oauth.ts'
+import { storeMetadataClient } from '../app/oauth-clients.ts'
+import type { ClientRow } from '../storage/oauth.ts'
 
 const JSON_TYPES: ReadonlySet<string> = new Set(['application/json'])
 const FETCH_TIMEOUT_MS = 5_000
@@ -61,15 +61,6 @@ export async function resolveMetadataClient(deps: AppDeps, clientId: string): Pr
     const reason = isOAuthError(error) ? error.message : 'it is not valid JSON'
     return { kind: 'problem', message: `The application's metadata at ${host} cannot be used: ${reason}.` }
   }
-  const now = toTimestamp(deps.clock.now())
-  const client = await upsertClient(deps.db, {
-    id: clientId,
-    name: registration.clientName,
-    redirectUris: registration.redirectUris,
-    grantTypes: registration.grantTypes,
-    scope: registration.scope,
-    metadata: { client_id_metadata_document: true, fetched_at: now },
-    createdAt: now,
-  })
+  const client = await storeMetadataClient(deps, clientId, registration)
   return { kind: 'client', client }
 }
