@@ -3,20 +3,12 @@ import type { Clock } from '../../core/types.ts'
 import type { Database } from '../storage/open-database.ts'
 import { decryptPrivateJwk, encryptPrivateJwk, isEncryptedJwk } from './key-encryption.ts'
 import { RETIRED_KEY_GRACE_MS } from '../../core/auth/lifetimes.ts'
-import {
-  activeSigningKeyIds,
-  encryptStoredPrivateJwk,
-  insertFirstSigningKey,
-  type NewSigningKey,
-  pruneRetiredSigningKeys,
-  readSigningKeys,
-  rotateInSigningKey,
-  type SigningKeyRow,
-} from '../storage/signing-keys.ts'
+import { encryptStoredKey, rotateInKey, signingKeysOrFirst } from '../app/signing-key-store.ts'
+import type { NewSigningKey, SigningKeyRow } from '../storage/signing-keys.ts'
 
 export const SIGNING_ALG = 'ES256'
 
-export { RETIRED_KEY_GRACE_MS, pruneRetiredSigningKeys }
+export { RETIRED_KEY_GRACE_MS }
 
 /** How long a process trusts its cached key set before reading it again (a rotation by another process). */
 const CACHE_MS = 60_000
@@ -93,13 +85,9 @@ async function newKeyRow(clock: Clock, encryptionKey: string | undefined): Promi
 }
 
 async function loadOrCreate(db: Database, clock: Clock, encryptionKey: string | undefined): Promise<SigningKeySet> {
-  let rows = await readSigningKeys(db)
-  if (rows.length === 0) {
-    // Inserted only into an empty table: when two processes start at once, one key wins and both read it
-    // back below.
-    await insertFirstSigningKey(db, await newKeyRow(clock, encryptionKey))
-    rows = await readSigningKeys(db)
-  }
+  // The first key is inserted only into an empty table: when two processes start at once, one key wins and
+  // both read it back.
+  const rows = await signingKeysOrFirst(db, () => newKeyRow(clock, encryptionKey))
   if (encryptionKey) await encryptClearKeys(db, rows, encryptionKey)
   const nowMs = clock.now().getTime()
   const usable = rows.filter(
@@ -141,7 +129,7 @@ async function encryptClearKeys(db: Database, rows: SigningKeyRow[], encryptionK
   for (const row of rows) {
     if (isEncryptedJwk(row.privateJwk)) continue
     const encrypted = await encryptPrivateJwk(row.privateJwk as JWK, encryptionKey)
-    await encryptStoredPrivateJwk(db, row.kid, row.privateJwk, encrypted)
+    await encryptStoredKey(db, row.kid, row.privateJwk, encrypted)
     row.privateJwk = encrypted
   }
 }
@@ -159,8 +147,7 @@ export async function rotateSigningKey(
   // Refuse before changing anything when the stored keys cannot be read with this configuration.
   await loadOrCreate(db, clock, encryptionKey)
   const row = await newKeyRow(clock, encryptionKey)
-  const current = await activeSigningKeyIds(db)
-  await rotateInSigningKey(db, row)
+  const current = await rotateInKey(db, row)
   cache.delete(db)
   return { kid: row.kid, retired: current }
 }
