@@ -10,7 +10,7 @@ export function decodeText(bytes: Uint8Array, contentType?: string | null): stri
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return decode('utf-8', bytes.subarray(3))
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return decode('utf-16le', bytes.subarray(2))
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return decode('utf-16be', bytes.subarray(2))
-  const charset = contentType ? /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType)?.[1] : undefined
+  const charset = charsetOf(contentType)
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
     const decoder = decoderFor(charset)
     if (decoder !== null) return stripBom(decoder.decode(bytes))
@@ -29,8 +29,13 @@ export function decodeText(bytes: Uint8Array, contentType?: string | null): stri
  * @see docs/import-export.md#detection
  */
 export function namesUtf16Charset(contentType?: string | null): boolean {
-  const charset = contentType ? /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType)?.[1] : undefined
+  const charset = charsetOf(contentType)
   return charset !== undefined && (decoderFor(charset)?.encoding.startsWith('utf-16') ?? false)
+}
+
+/** The `charset` parameter of a Content-Type, as written; undefined when there is none. */
+function charsetOf(contentType: string | null | undefined): string | undefined {
+  return contentType ? /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType)?.[1] : undefined
 }
 
 function decode(encoding: string, bytes: Uint8Array): string {
@@ -58,7 +63,7 @@ function stripBom(text: string): string {
  */
 export function bytesToKeep(bytes: Uint8Array, contentType?: string | null): Uint8Array {
   if (!contentType || hasBom(bytes) || isZip(bytes)) return bytes
-  const charset = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType)?.[1]
+  const charset = charsetOf(contentType)
   if (charset === undefined || /^utf-?8$/i.test(charset) || decoderFor(charset) === null) return bytes
   const utf8 = new TextEncoder().encode(decodeText(bytes, contentType))
   const kept = new Uint8Array(utf8.length + 3)
