@@ -21,7 +21,7 @@ import {
 } from '../storage/imports.ts'
 import type { Database } from '../storage/open-database.ts'
 import type { Log } from '../app/deps.ts'
-import { collectGarbage, ENTRIES_PER_COLLECTION } from './memory.ts'
+import { collectGarbage, ENTRIES_PER_COLLECTION } from '../reading/memory.ts'
 
 export interface ImportWorkerOptions {
   /** Entries written per transaction: small enough that a batch holds the serving thread a few ms. */

@@ -4,6 +4,7 @@
 import { ImportFormatError } from '../../core/errors.ts'
 import { type ImportFile, readImportFile } from '../../core/import/parse-import.ts'
 import type { ParsedEntry } from '../../core/import/types.ts'
+import { collectGarbage, ENTRIES_PER_COLLECTION } from './memory.ts'
 import type {
   CountedFile,
   EntryBatch,
@@ -15,18 +16,6 @@ import type {
 declare const self: {
   onmessage: ((event: MessageEvent) => void) | null
   postMessage(message: unknown, transfer?: Transferable[]): void
-}
-
-/** Entries read between two full collections (Bun only; see collectGarbage). */
-const ENTRIES_PER_COLLECTION = 5000
-
-/**
- * A full collection on Bun: a parse's garbage (Buffers, URL objects) lives largely outside the JavaScript
- * heap and is promoted before it dies, so without this RSS climbs towards the memory budget on a large
- * file that is not hostile at all (docs/benchmarks.md#import-and-export).
- */
-function collectGarbage(): void {
-  ;(globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true)
 }
 
 function open(bytes: Uint8Array, options: ImportFileOptions): ImportFile {

@@ -1,5 +1,6 @@
 /**
- * Collects garbage now, on Bun. Bulk work (an import's parse and batches) makes garbage that outlives the
+ * Collects garbage now, on Bun: the import threads every ENTRIES_PER_COLLECTION entries they read, the
+ * import worker when it claims an import and between batches. Bulk work (an import's parse and batches) makes garbage that outlives the
  * young generation: a window of CSV records or a piece of HTML is in hand across several batches, each an
  * await, so it is promoted, and only a full collection frees it; much of it lives outside the JavaScript
  * heap (csv-parse's Buffers, the file's bytes, WHATWG URL objects), so the collector's heuristics see little
