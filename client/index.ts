@@ -1,4 +1,4 @@
-// `readlater/client`: a typed client for the REST API (docs/client.md). Web APIs only, so it runs on Bun,
+// `readlater/client`: a typed client for the REST API (docs/embedding.md#the-client). Web APIs only, so it runs on Bun,
 // Deno, Node, in a browser extension or a Raycast command. Its types are the schemas the server validates
 // with and documents in /openapi.json (test/client/client.test.ts checks every call against that document).
 import type { Static, TSchema } from '@sinclair/typebox'
@@ -22,6 +22,7 @@ export type WebhookCreated = Of<typeof S.WebhookCreated>
 export type WebhookDelivery = Of<typeof S.WebhookDelivery>
 export type WebhookEvent = Of<typeof S.WebhookEventName>
 export type Me = Of<typeof S.Me>
+export type Tag = Of<typeof S.Tag>
 
 /** An error answer of the API, with its typed body (docs/api.md#errors). */
 export class ReadlaterError extends Error {
@@ -172,6 +173,18 @@ export function createClient(options: ClientOptions) {
         call<SavedItem>('POST', `/v1/saved-items/${id(itemId)}/unread`, undefined, write),
       move: (itemId: string, folderId: string | null, write?: WriteOptions) =>
         call<SavedItem>('PUT', `/v1/saved-items/${id(itemId)}/folder`, { folderId }, write),
+      /** `PUT …/tags`: the whole set of tags the item is to have; `[]` removes them (docs/api.md#tags). */
+      setTags: (itemId: string, tags: readonly Tag[], write?: WriteOptions) =>
+        call<SavedItem>('PUT', `/v1/saved-items/${id(itemId)}/tags`, { tags }, write),
+      /** "Is this page saved?" (docs/api.md#lookup): the item for a URL, or null when there is none. */
+      lookup: async (url: string): Promise<SavedItem | null> => {
+        try {
+          return await call<SavedItem>('GET', `/v1/saved-items/lookup${query({ url })}`)
+        } catch (error) {
+          if (error instanceof ReadlaterError && error.tag === 'SavedItemNotFoundError') return null
+          throw error
+        }
+      },
       delete: async (itemId: string, write?: WriteOptions) => {
         await send('DELETE', `/v1/saved-items/${id(itemId)}`, undefined, write)
       },

@@ -52,8 +52,9 @@ export class InsufficientScopeError extends Error {
 export class SavedItemNotFoundError extends Error {
   readonly _tag = 'SavedItemNotFoundError'
   readonly savedItemId: string
-  constructor(savedItemId: string) {
-    super(`No saved item with id "${savedItemId}"`)
+  /** `message` for a lookup by something other than the id (docs/api.md#lookup). */
+  constructor(savedItemId: string, message = `No saved item with id "${savedItemId}"`) {
+    super(message)
     this.savedItemId = savedItemId
   }
 }

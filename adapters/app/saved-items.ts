@@ -1,4 +1,5 @@
-import { FolderNotFoundError } from '../../core/errors.ts'
+import { FolderNotFoundError, SavedItemNotFoundError } from '../../core/errors.ts'
+import { normalizeUrl } from '../../core/url/normalize-url.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import { prepareCapture, type CaptureInput } from '../../core/items/capture.ts'
 import { capPage } from '../../core/reading/page-limits.ts'
@@ -14,6 +15,7 @@ import {
   changeSavedItem,
   deleteSavedItem,
   findSavedItem,
+  findSavedItemByUrl,
   folderExists,
   listSavedItems,
   upsertCapture,
@@ -121,6 +123,18 @@ export async function changeItem(
   change: ItemChange,
 ): Promise<SavedItemDto> {
   return toSavedItemDto(await changeSavedItem(deps.db, principal.userId, id, change, toTimestamp(deps.clock.now())))
+}
+
+/**
+ * "Is this page saved?" (docs/api.md#lookup): the caller's item whose normalizedUrl is the URL's
+ * normalization. InvalidUrlError for what a capture would refuse; SavedItemNotFoundError, carrying the
+ * normalized URL where an id would be, when there is none.
+ */
+export async function lookupItem(deps: AppDeps, principal: Principal, url: string): Promise<SavedItemDto> {
+  const { normalizedUrl } = normalizeUrl(url)
+  const item = await findSavedItemByUrl(deps.db, principal.userId, normalizedUrl)
+  if (!item) throw new SavedItemNotFoundError(normalizedUrl, `No saved item for ${normalizedUrl}`)
+  return toSavedItemDto(item)
 }
 
 /** Idempotent: deleting an id that is not there (or not the caller's) changes nothing and does not fail. */

@@ -116,6 +116,20 @@ export const ListQuery = t.Object({
 })
 export const ReadStateRequest = t.Object({ isRead: t.Boolean() }, closed)
 export const SetFolderRequest = t.Object({ folderId: nullable(Fields.folderId()) }, closed)
+export const SetTagsRequest = t.Object(
+  {
+    tags: Fields.tags(
+      'The whole set of tags the item is to have (duplicates dropped); `[]` removes every tag. The same set in another order is no change.',
+    ),
+  },
+  closed,
+)
+export const LookupQuery = t.Object({
+  url: t.String({
+    description:
+      'The page address, as a browser shows it: normalized as a capture would be (docs/url-normalization.md) before the lookup',
+  }),
+})
 const contentHead = {
   savedItemId: t.String(),
   title: nullable(t.String()),

@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm'
 import { FolderNotFoundError, SavedItemNotFoundError } from '../../core/errors.ts'
 import type { PreparedCapture } from '../../core/items/capture.ts'
 import { SORT_KEYS, type CursorValues, type SortKey } from '../../core/items/list-order.ts'
-import type { SavedItem, Sort } from '../../core/types.ts'
+import type { SavedItem, Sort, Tag } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
 import { folders, savedItems } from './schema.ts'
 import { preparedPer } from './prepared.ts'
@@ -156,10 +156,38 @@ export async function findSavedItem(db: Database, userId: string, id: string): P
   return found ? itemFromRow(found) : null
 }
 
+const itemOfPersonByUrl = preparedPer((db) =>
+  db
+    .select(ITEM_FIELDS)
+    .from(savedItems)
+    .leftJoin(folders, eq(folders.id, savedItems.folderId))
+    .where(
+      and(
+        eq(savedItems.userId, sql.placeholder('userId')),
+        eq(savedItems.normalizedUrl, sql.placeholder('normalizedUrl')),
+      ),
+    )
+    .prepare(),
+)
+
+/** The person's item for a normalized URL (one at most: the pair is unique), by the capture index. */
+export async function findSavedItemByUrl(
+  db: Database,
+  userId: string,
+  normalizedUrl: string,
+): Promise<SavedItem | null> {
+  const [found] = (await itemOfPersonByUrl(db).values({ userId, normalizedUrl })) as RawRow[]
+  return found ? itemFromRow(found) : null
+}
+
 export type ItemChange =
   | { kind: 'read-state'; isRead: boolean }
   | { kind: 'open' }
   | { kind: 'folder'; folderId: string | null }
+  /** Replaces the set of tags (deduplicated, in the given order); the same set in another order is no change. */
+  | { kind: 'tags'; tags: readonly Tag[] }
+
+const sameTags = sql`((SELECT count(*) FROM json_each(${savedItems.tags})) = json_array_length(${sql.placeholder('tags')}) AND NOT EXISTS (SELECT 1 FROM json_each(${sql.placeholder('tags')}) AS given WHERE given.value NOT IN (SELECT value FROM json_each(${savedItems.tags}))))`
 
 const ofPerson = and(eq(savedItems.id, sql.placeholder('id')), eq(savedItems.userId, sql.placeholder('userId')))
 
@@ -204,6 +232,19 @@ const changeStatements = {
       .returning({ id: savedItems.id })
       .prepare(),
   ),
+  // Tags are a set: the stored and given sets are equal when they have as many values and every given one
+  // is stored (both are free of duplicates). Then nothing is written, not even a new order.
+  tags: preparedPer((db) =>
+    db
+      .update(savedItems)
+      .set({
+        tags: sql`CASE WHEN ${sameTags} THEN ${savedItems.tags} ELSE ${sql.placeholder('tags')} END`,
+        updatedAt: sql`CASE WHEN ${sameTags} THEN ${savedItems.updatedAt} ELSE ${sql.placeholder('now')} END`,
+      })
+      .where(ofPerson)
+      .returning({ id: savedItems.id })
+      .prepare(),
+  ),
 }
 
 /**
@@ -227,6 +268,7 @@ export async function changeSavedItem(
     now,
     ...(change.kind === 'read-state' ? { isRead: change.isRead ? 1 : 0 } : {}),
     ...(change.kind === 'folder' ? { folderId: change.folderId } : {}),
+    ...(change.kind === 'tags' ? { tags: JSON.stringify([...new Set(change.tags)]) } : {}),
   }
   const statement = changeStatements[change.kind](db)
   try {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createClient, ReadlaterError } from '../../client/index.ts'
 import { createHarness, type Harness } from '../helpers/harness.ts'
 
-// docs/client.md: the typed REST client over real HTTP, against a server on a real database: every call
+// docs/embedding.md#the-client: the typed REST client over real HTTP, against a server on a real database: every call
 // it makes is an operation of /openapi.json, writes carry Idempotency-Keys kept across retries, a 429 is
 // retried after its Retry-After, and lists page with async iterators.
 
@@ -59,6 +59,11 @@ describe('the client', () => {
     const folder = await rl.folders.create('Client folder')
     expect((await rl.savedItems.move(created.savedItem.id, folder.id)).folder).toEqual(folder)
     expect((await rl.savedItems.markRead(created.savedItem.id)).isRead).toBe(true)
+    expect((await rl.savedItems.setTags(created.savedItem.id, ['design', 'ai'])).tags).toEqual(['design', 'ai'])
+    expect((await rl.savedItems.lookup('https://www.client.example/a/?utm_medium=x'))?.id).toBe(created.savedItem.id)
+    expect(await rl.savedItems.lookup('https://client.example/never-saved')).toBeNull()
+    const refused = await rl.savedItems.lookup('ftp://client.example/').catch((error: unknown) => error)
+    expect(refused).toMatchObject({ status: 400, tag: 'InvalidUrlError' })
     expect((await rl.folders.list()).map((f) => f.name)).toEqual(['Client folder'])
     await rl.savedItems.delete(created.savedItem.id)
     const missing = await rl.savedItems.markRead(created.savedItem.id).catch((error: unknown) => error)

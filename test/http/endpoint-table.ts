@@ -112,6 +112,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
   plain('GET', '/v1/saved-items', 'saved-items:read', { success: 200 }),
   plain('GET', '/v1/search', 'saved-items:read', { query: '?q=sample', success: 200 }),
   plain('GET', '/v1/changes', 'saved-items:read', { success: 200 }),
+  // Looks up by URL, not id: another person's page is just "not saved" (test/http/lookup-and-tags.test.ts).
+  plain('GET', '/v1/saved-items/lookup', 'saved-items:read', {
+    query: '?url=https%3A%2F%2Fexample.org%2Fgenerated',
+    success: 404,
+  }),
   byId('POST', '/v1/saved-items/:id/open', 'saved-items:write', 'itemId', itemNotFound, { success: 200 }),
   byId('POST', '/v1/saved-items/:id/read', 'saved-items:write', 'itemId', itemNotFound, { success: 200 }),
   byId('POST', '/v1/saved-items/:id/unread', 'saved-items:write', 'itemId', itemNotFound, { success: 200 }),
@@ -121,6 +126,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   byId('PUT', '/v1/saved-items/:id/folder', 'saved-items:write', 'itemId', itemNotFound, {
     body: (ids) => ({ folderId: ids.folderId }),
+    success: 200,
+  }),
+  byId('PUT', '/v1/saved-items/:id/tags', 'saved-items:write', 'itemId', itemNotFound, {
+    body: () => ({ tags: ['design'] }),
     success: 200,
   }),
   byId('GET', '/v1/saved-items/:id/content', 'saved-items:read', 'itemId', itemNotFound, { success: 200 }),

@@ -232,6 +232,33 @@ const CASES: Case[] = [
     act: (w, { item }) => w.api('PUT', `/v1/saved-items/${item}/folder`, { folderId: null }),
     change: null,
   },
+  // REST: tags (docs/api.md#tags: a set, so another order of the same tags is no change)
+  {
+    name: 'PUT …/tags with the same tags in another order',
+    setup: async (w) => {
+      const item = await w.item()
+      await w.api('PUT', `/v1/saved-items/${item}/tags`, { tags: ['ai', 'design'] })
+      return { item }
+    },
+    act: (w, { item }) => w.api('PUT', `/v1/saved-items/${item}/tags`, { tags: ['design', 'ai', 'design'] }),
+    change: null,
+  },
+  {
+    name: 'PUT …/tags [] on an item without tags',
+    setup: async (w) => ({ item: await w.item() }),
+    act: (w, { item }) => w.api('PUT', `/v1/saved-items/${item}/tags`, { tags: [] }),
+    change: null,
+  },
+  {
+    name: 'PUT …/tags taking one away (a change)',
+    setup: async (w) => {
+      const item = await w.item()
+      await w.api('PUT', `/v1/saved-items/${item}/tags`, { tags: ['ai', 'design'] })
+      return { item }
+    },
+    act: (w, { item }) => w.api('PUT', `/v1/saved-items/${item}/tags`, { tags: ['ai'] }),
+    change: itemChange(),
+  },
   {
     name: 'PUT …/folder null on an item in a folder (a change)',
     setup: async (w) => ({ item: await w.item({ folderId: await w.folder(`Out ${crypto.randomUUID()}`) }) }),

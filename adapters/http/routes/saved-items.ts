@@ -16,10 +16,12 @@ import {
   SavedItem,
   SavedItemList,
   SetFolderRequest,
+  SetTagsRequest,
+  LookupQuery,
 } from '../schemas.ts'
 import type { Principal } from '../../../core/types.ts'
 import type { ItemChange } from '../../storage/saved-items.ts'
-import { changeItem, deleteItem, listPage } from '../../app/saved-items.ts'
+import { changeItem, deleteItem, listPage, lookupItem } from '../../app/saved-items.ts'
 import { readContent, saveProgress } from '../../app/reading.ts'
 import { responseSchemaFailure } from '../errors.ts'
 import { pageSchemaFailure } from '../page-check.ts'
@@ -85,6 +87,22 @@ export const savedItemRoutes = ({ deps, guard }: RouteContext) => {
         },
       },
     )
+    .get('/v1/saved-items/lookup', async ({ query, principal }) => await lookupItem(deps, principal, query.url), {
+      query: LookupQuery,
+      response: {
+        200: SavedItem,
+        ...commonAuthedErrors,
+        400: t.Union([Errors.ValidationError, Errors.InvalidUrlError]),
+        ...notFound,
+      },
+      auth: 'saved-items:read',
+      detail: {
+        summary: 'Is this page saved? The item for a URL',
+        description:
+          'The caller\'s item whose `normalizedUrl` is the normalization of `url` (the rules of a capture, docs/url-normalization.md), so `https://www.example.org/a/?utm_source=x#top` finds the item saved as `https://example.org/a`. None: 404 `SavedItemNotFoundError`, its `savedItemId` carrying the normalized URL looked up. Not an absolute http(s) URL: 400 `InvalidUrlError`. Capture clients use it for a "saved" mark on the page in view.',
+        tags,
+      },
+    })
     .post(open.path, open.handler, open.options)
     .post(read.path, read.handler, read.options)
     .post(unread.path, unread.handler, unread.options)
@@ -116,6 +134,22 @@ export const savedItemRoutes = ({ deps, guard }: RouteContext) => {
         auth: 'saved-items:write',
         detail: {
           summary: 'Put an item in a folder, or take it out with folderId null',
+          tags,
+        },
+      },
+    )
+    .put(
+      '/v1/saved-items/:id/tags',
+      ({ params, body, principal }) => changeItem(deps, principal, params.id, { kind: 'tags', tags: body.tags }),
+      {
+        params: IdParams,
+        body: SetTagsRequest,
+        response: { 200: SavedItem, ...commonAuthedErrors, ...commonWriteErrors, ...notFound },
+        auth: 'saved-items:write',
+        detail: {
+          summary: "Set an item's tags",
+          description:
+            "Replaces the item's tags with the given set (duplicates dropped, in the given order); `[]` removes them all. A capture only ever adds tags (the union of old and new); this is how a client takes one away. The same set in any order changes nothing (no `updatedAt`, no change in the feed).",
           tags,
         },
       },
