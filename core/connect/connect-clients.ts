@@ -4,7 +4,10 @@ import { CONNECT_CLIENTS, type ConnectClient } from '../types.ts'
  * Where each connect client may be sent back to. The connect flow has no client registration, so these
  * patterns are the whole trust decision: each pins the origin to one the client's vendor controls.
  * - chrome-extension: `chrome.identity.getRedirectURL()` gives `https://<extension id>.chromiumapp.org/…`,
- *   the id being 32 letters a–p; Chrome alone serves that host, to that extension.
+ *   the id being 32 letters a–p; Chrome alone serves that host, to that extension. The same extension built
+ *   for Firefox gets `https://<40 lowercase hex digits>.extensions.allizom.org/…` from
+ *   `browser.identity.getRedirectURL()` (the digits a hash of the extension's id); Firefox catches the
+ *   navigation to that host for that extension's `identity.launchWebAuthFlow`.
  * - raycast: Raycast's OAuth redirect proxy `https://raycast.com/redirect…` or its app scheme `raycast://…`.
  * The `/` (or end) right after the host leaves no room for a port, `user@` or a look-alike host. Fragments
  * are refused as RFC 6749 §3.1.2 requires of redirection endpoints, and so are whitespace and controls,
@@ -12,7 +15,10 @@ import { CONNECT_CLIENTS, type ConnectClient } from '../types.ts'
  * @see docs/oauth.md#connect-flow
  */
 const REDIRECT_URI_RULES: Record<ConnectClient, readonly RegExp[]> = {
-  'chrome-extension': [/^https:\/\/[a-p]{32}\.chromiumapp\.org\/[^#]*$/],
+  'chrome-extension': [
+    /^https:\/\/[a-p]{32}\.chromiumapp\.org\/[^#]*$/,
+    /^https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\/[^#]*$/,
+  ],
   raycast: [/^https:\/\/raycast\.com\/redirect(?:[/?][^#]*)?$/, /^raycast:\/\/[^#]*$/],
 }
 

@@ -56,7 +56,7 @@ export function checkConnectAuthorize(input: ConnectAuthorizeInput, callerScopes
     throw connectError(
       'invalid_redirect_uri',
       input.client === 'chrome-extension'
-        ? 'redirectUri must be https://<extension id>.chromiumapp.org/… (the value of chrome.identity.getRedirectURL())'
+        ? 'redirectUri must be https://<extension id>.chromiumapp.org/… (the value of chrome.identity.getRedirectURL()) or, in Firefox, https://<40 hex digits>.extensions.allizom.org/… (the value of browser.identity.getRedirectURL())'
         : 'redirectUri must be https://raycast.com/redirect… or raycast://…',
     )
   }

@@ -15,6 +15,7 @@ import {
   connectRowCounts,
   expectConnectError,
   expectValidationError,
+  FIREFOX_REDIRECT,
   RAYCAST_REDIRECT,
   RFC7636_CHALLENGE,
 } from './connect-fixtures.ts'
@@ -35,6 +36,7 @@ beforeEach(async () => {
 describe('POST /connect/authorize: success', () => {
   test.each([
     ['chrome-extension', CHROME_REDIRECT],
+    ['chrome-extension', FIREFOX_REDIRECT],
     ['raycast', RAYCAST_REDIRECT],
     ['raycast', 'raycast://oauth?package_name=readlater'],
   ])(
@@ -207,6 +209,17 @@ describe('POST /connect/authorize: ConnectError for every value problem, nothing
       { redirectUri: 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org.evil.example/' },
       'invalid_redirect_uri',
     ],
+    [
+      'a look-alike of the Firefox host',
+      { redirectUri: FIREFOX_REDIRECT.replace('allizom.org/', 'allizom.org.evil.com/') },
+      'invalid_redirect_uri',
+    ],
+    [
+      'a Firefox hash of 39 digits',
+      { redirectUri: FIREFOX_REDIRECT.replace('01234567.', '1234567.') },
+      'invalid_redirect_uri',
+    ],
+    ['the Firefox redirect for raycast', { client: 'raycast', redirectUri: FIREFOX_REDIRECT }, 'invalid_redirect_uri'],
     ['http instead of https', { redirectUri: CHROME_REDIRECT.replace('https:', 'http:') }, 'invalid_redirect_uri'],
     ['a fragment', { redirectUri: `${CHROME_REDIRECT}#x` }, 'invalid_redirect_uri'],
     ['the other client’s redirect URI', { client: 'raycast', redirectUri: CHROME_REDIRECT }, 'invalid_redirect_uri'],

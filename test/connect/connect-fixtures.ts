@@ -9,6 +9,8 @@ export const RFC7636_CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'
 
 export const CHROME_REDIRECT = 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/callback'
 export const RAYCAST_REDIRECT = 'https://raycast.com/redirect?packageName=Extension'
+/** What Firefox's browser.identity.getRedirectURL() gives the same extension: 40 lowercase hex digits. */
+export const FIREFOX_REDIRECT = 'https://0123456789abcdef0123456789abcdef01234567.extensions.allizom.org/callback'
 
 export const REDIRECTS = { 'chrome-extension': CHROME_REDIRECT, raycast: RAYCAST_REDIRECT } as const
 

@@ -7,6 +7,8 @@ import {
 } from '../../../core/connect/connect-clients.ts'
 
 const EXTENSION_ID = 'abcdefghijklmnopabcdefghijklmnop' // 32 letters a–p, the alphabet of Chrome extension ids
+// What Firefox's browser.identity.getRedirectURL() puts before .extensions.allizom.org: 40 lowercase hex digits.
+const FIREFOX_HASH = '0123456789abcdef0123456789abcdef01234567'
 
 test('isConnectClient() knows exactly chrome-extension and raycast', () => {
   assert.equal(isConnectClient('chrome-extension'), true)
@@ -48,6 +50,58 @@ test('isAllowedRedirectUri() refuses chrome-extension URIs with another host, sc
     '',
   ])
     assert.equal(isAllowedRedirectUri('chrome-extension', uri), false, uri)
+})
+
+test("isAllowedRedirectUri() accepts, for chrome-extension, what Firefox's browser.identity.getRedirectURL() returns", () => {
+  for (const uri of [
+    `https://${FIREFOX_HASH}.extensions.allizom.org/`,
+    `https://${FIREFOX_HASH}.extensions.allizom.org/callback`,
+    `https://${FIREFOX_HASH}.extensions.allizom.org/cb?x=1&y=2`,
+    `https://${'f'.repeat(40)}.extensions.allizom.org/`,
+    `https://${'0'.repeat(40)}.extensions.allizom.org/`,
+  ])
+    assert.equal(isAllowedRedirectUri('chrome-extension', uri), true, uri)
+  // It is the extension's redirect, not Raycast's.
+  assert.equal(isAllowedRedirectUri('raycast', `https://${FIREFOX_HASH}.extensions.allizom.org/`), false)
+})
+
+test('isAllowedRedirectUri() refuses look-alikes of the Firefox redirect', () => {
+  for (const uri of [
+    `https://${FIREFOX_HASH}.extensions.allizom.org`, // no path
+    `http://${FIREFOX_HASH}.extensions.allizom.org/`,
+    `https://${FIREFOX_HASH.slice(1)}.extensions.allizom.org/`, // 39 hex digits
+    `https://${FIREFOX_HASH}a.extensions.allizom.org/`, // 41
+    `https://${FIREFOX_HASH.toUpperCase()}.extensions.allizom.org/`,
+    `https://${'0123456789ABCDEF'.repeat(2)}01234567.extensions.allizom.org/`, // some uppercase
+    `https://${'g'.repeat(40)}.extensions.allizom.org/`, // g is not hex
+    `https://${EXTENSION_ID}.extensions.allizom.org/`, // a Chrome id under Firefox's host
+    `https://${FIREFOX_HASH}.chromiumapp.org/`, // a Firefox hash under Chrome's host
+    `https://${FIREFOX_HASH}.extensions.allizom.org:443/`,
+    `https://${FIREFOX_HASH}.extensions.allizom.org:8443/`,
+    `https://user@${FIREFOX_HASH}.extensions.allizom.org/`,
+    `https://${FIREFOX_HASH}.extensions.allizom.org@evil.example/`,
+    `https://${FIREFOX_HASH}.extensions.allizom.org.evil.com/`,
+    `https://${FIREFOX_HASH}.extensions.allizom.org.evil.com/cb`,
+    `https://evil.com/${FIREFOX_HASH}.extensions.allizom.org/`,
+    `https://x.${FIREFOX_HASH}.extensions.allizom.org/`,
+    `https://${FIREFOX_HASH}.allizom.org/`,
+    `https://${FIREFOX_HASH}.extensions.mozilla.org/`,
+    `https://${FIREFOX_HASH}.extensions.allizom.org/#token`,
+    `https://${FIREFOX_HASH}.extensions.allizom.org/cb#`,
+    `https://${FIREFOX_HASH}.extensions.allizom.org/ cb`,
+    `moz-extension://${FIREFOX_HASH}/cb.html`,
+  ])
+    assert.equal(isAllowedRedirectUri('chrome-extension', uri), false, uri)
+})
+
+test('isAllowedRedirectUri() checks the Firefox redirect as a browser resolves it too', () => {
+  // Dot segments stay on the host (only the path changes), so they are allowed; a `\` after the host is a
+  // `/` to a browser, so `\@evil.com` would be a path there, but the string as given fails the pattern.
+  assert.equal(isAllowedRedirectUri('chrome-extension', `https://${FIREFOX_HASH}.extensions.allizom.org/a/../b`), true)
+  assert.equal(
+    isAllowedRedirectUri('chrome-extension', `https://${FIREFOX_HASH}.extensions.allizom.org\\@evil.com/`),
+    false,
+  )
 })
 
 test('isAllowedRedirectUri() accepts the Raycast redirect proxy and the raycast: scheme', () => {

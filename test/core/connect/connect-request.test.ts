@@ -85,6 +85,22 @@ test('checkConnectAuthorize(): a redirect URI the client may not use → invalid
   )
 })
 
+test('checkConnectAuthorize(): the chrome-extension client takes the Firefox redirect, and its refusal names both forms', () => {
+  const firefox = 'https://0123456789abcdef0123456789abcdef01234567.extensions.allizom.org/'
+  const grant = checkConnectAuthorize({ ...valid, client: 'chrome-extension', redirectUri: firefox }, SCOPES)
+  assert.equal(grant.redirectUri, firefox)
+  try {
+    checkConnectAuthorize({ ...valid, client: 'chrome-extension' }, SCOPES)
+    assert.fail('expected a ConnectError')
+  } catch (error) {
+    assert.ok(error instanceof ConnectError)
+    assert.equal(
+      error.message,
+      'redirectUri must be https://<extension id>.chromiumapp.org/… (the value of chrome.identity.getRedirectURL()) or, in Firefox, https://<40 hex digits>.extensions.allizom.org/… (the value of browser.identity.getRedirectURL())',
+    )
+  }
+})
+
 test('checkConnectAuthorize(): no scope, an unknown scope or offline_access → invalid_scope', () => {
   for (const scopes of [[], ['saved-items:everything'], ['saved-items:read', 'offline_access'], ['SAVED-ITEMS:READ']]) {
     assert.equal(
