@@ -12,7 +12,7 @@ import type { ClientRow } from '../../storage/oauth.ts'
 import { resolveMetadataClient } from '../../oauth/client-metadata-documents.ts'
 import { isClientIdMetadataUrl } from '../../../core/oauth/client-id-metadata.ts'
 import type { SafeHtml } from './pages/html.ts'
-import { HTML_HEADERS, layout, pageCsp } from './pages/layout.ts'
+import { cspSourceOf, HTML_HEADERS, layout, pageCsp } from './pages/layout.ts'
 import { consentPage } from './pages/consent.ts'
 import { messagePage } from './pages/message.ts'
 import type { WebSession } from '../browser-session.ts'
@@ -28,12 +28,6 @@ const registered = (client: ClientRow): RegisteredClient => ({
   grantTypes: client.grantTypes,
   scope: client.scope,
 })
-
-/** The CSP source that matches a redirect URI: its origin (http, https), or its scheme (`com.example.app:`). */
-function cspSourceOf(redirectUri: string): string {
-  const url = new URL(redirectUri)
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol
-}
 
 function redirect(location: string): Response {
   return new Response(null, {

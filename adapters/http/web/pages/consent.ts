@@ -15,7 +15,8 @@ export interface ConsentView {
   csrf: string
 }
 
-function destination(redirectUri: string): string {
+/** Where an answer goes, as a person can check it: the redirect URI's scheme and host (or path, for `app:path`). */
+export function destinationOf(redirectUri: string): string {
   const url = new URL(redirectUri)
   return url.host ? `${url.protocol}//${url.host}` : `${url.protocol}${url.pathname}`
 }
@@ -32,7 +33,7 @@ export function consentPage(view: ConsentView): SafeHtml {
     ${view.scopes.map((scope) => html`<li><code>${scope}</code>: ${SCOPE_DESCRIPTIONS[scope]}</li>`)}
   </ul>
   ${view.publishedBy ? html`<p class="muted">This application describes itself at <code>${view.publishedBy}</code>.</p>` : null}
-  <p class="muted">After you answer you will be sent to <code>${destination(view.redirectUri)}</code>. You can revoke this access at any time in Settings.</p>
+  <p class="muted">After you answer you will be sent to <code>${destinationOf(view.redirectUri)}</code>. You can revoke this access at any time in Settings.</p>
   <form method="post" action="/api/auth/oauth2/consent">
     ${csrfField(view.csrf)}
     <input type="hidden" name="ticket" value="${view.ticket}">

@@ -67,6 +67,15 @@ export function pageCsp(formTargets: readonly string[] = []): string {
 }
 
 /**
+ * The CSP source that matches a redirect URI, for {@link pageCsp}'s `formTargets`: its origin (http, https),
+ * or its scheme (`com.example.app:`, `raycast:`).
+ */
+export function cspSourceOf(redirectUri: string): string {
+  const url = new URL(redirectUri)
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol
+}
+
+/**
  * The reader view's policy: our own script only (no inline script at all, so an article's markup cannot run
  * even if it got past the sanitizer), article images from any https: origin or `data:`, and no frames,
  * plugins, fonts, stylesheets or base URL from anywhere. @see docs/web.md#reader-view
