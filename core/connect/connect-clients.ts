@@ -33,6 +33,13 @@ export function isConnectClient(value: string): value is ConnectClient {
   return KNOWN_CLIENTS.has(value)
 }
 
+/** The rule of {@link isAllowedRedirectUri} in words, for the `invalid_redirect_uri` message and the connect page. */
+export function redirectUriRuleOf(client: ConnectClient): string {
+  return client === 'chrome-extension'
+    ? 'redirectUri must be https://<extension id>.chromiumapp.org/… (the value of chrome.identity.getRedirectURL()) or, in Firefox, https://<40 hex digits>.extensions.allizom.org/… (the value of browser.identity.getRedirectURL())'
+    : 'redirectUri must be https://raycast.com/redirect… or raycast://…'
+}
+
 /** Whether `redirectUri` is one `client` may be sent back to. @see docs/oauth.md#connect-flow */
 export function isAllowedRedirectUri(client: ConnectClient, redirectUri: string): boolean {
   if (redirectUri.length > MAX_REDIRECT_URI_LENGTH || WHITESPACE_OR_CONTROL.test(redirectUri)) return false

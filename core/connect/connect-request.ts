@@ -2,7 +2,7 @@ import { CONNECT_CODE_TTL_MS } from '../auth/lifetimes.ts'
 import { isScope, isSubsetOf } from '../auth/scopes.ts'
 import { ValidationError } from '../errors.ts'
 import type { ConnectClient, Scope } from '../types.ts'
-import { isAllowedRedirectUri, isConnectClient } from './connect-clients.ts'
+import { isAllowedRedirectUri, isConnectClient, redirectUriRuleOf } from './connect-clients.ts'
 import { connectError } from './connect-errors.ts'
 import { displayTextProblem } from '../text/display-text.ts'
 import { isS256CodeChallenge } from '../oauth/pkce.ts'
@@ -53,12 +53,7 @@ export function checkConnectAuthorize(input: ConnectAuthorizeInput, callerScopes
     throw connectError('unknown_client', 'Unknown client: it must be "chrome-extension" or "raycast"')
   }
   if (!isAllowedRedirectUri(input.client, input.redirectUri)) {
-    throw connectError(
-      'invalid_redirect_uri',
-      input.client === 'chrome-extension'
-        ? 'redirectUri must be https://<extension id>.chromiumapp.org/… (the value of chrome.identity.getRedirectURL()) or, in Firefox, https://<40 hex digits>.extensions.allizom.org/… (the value of browser.identity.getRedirectURL())'
-        : 'redirectUri must be https://raycast.com/redirect… or raycast://…',
-    )
+    throw connectError('invalid_redirect_uri', redirectUriRuleOf(input.client))
   }
   // The HTTP schema already enforces this; checked here too so the rule holds for every caller of the core.
   if (!isS256CodeChallenge(input.codeChallenge)) {
