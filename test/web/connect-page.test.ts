@@ -357,6 +357,17 @@ describe('GET /connect: a client or redirect URI that cannot be trusted is an er
     expect(await codes()).toBe(0)
   })
 
+  test('a query over 16 KiB: a page, signed in or not (a sign-in redirect would carry all of it)', async () => {
+    const long = connectPath({ deviceHint: 'é'.repeat(200), label: 'é'.repeat(100), state: 's'.repeat(1024) })
+    expect(long.length).toBeLessThan(16 * 1024)
+    expect((await web.get(long)).status).toBe(200)
+    for (const browser of [web, new WebClient(h)]) {
+      const page = await browser.get(`${long}&pad=${'x'.repeat(16 * 1024)}`)
+      expect({ status: page.status, location: page.location }).toEqual({ status: 400, location: null })
+      expect(textOf(page.text)).toContain('The address of this request is over 16 KiB long.')
+    }
+  })
+
   test('the same rules hold for the POST: an unknown client there is a page too', async () => {
     const page = await web.get(connectPath())
     const reply = await answer(web, page, 'allow', { client: 'nope' })

@@ -15,18 +15,26 @@ import { sessionPrincipal } from './reader.ts'
 import { formRoute, hidden } from './route-options.ts'
 
 /**
- * A query's parameters, or null when a part of it is not valid percent-encoding of UTF-8 (`%zz`, `%ff`):
- * URLSearchParams would turn those into U+FFFD, and a value nobody sent must not become a label or a
- * redirect URI.
+ * Longest query the page reads: a valid request, every value at its limit and percent-encoded, stays well
+ * under it; a longer one would only make a sign-in redirect (its `next`) too long to send.
  */
-function strictQuery(url: string): URLSearchParams | null {
+const MAX_QUERY_LENGTH = 16 * 1024
+
+/**
+ * A query's parameters, or a problem: too long, or a part of it not valid percent-encoding of UTF-8 (`%zz`,
+ * `%ff`): URLSearchParams would turn those into U+FFFD, and a value nobody sent must not become a label or
+ * a redirect URI.
+ */
+function strictQuery(url: string): URLSearchParams | { problem: string } {
   const start = url.indexOf('?')
   const search = start < 0 ? '' : url.slice(start + 1)
+  if (search.length > MAX_QUERY_LENGTH)
+    return { problem: `The address of this request is over ${MAX_QUERY_LENGTH / 1024} KiB long.` }
   for (const part of search.split('&')) {
     try {
       decodeURIComponent(part.replace(/\+/g, ' '))
     } catch {
-      return null
+      return { problem: 'The address of this request is not valid percent-encoding.' }
     }
   }
   return new URLSearchParams(search)
@@ -62,7 +70,7 @@ export function connectPageRoutes({ deps, guard }: RouteContext) {
   // (a stranger is never redirected: docs/oauth.md#the-connect-page), so a signed-out visitor signs in first.
   const show = async (c: PageVisitor): Promise<Response> => {
     const query = strictQuery(c.request.url)
-    if (!query) return cannotBeUsed(c, 'The address of this request is not valid percent-encoding.')
+    if (!(query instanceof URLSearchParams)) return cannotBeUsed(c, query.problem)
     const check = checkConnectPageRequest(query, SCOPES)
     if (check.kind === 'error-page') return cannotBeUsed(c, check.message)
     if (!c.session) {
