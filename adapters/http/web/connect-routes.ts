@@ -51,7 +51,8 @@ export function connectPageRoutes({ deps, guard }: RouteContext) {
   const replies = pageReplies(deps.config)
   const { page, message } = replies
 
-  // A request whose client or redirect URI cannot be trusted is shown, never sent back (RFC 6749 §4.1.2.1).
+  // A request whose client, redirect URI or state cannot be trusted is shown, never sent back (RFC 6749
+  // §4.1.2.1).
   const cannotBeUsed = (c: PageVisitor, text: string): Response =>
     message(c, 400, 'This connection request cannot be used', text, { href: '/', label: 'Go to the start page' })
 
@@ -71,6 +72,7 @@ export function connectPageRoutes({ deps, guard }: RouteContext) {
   const show = async (c: PageVisitor): Promise<Response> => {
     const query = strictQuery(c.request.url)
     if (!(query instanceof URLSearchParams)) return cannotBeUsed(c, query.problem)
+    // A web session holds every scope (sessionPrincipal), so the scopes are checked against all of them.
     const check = checkConnectPageRequest(query, SCOPES)
     if (check.kind === 'error-page') return cannotBeUsed(c, check.message)
     if (!c.session) {
@@ -109,7 +111,8 @@ export function connectPageRoutes({ deps, guard }: RouteContext) {
     return toClient(c, redirectUri, { code, state })
   }
 
-  // Each has its own per-IP bucket, refused with a page, like the OAuth authorization pages.
+  // Limited per IP and refused with a page, like the OAuth authorization pages; a bucket is a path's, so the
+  // page and its form share one (docs/api.md#rate-limits).
   return new Elysia()
     .use(guard)
     .get('/connect', show, { ...hidden, session: true, ipLimit: 'page' })
