@@ -285,7 +285,7 @@ export const ConnectAuthorizeRequest = t.Object(
     client: connectClientField,
     redirectUri: t.String({
       description:
-        'Where the client receives the code. chrome-extension: `https://<32 letters a–p>.chromiumapp.org/…` (chrome.identity.getRedirectURL()); raycast: `https://raycast.com/redirect…` or `raycast://…`. No fragment. Else ConnectError `invalid_redirect_uri`.',
+        'Where the client receives the code. chrome-extension: `https://<32 letters a–p>.chromiumapp.org/…` (chrome.identity.getRedirectURL()) or, in Firefox, `https://<40 lowercase hex digits>.extensions.allizom.org/…` (browser.identity.getRedirectURL()); raycast: `https://raycast.com/redirect…` or `raycast://…`. No fragment. Else ConnectError `invalid_redirect_uri`.',
     }),
     codeChallenge: t.String({
       pattern: CODE_CHALLENGE_PATTERN,
