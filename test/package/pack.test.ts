@@ -24,6 +24,8 @@ const run = async (cmd: string[], cwd: string) => {
 }
 
 beforeAll(async () => {
+  // The browser extension's build sits in dist/ too (docs/extension.md#build), and must not be packed.
+  await run(['node', 'scripts/build-extension.mjs'], ROOT)
   // prepack builds dist/ first.
   await run(['npm', 'pack', '--pack-destination', dir], ROOT)
   tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'))!
@@ -140,6 +142,7 @@ describe('the packed package', () => {
       [],
     )
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([])
+    expect(files.filter((file) => file.startsWith('package/dist/extension'))).toEqual([])
   })
 
   test('its types: each export resolves to declarations a strict TypeScript consumer compiles against', async () => {
