@@ -15,6 +15,7 @@ export interface SavedItem {
   tags: string[]
   folder: Folder | null
   isRead: boolean
+  enrichmentStatus?: string
 }
 
 export interface CaptureResponse {

@@ -72,12 +72,19 @@ async function showSaved(tabId: number): Promise<void> {
  * Opens the popup on the tab's last result. Firefox opens a popup only from inside the handler of the
  * person's click, shortcut or menu, before anything is awaited, so both calls are made synchronously here
  * (in order: the tab's popup is set before it is opened) and only awaited afterwards. The popup is set for
- * this one opening and cleared again, so the next click still reaches action.onClicked and saves.
+ * this one opening and cleared again, so the next click still reaches action.onClicked and saves: by the
+ * popup itself once it shows, and here once openPopup has settled or after 2 s at most (openPopup may
+ * wait for a window to show it in).
  */
 function openResultPopup(tabId: number): void {
   const set = ext.action.setPopup({ tabId, popup: `popup.html?tab=${tabId}` })
   const open = ext.action.openPopup()
-  void Promise.allSettled([set, open]).then(() => ext.action.setPopup({ tabId, popup: '' }).catch(() => {}))
+  const settled = Promise.allSettled([set, open])
+  void Promise.race([settled, new Promise((done) => setTimeout(done, 2000))]).then(() => clearPopup(tabId))
+}
+
+function clearPopup(tabId: number): Promise<void> {
+  return ext.action.setPopup({ tabId, popup: '' }).catch(() => {})
 }
 
 // ---- Saving

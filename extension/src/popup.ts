@@ -141,9 +141,39 @@ function savedView(
     )
   })
 
+  // The item as it is now: its title once the page is read (a second or so after a first save), and
+  // folder, tags and read state as set elsewhere, unless the person has changed them here meanwhile.
+  const title = h('p', { class: 'title' }, item.title || result.url)
+  let touched = false
+  for (const control of [select, read, ...boxes]) control.addEventListener('change', () => (touched = true))
+  read.addEventListener('click', () => (touched = true))
+  const refresh = async (tries: number): Promise<void> => {
+    let fresh: SavedItem | null
+    try {
+      fresh = await api.lookup(connection, result.url)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) report(error)
+      return
+    }
+    if (!fresh || fresh.id !== item.id) return
+    if (fresh.title) title.textContent = fresh.title
+    if (!touched) {
+      item = fresh
+      if (item.folder && ![...select.options].some((option) => option.value === item.folder!.id)) addFolder(item.folder)
+      select.value = item.folder?.id ?? ''
+      for (const box of boxes) box.checked = item.tags.includes(box.value)
+      read.disabled = item.isRead
+      read.textContent = item.isRead ? 'Read' : 'Mark read'
+      void saveResult(tabId, { ...result, item })
+    }
+    if (!fresh.title && fresh.enrichmentStatus === 'pending' && tries > 1)
+      setTimeout(() => void refresh(tries - 1), 1000)
+  }
+  void refresh(10)
+
   return [
     h('h1', {}, result.state === 'saved' ? 'Saved' : 'Already saved'),
-    h('p', { class: 'title' }, item.title || result.url),
+    title,
     h('p', { class: 'muted host' }, hostOf(result.url)),
     h('label', { for: 'folder' }, 'Folder'),
     select,
@@ -233,6 +263,8 @@ async function main(): Promise<void> {
     if (action === 'retry') void ext.runtime.sendMessage({ type: 'retry-now' })
   })
   if (tabId === null) return void render(null)
+  // Shown: the next click on the button saves again instead of opening this (see openResultPopup).
+  void ext.action.setPopup({ tabId, popup: '' }).catch(() => {})
   ext.storage.onChanged.addListener((changes, area) => {
     const change = changes[resultKey(tabId)]
     if (area === 'session' && change) void render((change.newValue as TabResult | undefined) ?? null)

@@ -72,12 +72,15 @@ export const DENO = resolve(ROOT, 'node_modules/.bin/deno')
 /** `server.ts` under Deno (type-checking is Bun's job in `npm test`; Deno only runs it). */
 export const DENO_SERVER = [DENO, 'run', '--allow-all', '--no-check', 'server.ts']
 
-/** Starts `bun server.ts` (or another command) and waits until /health answers. */
+/**
+ * Starts `bun server.ts` (or another command) and waits until /health answers. On a free port, or on
+ * `env.PORT` (to start a server again where a stopped one was).
+ */
 export async function startServer(
   env: Record<string, string>,
   command: string[] = [BUN, 'server.ts'],
 ): Promise<ServerProcess> {
-  const port = await freePort()
+  const port = env.PORT ? Number(env.PORT) : await freePort()
   const proc = Bun.spawn(command, {
     cwd: ROOT,
     env: childEnv({ PORT: String(port), LOG_LEVEL: 'info', ...env }),
