@@ -51,14 +51,21 @@ function learnPermission(): void {
   void ext.permissions.contains({ origins: [pattern] }).then((yes) => held.set(pattern, yes))
 }
 
+const hostOfPattern = (pattern: string): string => pattern.replace(/^[a-z]+:\/\//, '').replace(/\/\*$/, '')
+
 async function ensurePermission(pattern: string): Promise<void> {
   let yes = held.get(pattern)
   if (yes === undefined) yes = await ext.permissions.contains({ origins: [pattern] })
-  if (!yes) yes = await ext.permissions.request({ origins: [pattern] })
+  if (!yes)
+    yes = await ext.permissions.request({ origins: [pattern] }).catch(() => {
+      // Firefox refuses a request that no longer counts as part of the click: the next click asks at once.
+      held.set(pattern, false)
+      throw new ConnectFailure(`Readlater needs access to ${hostOfPattern(pattern)}: press Connect again to allow it.`)
+    })
   held.set(pattern, yes)
   if (!yes)
     throw new ConnectFailure(
-      `Readlater needs access to ${new URL(pattern.replace('/*', '/')).host} to talk to your server. Press Connect again and allow it.`,
+      `Readlater needs access to ${hostOfPattern(pattern)} to talk to your server. Press Connect again and allow it.`,
     )
 }
 

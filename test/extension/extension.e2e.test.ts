@@ -207,6 +207,38 @@ async function connectThroughOptions(button: 'Connect' | 'Reconnect'): Promise<P
 }
 
 describe('the extension in Chromium', () => {
+  test('the options page says what went wrong: nothing there, not a Readlater server, access denied', async () => {
+    const options = await browser.context.newPage()
+    await options.goto(`chrome-extension://${browser.id}/options.html`)
+    await options.locator('body[data-ready]').waitFor()
+    const server_ = options.getByLabel('Server', { exact: true })
+    const connect = options.getByRole('button', { name: 'Connect', exact: true })
+    const status = options.getByRole('status')
+
+    await server_.fill('http://localhost:1')
+    await connect.click()
+    await status
+      .getByText('Could not reach http://localhost:1. Check the address and that the server is running.')
+      .waitFor()
+
+    // A web server, but not Readlater (the fixture site, by the host the extension may reach).
+    const elsewhere = `http://localhost:${fixtures.port}`
+    await server_.fill(elsewhere)
+    await connect.click()
+    await status.getByText(`${elsewhere} does not look like a Readlater server`, { exact: false }).waitFor()
+
+    await server_.fill(server.base)
+    const flowOpened = browser.context.waitForEvent('page')
+    await connect.click()
+    const flow = await flowOpened
+    await flow.getByRole('button', { name: 'Deny', exact: true }).click()
+    await status.getByText('You denied access, so this browser is not connected.').waitFor()
+    expect(
+      await browser.inWorker(async () => (await (globalThis as any).chrome.storage.local.get('connection')).connection),
+    ).toBeUndefined()
+    await options.close()
+  }, 30_000)
+
   test('connects through the options page and the connect page, and keeps key, base and app', async () => {
     const options = await connectThroughOptions('Connect')
     expect(await options.getByRole('button', { name: 'Disconnect' }).isVisible()).toBe(true)
@@ -340,6 +372,15 @@ describe('the extension in Chromium', () => {
     expect(result.state).toBe('queued')
     const popup = await openPopup()
     await popup.getByRole('heading', { name: 'Queued, will retry' }).waitFor()
+    // Kept in storage.local, and an alarm (not a timer: the worker may sleep) set for the first retry, 30 s on.
+    const kept = await browser.inWorker(async () => {
+      const chrome = (globalThis as any).chrome
+      const stored = Object.values(await chrome.storage.local.get(null)).filter((v: any) => v?.key && v?.body) as any[]
+      return { stored, alarm: await chrome.alarms.get('readlater-outbox'), now: Date.now() }
+    })
+    expect(kept.stored.map((entry) => [entry.url, entry.attempts, entry.withHtml])).toEqual([[url, 1, true]])
+    expect(kept.alarm.scheduledTime - kept.now).toBeGreaterThan(25_000)
+    expect(kept.alarm.scheduledTime - kept.now).toBeLessThanOrEqual(30_000)
 
     server = await startServer({ ...env, PORT: String(port) })
     const left = await browser.inWorker(() => (globalThis as any).readlater.retryNow())
