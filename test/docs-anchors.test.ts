@@ -6,7 +6,7 @@ import { dirname, join, normalize, relative } from 'node:path'
 // docs and the README, names a section that exists, so a reader following a comment lands where it points.
 
 const root = normalize(join(import.meta.dir, '..'))
-const codeRoots = ['core', 'adapters', 'client', 'scripts', 'test', 'bench', 'index.ts', 'server.ts']
+const codeRoots = ['core', 'adapters', 'client', 'extension', 'scripts', 'test', 'bench', 'index.ts', 'server.ts']
 const codeFile = /\.(ts|js|mjs)$/
 
 function filesUnder(path: string): string[] {
