@@ -281,9 +281,13 @@ async function markLooked(tabId: number, url: string): Promise<boolean> {
 
 /** Once per page load whose URL the browser lets us see: is it saved? Then the badge says so. */
 async function lookupTab(tabId: number, url: string): Promise<boolean | null> {
-  if (!/^https?:/i.test(url) || !(await markLooked(tabId, url))) return null
+  if (!/^https?:/i.test(url)) return null
   const connection = await loadConnection()
-  if (!connection) return null
+  // Readlater's own pages (the extension may always see them) are not what one saves.
+  const origin = new URL(url).origin
+  if (!connection || origin === new URL(connection.app).origin || origin === new URL(connection.base).origin)
+    return null
+  if (!(await markLooked(tabId, url))) return null
   try {
     const item = await api.lookup(connection, url)
     succeeded(false)
