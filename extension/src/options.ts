@@ -48,7 +48,10 @@ function learnPermission(): void {
   if (!address) return
   const pattern = originPattern(address)
   if (held.has(pattern)) return
-  void ext.permissions.contains({ origins: [pattern] }).then((yes) => held.set(pattern, yes))
+  void ext.permissions.contains({ origins: [pattern] }).then((yes) => {
+    held.set(pattern, yes)
+    input.dataset.access = yes ? 'granted' : 'ask'
+  })
 }
 
 const hostOfPattern = (pattern: string): string => pattern.replace(/^[a-z]+:\/\//, '').replace(/\/\*$/, '')
