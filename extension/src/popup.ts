@@ -10,8 +10,8 @@ import {
   loadResult,
   markNeedsReconnect,
   resultKey,
-  saveResult,
   type TabResult,
+  updateResultItem,
 } from './settings.ts'
 
 const root = document.getElementById('app')!
@@ -71,7 +71,7 @@ function savedView(
   const done = (updated: SavedItem, text: string) => {
     item = updated
     // Kept with the tab's result (same capture, so the view is not redrawn), for the next opening.
-    void saveResult(tabId, { ...result, item })
+    void updateResultItem(tabId, result.key, item)
     status.textContent = text
     status.classList.remove('error')
     void ext.runtime.sendMessage({ type: 'succeeded' }).catch(() => {})
@@ -164,7 +164,7 @@ function savedView(
       for (const box of boxes) box.checked = item.tags.includes(box.value)
       read.disabled = item.isRead
       read.textContent = item.isRead ? 'Read' : 'Mark read'
-      void saveResult(tabId, { ...result, item })
+      void updateResultItem(tabId, result.key, item)
     }
     if (!fresh.title && fresh.enrichmentStatus === 'pending' && tries > 1)
       setTimeout(() => void refresh(tries - 1), 1000)

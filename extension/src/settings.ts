@@ -63,3 +63,10 @@ export async function loadResult(tabId: number): Promise<TabResult | null> {
 export async function saveResult(tabId: number, result: TabResult): Promise<void> {
   await ext.storage.session.set({ [resultKey(tabId)]: result })
 }
+
+/** The popup's edits to the item it shows, kept with that result only if it is still the tab's latest. */
+export async function updateResultItem(tabId: number, key: string, item: SavedItem): Promise<void> {
+  const current = await loadResult(tabId)
+  if (current && (current.state === 'saved' || current.state === 'already') && current.key === key)
+    await saveResult(tabId, { ...current, item })
+}

@@ -339,7 +339,7 @@ describe('the extension in Chromium', () => {
     expect(lookups.filter((l) => l.url.startsWith(server.base))).toEqual([])
   }, 30_000)
 
-  test('"Save link to Readlater" saves the link’s URL alone', async () => {
+  test('"Save link to Readlater" saves the link’s URL alone; "Save to Readlater" the page, as the button does', async () => {
     await tab.goto(fixture('/links'))
     const linkUrl = fixture('/linked')
     const { result } = await saved(
@@ -362,6 +362,28 @@ describe('the extension in Chromium', () => {
     )
     // The link is not the page: the tab's badge is the page's.
     expect(await badge(tabId)).toBe('')
+
+    // The page menu, and the worker's readlater.saveTab, are the button's one save function.
+    const pageUrl = tab.url()
+    const byFunction = await saved(
+      () => browser.inWorker((id) => (globalThis as any).readlater.saveTab(id), tabId),
+      pageUrl,
+    )
+    expect(byFunction.result).toMatchObject({ state: 'saved', withHtml: true })
+    const byMenu = await saved(
+      () =>
+        browser.inWorker(
+          ({ tabId, pageUrl }) =>
+            (globalThis as any).readlater.onMenuClick(
+              { menuItemId: 'readlater-save-page', pageUrl, editable: false },
+              { id: tabId },
+            ),
+          { tabId, pageUrl },
+        ),
+      pageUrl,
+    )
+    expect(byMenu.result.state).toBe('already')
+    expect(await badge(tabId)).toBe('✓')
   }, 30_000)
 
   test('saved while the server is down: "Queued, will retry", then sent once, with the same Idempotency-Key', async () => {
