@@ -150,7 +150,11 @@ async function capture(
     entry = await outbox.add({ ...body, url, tabId, page })
   } catch {
     // storage.local is full (Chromium allows 10 MB): keep the URL alone rather than lose the capture.
-    entry = await outbox.add({ ...captureBody({ url }, null), url, tabId, page })
+    try {
+      entry = await outbox.add({ ...captureBody({ url }, null), url, tabId, page })
+    } catch {
+      return report(tabId, null, { state: 'error', url, message: 'The browser’s storage for Readlater is full.' })
+    }
   }
   const attempt = await outbox.attempt(entry.key)
   const result = attempt ? await settle(attempt, false) : null
@@ -196,7 +200,7 @@ async function settle({ entry, outcome }: Attempt, inFlush: boolean): Promise<Ta
       break
     case 'unauthorized':
       if (connection) await markNeedsReconnect()
-      result = { state: 'reconnect', url: entry.url }
+      result = { state: 'reconnect', key: entry.key, url: entry.url }
       break
     case 'rejected':
       if (outcome.status === 413 && entry.withHtml) {

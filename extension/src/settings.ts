@@ -49,7 +49,7 @@ export type TabResult =
   | { state: 'saving'; url: string | null }
   | { state: 'saved' | 'already'; key: string; url: string; item: SavedItem; app: string; withHtml: boolean }
   | { state: 'queued'; key: string; url: string; reason: string }
-  | { state: 'reconnect'; url: string | null }
+  | { state: 'reconnect'; key?: string; url: string | null }
   | { state: 'not-connected' }
   | { state: 'error'; url: string | null; message: string }
 

@@ -484,11 +484,14 @@ describe('the extension in Chromium', () => {
 
     const options = await connectThroughOptions('Reconnect')
     await options.close()
-    // The capture a 401 held goes with the new key.
+    // The capture a 401 held goes with the new key, and the tab's popup says so.
     await until('the held capture', async () => {
       const reply = await api('GET', `/v1/saved-items/lookup?url=${encodeURIComponent(url)}`)
       return reply.status === 200
     })
+    await until('the tab’s result', async () =>
+      (await results()).some(([, value]) => value.url === url && value.state === 'saved'),
+    )
     const kept = await browser.inWorker(() => (globalThis as any).readlater.retryNow())
     expect(kept).toEqual([])
   }, 30_000)
