@@ -276,7 +276,7 @@ describe('the extension in Chromium', () => {
     // The site got the browser's requests for the page and its script, nothing from the server.
     const story = fixtureRequests.filter((r) => r.path.startsWith('/story'))
     expect(story.map((r) => r.path).sort()).toEqual(['/story.js', '/story/one'])
-    for (const r of fixtureRequests) expect(r.agent).toContain('Chrome')
+    for (const r of story) expect(r.agent).toContain('HeadlessChrome')
     // The capture taught the extension the tab's URL: no lookup was needed for it.
     expect(lookups.filter((l) => l.url === url)).toEqual([])
   }, 30_000)
@@ -318,7 +318,30 @@ describe('the extension in Chromium', () => {
     expect(await popup.getByLabel('Folder', { exact: true }).inputValue()).toBe(folder.id)
     expect(await popup.getByLabel('security', { exact: true }).isChecked()).toBe(true)
     expect(await popup.getByLabel('ai', { exact: true }).isChecked()).toBe(false)
+
+    // By keyboard: the focus starts on the folder; Tab reaches the first tag, Space ticks it.
+    expect(await popup.evaluate(() => document.activeElement?.id)).toBe('folder')
+    await popup.keyboard.press('Tab')
+    await popup.keyboard.press('Space')
+    await until('a tag by keyboard', async () => JSON.stringify((await item()).tags.sort()) === '["ai","security"]')
     await popup.close()
+  }, 30_000)
+
+  test('a page too big to send whole (over 5 MiB rendered) is saved as its URL alone', async () => {
+    const url = fixture('/huge')
+    await tab.goto(url)
+    await tab.evaluate(() => {
+      // 6 Mi characters of text, written by script: only the rendered page is this big.
+      const block = 'x'.repeat(1024 * 1024)
+      for (let i = 0; i < 6; i++)
+        document.body.append(Object.assign(document.createElement('p'), { textContent: block }))
+    })
+    const { result } = await saved(() => browser.pressButton(tab), url)
+    expect(result).toMatchObject({ state: 'saved', withHtml: false })
+    // Without the page, the server fetched it itself.
+    await until('the server’s fetch', async () =>
+      fixtureRequests.some((r) => r.path === '/huge' && r.agent.startsWith('Readlater/')),
+    )
   }, 30_000)
 
   test('the badge: a page already saved gets ✓ on its first load the extension can see, once per load', async () => {
