@@ -68,6 +68,7 @@ describe('deeply nested "[" on every JSON route', () => {
       'POST /v1/webhooks',
       'PUT /v1/saved-items/:id/folder',
       'PUT /v1/saved-items/:id/progress',
+      'PUT /v1/saved-items/:id/tags',
     ])
   })
 
