@@ -143,6 +143,29 @@ export class ImportNotFoundError extends Error {
   }
 }
 
+/**
+ * A highlight's quote that the item's article text does not contain (docs/highlights.md#anchoring): nothing
+ * is written.
+ */
+export class HighlightAnchorError extends Error {
+  readonly _tag = 'HighlightAnchorError'
+  readonly savedItemId: string
+  constructor(savedItemId: string, message = `The article of saved item "${savedItemId}" does not contain the quote`) {
+    super(message)
+    this.savedItemId = savedItemId
+  }
+}
+
+/** No highlight with this id among the caller's own (docs/highlights.md#errors). */
+export class HighlightNotFoundError extends Error {
+  readonly _tag = 'HighlightNotFoundError'
+  readonly highlightId: string
+  constructor(highlightId: string) {
+    super(`No highlight with id "${highlightId.slice(0, 64)}"`)
+    this.highlightId = highlightId.slice(0, 64)
+  }
+}
+
 /** A changes-feed cursor older than the feed keeps (docs/api.md#changes): start over without `since`. */
 export class CursorExpiredError extends Error {
   readonly _tag = 'CursorExpiredError'
@@ -215,6 +238,7 @@ export const APP_ERRORS = errorTable({
   FolderNotFoundError: { error: FolderNotFoundError, status: 404, fields: { folderId: 'string' } },
   ImportNotFoundError: { error: ImportNotFoundError, status: 404, fields: { importId: 'string' } },
   WebhookNotFoundError: { error: WebhookNotFoundError, status: 404, fields: { webhookId: 'string' } },
+  HighlightNotFoundError: { error: HighlightNotFoundError, status: 404, fields: { highlightId: 'string' } },
   RouteNotFoundError: { error: RouteNotFoundError, status: 404 },
   FolderNameConflictError: { error: FolderNameConflictError, status: 409 },
   IdempotencyKeyInFlightError: { error: IdempotencyKeyInFlightError, status: 409 },
@@ -222,6 +246,7 @@ export const APP_ERRORS = errorTable({
   PayloadTooLargeError: { error: PayloadTooLargeError, status: 413 },
   UnsupportedMediaTypeError: { error: UnsupportedMediaTypeError, status: 415 },
   IdempotencyKeyReuseError: { error: IdempotencyKeyReuseError, status: 422 },
+  HighlightAnchorError: { error: HighlightAnchorError, status: 422, fields: { savedItemId: 'string' } },
   RateLimitExceeded: { error: RateLimitExceededError, status: 429 },
 })
 
