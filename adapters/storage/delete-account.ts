@@ -15,7 +15,7 @@ import { findUserById } from './users.ts'
 
 /**
  * Removes a person and everything of theirs in one unit (docs/operations.md#deleting-an-account): the user
- * row cascades to items (and their enrichment jobs), folders, API keys, OAuth grants (and their codes and
+ * row cascades to items (and their enrichment jobs, articles and highlights), folders, API keys, OAuth grants (and their codes and
  * refresh tokens), web sessions and connect codes; webhooks (and their outbox) go first; idempotency records, the rate-limit counters of their
  * credentials and their changes feed have no foreign key and go explicitly. The email is then free to sign up again.
  * Returns false when there is no such person.

@@ -5,11 +5,13 @@ import { readRows } from './read-rows.ts'
 /** How long a web delete can be undone (docs/web.md#queue). */
 export const UNDO_WINDOW_MS = 10 * 60 * 1000
 
-/** The rows an undo puts back: the item, its article and its reading position, each as stored. */
+/** The rows an undo puts back: the item, its article, its reading position and its highlights, each as stored. */
 interface Snapshot {
   item: Record<string, unknown>
   content: Record<string, unknown> | null
   progress: Record<string, unknown> | null
+  /** Absent from a copy kept before highlights existed. */
+  highlights?: Record<string, unknown>[]
 }
 
 /** The copy of an item this person deleted within the undo window, as a SELECT of `snapshot`. */
@@ -35,7 +37,7 @@ const plain = (row: Record<string, unknown> | undefined): Record<string, unknown
 
 /**
  * Deletes one of the person's items and keeps a copy of it for UNDO_WINDOW_MS, in one transaction. The
- * item's other rows go with it (foreign keys); its article and reading position are in the copy. Returns
+ * item's other rows go with it (foreign keys); its article, reading position and highlights are in the copy. Returns
  * the item's title (or URL) for the notice, or null when the person has no such item.
  */
 export function deleteItemKeepingUndo(
@@ -58,7 +60,17 @@ export function deleteItemKeepingUndo(
       string,
       unknown
     >[]
-    const snapshot: Snapshot = { item: plain(item)!, content: plain(content), progress: plain(progress) }
+    // Every highlight whole (ids, quotes, positions, colours, notes, times): docs/highlights.md#deleting.
+    const highlights = (yield {
+      all: 'SELECT * FROM highlights WHERE saved_item_id = ? ORDER BY id',
+      args: [id],
+    }) as Record<string, unknown>[]
+    const snapshot: Snapshot = {
+      item: plain(item)!,
+      content: plain(content),
+      progress: plain(progress),
+      highlights: highlights.map((row) => plain(row)!),
+    }
     yield {
       run: `INSERT INTO deleted_items (item_id, user_id, snapshot, deleted_at_ms) VALUES (?, ?, ?, ?)
         ON CONFLICT (item_id) DO UPDATE SET snapshot = excluded.snapshot, deleted_at_ms = excluded.deleted_at_ms`,
@@ -72,19 +84,20 @@ export function deleteItemKeepingUndo(
 export type RestoreOutcome = 'restored' | 'expired' | 'saved-again'
 
 // Column names come from our own rows, but an INSERT is never built from a name that is not a plain one.
+// Quoted, since a plain name may still be an SQL keyword (`highlights.end`).
 const COLUMN_NAME = /^[a-z_]+$/
 
 function insertOf(table: string, row: Record<string, unknown>) {
   const columns = Object.keys(row).filter((name) => COLUMN_NAME.test(name))
   return {
-    run: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    run: `INSERT INTO ${table} (${columns.map((name) => `"${name}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     args: columns.map((name) => row[name]),
   }
 }
 
 /**
- * Puts a deleted item back exactly as it was (same id, folder, read state, times, tags, article and reading
- * position), in one transaction, within UNDO_WINDOW_MS of its deletion. Its folder, if deleted since, is
+ * Puts a deleted item back exactly as it was (same id, folder, read state, times, tags, article, reading
+ * position and highlights), in one transaction, within UNDO_WINDOW_MS of its deletion. Its folder, if deleted since, is
  * none; the same URL saved again since wins (the copy is dropped and 'saved-again' said).
  */
 export function restoreDeletedItem(db: Database, userId: string, id: string, nowMs: number): Promise<RestoreOutcome> {
@@ -109,6 +122,7 @@ export function restoreDeletedItem(db: Database, userId: string, id: string, now
     yield insertOf('saved_items', item)
     if (snapshot.content) yield insertOf('item_contents', snapshot.content)
     if (snapshot.progress) yield insertOf('reading_progress', snapshot.progress)
+    for (const highlight of snapshot.highlights ?? []) yield insertOf('highlights', highlight)
     return 'restored'
   })
 }

@@ -1,7 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Article } from '../../core/reading/extract-article.ts'
 import { SavedItemNotFoundError } from '../../core/errors.ts'
-import { atomically, type Database } from './open-database.ts'
+import type { Database } from './open-database.ts'
+import { reanchorItemHighlights } from './highlights.ts'
+import { runProgram } from './program.ts'
 import { preparedPer } from './prepared.ts'
 import { capturedPages, enrichmentJobs, itemContents, readingProgress, savedItems } from './schema.ts'
 
@@ -97,44 +99,48 @@ export async function capturedPageOf(
 }
 
 /**
- * Stores (or, with null, removes) an item's article from one extraction, and drops the captured page it
- * was made from (only that one: a newer capture's page stays for the next run). False when the item is gone.
+ * Stores (or, with null, removes) an item's article from one extraction, drops the captured page it was
+ * made from (only that one: a newer capture's page stays for the next run), and anchors the item's
+ * highlights again in the new text (docs/highlights.md#re-anchoring), all in ONE transaction: no highlight
+ * is ever written against a text that is not the stored one. False when the item is gone.
  */
-export async function storeArticle(
+export function storeArticle(
   db: Database,
   itemId: string,
   article: Article | null,
   now: string,
   usedPage: { capturedAt: string } | null,
 ): Promise<boolean> {
-  const dropPage = db
-    .delete(capturedPages)
-    .where(and(eq(capturedPages.itemId, itemId), eq(capturedPages.capturedAt, usedPage?.capturedAt ?? '')))
-  if (!article) {
-    await atomically(db, [db.delete(itemContents).where(eq(itemContents.itemId, itemId)), dropPage])
+  return runProgram(db, function* () {
+    const item = (yield { all: 'SELECT id FROM saved_items WHERE id = ?', args: [itemId] }) as unknown[]
+    if (item.length === 0) return false
+    if (article) {
+      yield {
+        run: `INSERT INTO item_contents (item_id, title, byline, site_name, lang, word_count, html, text, extracted_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (item_id) DO UPDATE SET title = excluded.title, byline = excluded.byline,
+            site_name = excluded.site_name, lang = excluded.lang, word_count = excluded.word_count,
+            html = excluded.html, text = excluded.text, extracted_at = excluded.extracted_at`,
+        args: [
+          itemId,
+          article.title,
+          article.byline,
+          article.siteName,
+          article.lang,
+          article.wordCount,
+          article.html,
+          article.text,
+          now,
+        ],
+      }
+    } else yield { run: 'DELETE FROM item_contents WHERE item_id = ?', args: [itemId] }
+    yield {
+      run: 'DELETE FROM captured_pages WHERE item_id = ? AND captured_at = ?',
+      args: [itemId, usedPage?.capturedAt ?? ''],
+    }
+    yield* reanchorItemHighlights(itemId, article?.text ?? null, now)
     return true
-  }
-  const row = {
-    itemId,
-    title: article.title,
-    byline: article.byline,
-    siteName: article.siteName,
-    lang: article.lang,
-    wordCount: article.wordCount,
-    html: article.html,
-    text: article.text,
-    extractedAt: now,
-  }
-  try {
-    await atomically(db, [
-      db.insert(itemContents).values(row).onConflictDoUpdate({ target: itemContents.itemId, set: row }),
-      dropPage,
-    ])
-    return true
-  } catch (error) {
-    if (/FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))) return false
-    throw error
-  }
+  })
 }
 
 export interface StoredContent {

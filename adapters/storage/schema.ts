@@ -490,3 +490,38 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_finished_idx').on(t.finishedAtMs).where(sql`finished_at_ms IS NOT NULL`),
   ],
 )
+
+/**
+ * Highlights (docs/highlights.md): a passage of an item's article `text`, as a W3C TextQuoteSelector
+ * (`exact`, `prefix`, `suffix`) and TextPositionSelector (`start`, `end`: UTF-16 offsets, end exclusive; both
+ * null while the quote is not found in the current text). Gone with the item or the person. `user_id` is the
+ * item's owner, kept here so a person's highlights are listed without reading their items.
+ */
+export const highlights = sqliteTable(
+  'highlights',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    savedItemId: text('saved_item_id')
+      .notNull()
+      .references(() => savedItems.id, { onDelete: 'cascade' }),
+    exact: text('exact').notNull(),
+    prefix: text('prefix').notNull(),
+    suffix: text('suffix').notNull(),
+    start: integer('start'),
+    end: integer('end'),
+    color: text('color').notNull(),
+    note: text('note'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    // An item's highlights in text order (orphans, start null, come first in it and are moved last by the
+    // reader), and the cascade from saved_items.
+    index('highlights_item_text_idx').on(t.savedItemId, t.start, t.end, t.createdAt, t.id),
+    // A person's highlights newest first (scanned backwards), and the cascade from users.
+    index('highlights_user_created_idx').on(t.userId, t.createdAt, t.id),
+  ],
+)
