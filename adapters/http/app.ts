@@ -16,6 +16,7 @@ import { accountRoutes } from './routes/account.ts'
 import { captureRoutes } from './routes/captures.ts'
 import { folderRoutes } from './routes/folders.ts'
 import { savedItemRoutes } from './routes/saved-items.ts'
+import { highlightRoutes } from './routes/highlights.ts'
 import { searchRoutes } from './routes/search.ts'
 import { changesRoutes } from './routes/changes.ts'
 import { webhookRoutes } from './routes/webhooks.ts'
@@ -147,6 +148,7 @@ export function createApp(deps: AppDeps) {
       .use(accountRoutes(context))
       .use(captureRoutes(context))
       .use(savedItemRoutes(context))
+      .use(highlightRoutes(context))
       .use(searchRoutes(context))
       .use(changesRoutes(context))
       .use(webhookRoutes(context))

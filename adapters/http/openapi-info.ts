@@ -27,6 +27,7 @@ export function openApiDocumentation(baseUrl: string) {
     tags: [
       { name: 'Capture', description: 'Save URLs' },
       { name: 'Saved items', description: 'The queue' },
+      { name: 'Highlights', description: 'Passages of articles kept, with a colour and a note' },
       { name: 'Folders', description: 'Named groups of items' },
       { name: 'Account', description: 'Who the credential acts for' },
       { name: 'Import and export', description: 'Bring a library in from other services; take all of it out' },

@@ -7,6 +7,7 @@ import { IMPORT_FORMATS } from '../../core/import/types.ts'
 import { WEBHOOK_EVENTS } from '../../core/webhooks/events.ts'
 import { CODE_CHALLENGE_PATTERN } from '../../core/connect/connect-request.ts'
 import { MAX_URL_LENGTH } from '../../core/url/normalize-url.ts'
+import { CONTEXT_LENGTH, HIGHLIGHT_COLORS, MAX_EXACT_LENGTH, MAX_NOTE_LENGTH } from '../../core/highlights/highlight.ts'
 
 // One source of truth for request validation, response shaping and /openapi.json. Nullable values are
 // `anyOf [X, null]` (JSON Schema 2020-12 style), never OpenAPI 3.0's `nullable`.
@@ -271,6 +272,101 @@ export const WebhookDelivery = t.Object(
 export const WebhookDeliveryList = t.Object({ deliveries: t.Array(WebhookDelivery) }, closed)
 export const WebhookTestResult = t.Object({ delivery: WebhookDelivery }, closed)
 export const FolderNameRequest = t.Object({ name: Fields.folderName() }, closed)
+
+// Highlights (docs/highlights.md). Lengths are UTF-16 code units, as `position` counts them; core checks the
+// same rules again for every caller of the app layer (core/highlights/highlight.ts).
+export const HighlightColor = literals(HIGHLIGHT_COLORS, "The mark's colour")
+const offset = (description: string) => Type.Integer({ minimum: 0, description })
+export const TextQuote = t.Object(
+  {
+    exact: t.String({ description: "The highlighted passage, exactly as in the article's `text`" }),
+    prefix: t.String({
+      description: `Up to ${CONTEXT_LENGTH} characters of \`text\` just before it ("" at the start)`,
+    }),
+    suffix: t.String({ description: `Up to ${CONTEXT_LENGTH} characters of \`text\` just after it ("" at the end)` }),
+  },
+  { ...closed, description: 'W3C TextQuoteSelector: the passage and its context' },
+)
+export const TextPosition = t.Object(
+  {
+    start: offset("UTF-16 offset into the article's `text` where the passage starts"),
+    end: offset('UTF-16 offset where it ends (exclusive)'),
+  },
+  { ...closed, description: "W3C TextPositionSelector over the article's `text`" },
+)
+const highlightFields = {
+  id: t.String({ description: 'UUIDv7' }),
+  savedItemId: t.String(),
+  quote: TextQuote,
+  position: nullable(TextPosition),
+  color: HighlightColor,
+  note: nullable(t.String()),
+  createdAt: t.String({ description: 'RFC 3339 UTC with milliseconds' }),
+  updatedAt: t.String({ description: 'RFC 3339 UTC with milliseconds' }),
+}
+export const Highlight = t.Object(highlightFields, {
+  ...closed,
+  description:
+    "A passage of an item's article. `position` is null while the quote is not found in the current text (after the article was extracted again): the highlight keeps its quote and note",
+})
+export const HighlightResponse = t.Object({ highlight: Highlight }, closed)
+export const HighlightList = t.Object({ highlights: t.Array(Highlight) }, closed)
+export const ListedHighlight = t.Object(
+  {
+    ...highlightFields,
+    savedItem: t.Object(
+      { id: t.String(), title: nullable(t.String()), normalizedUrl: t.String() },
+      { ...closed, description: 'The item the highlight is on' },
+    ),
+  },
+  closed,
+)
+export const ListedHighlightList = t.Object({ highlights: t.Array(ListedHighlight) }, closed)
+const noteField = nullable(
+  t.String({
+    maxLength: MAX_NOTE_LENGTH,
+    description: `Up to ${MAX_NOTE_LENGTH.toLocaleString('en-US')} characters; one blank after trimming is stored as null`,
+  }),
+)
+export const HighlightCreateRequest = t.Object(
+  {
+    quote: t.Object(
+      {
+        exact: t.String({
+          minLength: 1,
+          maxLength: MAX_EXACT_LENGTH,
+          description: `The passage, 1 to ${MAX_EXACT_LENGTH.toLocaleString('en-US')} characters of the article's \`text\``,
+        }),
+        prefix: t.Optional(
+          t.String({ maxLength: CONTEXT_LENGTH, description: 'Text just before it, to choose among repeats' }),
+        ),
+        suffix: t.Optional(
+          t.String({ maxLength: CONTEXT_LENGTH, description: 'Text just after it, to choose among repeats' }),
+        ),
+      },
+      closed,
+    ),
+    position: t.Optional(
+      nullable(
+        t.Object(
+          { start: offset('Where the passage starts in `text`'), end: offset('Where it ends (exclusive)') },
+          { ...closed, description: 'Where the client found it: used when `text` has `exact` exactly there' },
+        ),
+      ),
+    ),
+    color: t.Optional(nullable(literals(HIGHLIGHT_COLORS, 'Default yellow'))),
+    note: t.Optional(noteField),
+  },
+  closed,
+)
+export const HighlightPatchRequest = t.Object(
+  { color: t.Optional(HighlightColor), note: t.Optional(noteField) },
+  { ...closed, minProperties: 1, description: 'At least one of the two; `note: null` clears the note' },
+)
+export const HighlightListQuery = t.Object({
+  limit: t.Optional(t.String({ pattern: '^[0-9]+$', description: 'Page size 1–500; without it, all highlights' })),
+  cursor: t.Optional(t.String({ description: 'From the `Link: <…>; rel="next"` header of the previous page' })),
+})
 export const Health = t.Object({ ok: t.Boolean() }, closed)
 export const Me = t.Object({ id: t.String(), email: t.String() }, closed)
 export const IdParams = t.Object({ id: t.String() })

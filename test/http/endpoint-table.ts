@@ -18,6 +18,7 @@ export interface RouteIds {
   folderId: string
   importId: string
   webhookId: string
+  highlightId: string
 }
 
 /** What an endpoint answers when its path names a resource of another person. */
@@ -27,6 +28,7 @@ export type ForeignAnswer =
   | { resource: 'folder'; status: 404; tag: 'FolderNotFoundError'; field: 'folderId' }
   | { resource: 'import'; status: 404; tag: 'ImportNotFoundError'; field: 'importId' }
   | { resource: 'webhook'; status: 404; tag: 'WebhookNotFoundError'; field: 'webhookId' }
+  | { resource: 'highlight'; status: 404; tag: 'HighlightNotFoundError'; field: 'highlightId' }
 
 export interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -54,6 +56,7 @@ export const PLACEHOLDER_IDS: RouteIds = {
   folderId: 'f1',
   importId: 'abc',
   webhookId: 'abc',
+  highlightId: '017f22e2-79b0-7cc3-98c4-dc0c0c07399a',
 }
 
 const itemNotFound = {
@@ -65,6 +68,12 @@ const itemNotFound = {
 const folderNotFound = { resource: 'folder', status: 404, tag: 'FolderNotFoundError', field: 'folderId' } as const
 const importNotFound = { resource: 'import', status: 404, tag: 'ImportNotFoundError', field: 'importId' } as const
 const webhookNotFound = { resource: 'webhook', status: 404, tag: 'WebhookNotFoundError', field: 'webhookId' } as const
+const highlightNotFound = {
+  resource: 'highlight',
+  status: 404,
+  tag: 'HighlightNotFoundError',
+  field: 'highlightId',
+} as const
 
 /** A row for a path without ids. */
 const plain = (
@@ -147,6 +156,18 @@ export const ENDPOINTS: readonly Endpoint[] = [
       success: 204,
     },
   ),
+  // docs/highlights.md: the seeded article's text is "Seeded article text".
+  byId('POST', '/v1/saved-items/:id/highlights', 'saved-items:write', 'itemId', itemNotFound, {
+    body: () => ({ quote: { exact: 'article' }, color: 'green', note: 'Generated note' }),
+    success: 201,
+  }),
+  byId('GET', '/v1/saved-items/:id/highlights', 'saved-items:read', 'itemId', itemNotFound, { success: 200 }),
+  plain('GET', '/v1/highlights', 'saved-items:read', { success: 200 }),
+  byId('PATCH', '/v1/highlights/:id', 'saved-items:write', 'highlightId', highlightNotFound, {
+    body: () => ({ color: 'blue', note: 'Generated note' }),
+    success: 200,
+  }),
+  byId('DELETE', '/v1/highlights/:id', 'saved-items:write', 'highlightId', highlightNotFound, { success: 204 }),
   plain('GET', '/v1/folders', 'folders:read', { success: 200 }),
   plain('POST', '/v1/folders', 'folders:write', { body: () => ({ name: 'Generated folder' }), success: 200 }),
   byId('PATCH', '/v1/folders/:id', 'folders:write', 'folderId', folderNotFound, {

@@ -123,7 +123,13 @@ describe('the endpoint table', () => {
 })
 
 /** Which of a person's ids names a resource. */
-const ID_OF = { 'saved-item': 'itemId', folder: 'folderId', import: 'importId', webhook: 'webhookId' } as const
+const ID_OF = {
+  'saved-item': 'itemId',
+  folder: 'folderId',
+  import: 'importId',
+  webhook: 'webhookId',
+  highlight: 'highlightId',
+} as const
 
 /** A 401 with the typed body and no rate-limit headers (an unauthenticated call counts against nothing). */
 function expectUnauthorized(reply: Reply): void {

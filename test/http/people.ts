@@ -4,7 +4,7 @@ import type { RouteIds } from './endpoint-table.ts'
 // People for the tests that go over every endpoint (test/http/endpoint-table.ts): one of each resource a
 // path can name, and a snapshot of what they own.
 
-/** Gives a person one saved item (with its article), folder, import and webhook, through the API with a full-scope key. */
+/** Gives a person one saved item (with its article and a highlight), folder, import and webhook, through the API with a full-scope key. */
 export async function seedPerson(harness: Harness, token: string, label: string): Promise<RouteIds> {
   const capture = await harness.call('POST', '/v1/captures', {
     token,
@@ -16,6 +16,11 @@ export async function seedPerson(harness: Harness, token: string, label: string)
     sql: "INSERT INTO item_contents (item_id, word_count, html, text, extracted_at) VALUES (?, 3, '<p>Seeded article text</p>', 'Seeded article text', ?)",
     args: [capture.body.savedItem.id, capture.body.savedItem.createdAt],
   })
+  const highlight = await harness.call('POST', `/v1/saved-items/${capture.body.savedItem.id}/highlights`, {
+    token,
+    body: { quote: { exact: 'Seeded' }, note: `${label} note` },
+  })
+  if (highlight.status !== 201) throw new Error(`seed highlight failed: ${highlight.status} ${highlight.text}`)
   const folder = await harness.call('POST', '/v1/folders', { token, body: { name: `${label} folder` } })
   if (folder.status !== 200) throw new Error(`seed folder failed: ${folder.status} ${folder.text}`)
   const started = await harness.call('POST', '/v1/imports', {
@@ -35,10 +40,11 @@ export async function seedPerson(harness: Harness, token: string, label: string)
     folderId: folder.body.id,
     importId: started.body.import.id,
     webhookId: webhook.body.webhook.id,
+    highlightId: highlight.body.highlight.id,
   }
 }
 
-/** Every row a person owns (items, folders), for "nothing changed" assertions. */
+/** Every row a person owns (items, folders, reading progress, highlights), for "nothing changed" assertions. */
 export async function snapshotPerson(harness: Harness, userId: string): Promise<unknown> {
   const items = await harness.db.$client.execute({
     sql: 'SELECT * FROM saved_items WHERE user_id = ? ORDER BY id',
@@ -52,9 +58,14 @@ export async function snapshotPerson(harness: Harness, userId: string): Promise<
     sql: 'SELECT p.* FROM reading_progress p JOIN saved_items i ON i.id = p.item_id WHERE i.user_id = ? ORDER BY p.item_id',
     args: [userId],
   })
+  const highlights = await harness.db.$client.execute({
+    sql: 'SELECT * FROM highlights WHERE user_id = ? ORDER BY id',
+    args: [userId],
+  })
   return {
     items: items.rows.map((row) => ({ ...row })),
     folders: folders.rows.map((row) => ({ ...row })),
     progress: progress.rows.map((row) => ({ ...row })),
+    highlights: highlights.rows.map((row) => ({ ...row })),
   }
 }

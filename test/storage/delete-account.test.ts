@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { deleteAccount } from '../../adapters/storage/delete-account.ts'
+import { catchUpSearchIndex } from '../../adapters/storage/search-index.ts'
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
 import { SCOPES } from '../../core/types.ts'
 import { insertApiKey } from '../../adapters/storage/api-keys.ts'
@@ -24,7 +25,7 @@ async function rowsOf(h: Harness, userId: string, extraNeedles: string[] = []): 
   return counts
 }
 
-/** A person with something in every table: items (and jobs), a folder, keys, a grant with tokens, a session, codes, records. */
+/** A person with something in every table: items (and jobs, an article, a highlight), a folder, keys, a grant with tokens, a session, codes, records. */
 async function busyPerson(h: Harness, label: string): Promise<{ id: string; grantIds: string[]; ownIds: string[] }> {
   const browser = await signedIn(h)
   const user = { id: browser.userId }
@@ -34,6 +35,18 @@ async function busyPerson(h: Harness, label: string): Promise<{ id: string; gran
     body: { url: `https://example.com/${label}` },
     headers: { 'idempotency-key': `${label}-1` },
   })
+  const [item] = (
+    await h.db.$client.execute({ sql: 'SELECT id FROM saved_items WHERE user_id = ?', args: [user.id] })
+  ).rows.map((r) => String(r.id))
+  await h.db.$client.execute({
+    sql: "INSERT INTO item_contents (item_id, word_count, html, text, extracted_at) VALUES (?, 1, '<p>Kept</p>', 'Kept', ?)",
+    args: [item!, h.clock.now().toISOString()],
+  })
+  const highlight = await h.call('POST', `/v1/saved-items/${item}/highlights`, {
+    token: full,
+    body: { quote: { exact: 'Kept' } },
+  })
+  expect(highlight.status).toBe(201)
   await h.call('POST', '/v1/folders', { token: full, body: { name: `${label} folder` } })
   await h.call('POST', '/connect/authorize', { token: full, body: authorizeBody() })
   const client = await registerClient(h)
@@ -69,12 +82,14 @@ describe('deleteAccount()', () => {
     const h = await createHarness({ env: { IP_RATE_LIMIT_MAX: '1000' } })
     const doomed = await busyPerson(h, 'doomed')
     const other = await busyPerson(h, 'other')
+    await catchUpSearchIndex(h.db)
     const doomedNeedles = [...doomed.grantIds, ...doomed.ownIds]
     const before = await rowsOf(h, doomed.id, doomedNeedles)
     for (const table of [
       'users',
       'saved_items',
       'enrichment_jobs',
+      'highlights',
       'folders',
       'api_keys',
       'oauth_grants',
@@ -91,6 +106,9 @@ describe('deleteAccount()', () => {
 
     expect(await deleteAccount(h.db, doomed.id)).toBe(true)
 
+    // Deleting an item with an article queues it for the search index (its content's delete trigger, after
+    // the item's own one): the indexer, which runs in the background, takes it off.
+    await catchUpSearchIndex(h.db)
     const after = await rowsOf(h, doomed.id, doomedNeedles)
     expect(Object.values(after).every((n) => n === 0)).toBe(true)
     expect(await rowsOf(h, other.id, [...other.grantIds, ...other.ownIds])).toEqual(othersBefore)
