@@ -21,6 +21,12 @@ export type Webhook = Of<typeof S.Webhook>
 export type WebhookCreated = Of<typeof S.WebhookCreated>
 export type WebhookDelivery = Of<typeof S.WebhookDelivery>
 export type WebhookEvent = Of<typeof S.WebhookEventName>
+export type Highlight = Of<typeof S.Highlight>
+/** A highlight in the list of all of them, with the item it is on. */
+export type ListedHighlight = Of<typeof S.ListedHighlight>
+export type HighlightCreateRequest = Of<typeof S.HighlightCreateRequest>
+export type HighlightPatch = Of<typeof S.HighlightPatchRequest>
+export type HighlightColor = Of<typeof S.HighlightColor>
 export type Me = Of<typeof S.Me>
 export type Tag = Of<typeof S.Tag>
 
@@ -194,6 +200,38 @@ export function createClient(options: ClientOptions) {
           'GET',
           `/v1/saved-items/${id(itemId)}/content${format === 'markdown' ? '?format=markdown' : ''}`,
         ),
+    },
+    /** Highlights of articles (docs/highlights.md). */
+    highlights: {
+      /** `POST /v1/saved-items/{id}/highlights`: highlights a passage of the item's article `text`. */
+      create: async (itemId: string, request: HighlightCreateRequest, write?: WriteOptions) =>
+        (await call<{ highlight: Highlight }>('POST', `/v1/saved-items/${id(itemId)}/highlights`, request, write))
+          .highlight,
+      /** An item's highlights in text order, those not found in the current text (`position: null`) last. */
+      listForItem: async (itemId: string) =>
+        (await call<{ highlights: Highlight[] }>('GET', `/v1/saved-items/${id(itemId)}/highlights`)).highlights,
+      /** One page of all highlights, newest first (without `limit`, every highlight). */
+      list: async (q: { limit?: number; cursor?: string } = {}) => {
+        const { response, json } = await send('GET', `/v1/highlights${query(q)}`)
+        const next = nextLink(response.headers.get('link'))
+        return {
+          highlights: (json as { highlights: ListedHighlight[] }).highlights,
+          nextCursor: next ? new URL(next, base).searchParams.get('cursor') : null,
+        }
+      },
+      /** Every highlight, newest first, page by page (`limit` per request, default 100). */
+      all: (q: { limit?: number } = {}) =>
+        linked(
+          '/v1/highlights',
+          query({ limit: q.limit ?? 100 }),
+          (json) => (json as { highlights: ListedHighlight[] }).highlights,
+        ),
+      /** `PATCH /v1/highlights/{id}`: colour and/or note (`note: null` clears it). */
+      update: async (highlightId: string, patch: HighlightPatch, write?: WriteOptions) =>
+        (await call<{ highlight: Highlight }>('PATCH', `/v1/highlights/${id(highlightId)}`, patch, write)).highlight,
+      delete: async (highlightId: string, write?: WriteOptions) => {
+        await send('DELETE', `/v1/highlights/${id(highlightId)}`, undefined, write)
+      },
     },
     /** Every result of a search (docs/search.md), page by page. */
     search: (q: string, options: { limit?: number } = {}) =>

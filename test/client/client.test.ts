@@ -126,6 +126,44 @@ describe('the client', () => {
     expect(items.length).toBe(1)
   })
 
+  test('highlights: create, list for an item, list all (a page and every page), update, delete (docs/highlights.md)', async () => {
+    const rl = client()
+    const { savedItem } = await rl.capture({ url: 'https://client.example/highlighted' })
+    await h.db.$client.execute({
+      sql: "INSERT INTO item_contents (item_id, word_count, html, text, extracted_at) VALUES (?, 6, '<p>x</p>', ?, ?)",
+      args: [savedItem.id, 'One passage here. Another passage there.', savedItem.createdAt],
+    })
+    const first = await rl.highlights.create(savedItem.id, { quote: { exact: 'Another passage' }, note: 'Why' })
+    expect(first).toMatchObject({
+      savedItemId: savedItem.id,
+      quote: { exact: 'Another passage', prefix: 'One passage here. ', suffix: ' there.' },
+      position: { start: 18, end: 33 },
+      color: 'yellow',
+      note: 'Why',
+    })
+    const second = await rl.highlights.create(savedItem.id, { quote: { exact: 'One' }, color: 'green' })
+    expect((await rl.highlights.listForItem(savedItem.id)).map((x) => x.id)).toEqual([second.id, first.id])
+    const page = await rl.highlights.list({ limit: 1 })
+    expect(page.highlights.length).toBe(1)
+    expect(page.highlights[0]!.savedItem).toEqual({
+      id: savedItem.id,
+      title: null,
+      normalizedUrl: savedItem.normalizedUrl,
+    })
+    expect(page.nextCursor).toEqual(expect.any(String))
+    const all: string[] = []
+    for await (const highlight of rl.highlights.all({ limit: 1 })) all.push(highlight.id)
+    expect(all.sort()).toEqual([first.id, second.id].sort())
+    expect((await rl.highlights.update(first.id, { color: 'pink', note: null })).note).toBeNull()
+    await rl.highlights.delete(second.id)
+    const missing = await rl.highlights.delete(second.id).catch((error: unknown) => error)
+    expect(missing).toMatchObject({ status: 404, tag: 'HighlightNotFoundError' })
+    const notThere = await rl.highlights
+      .create(savedItem.id, { quote: { exact: 'not in the text' } })
+      .catch((error: unknown) => error)
+    expect(notThere).toMatchObject({ status: 422, tag: 'HighlightAnchorError' })
+  })
+
   test('every call it makes is an operation of /openapi.json', async () => {
     const doc = await (await fetch(`${base}/openapi.json`)).json()
     const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
