@@ -3,7 +3,8 @@
  * (docs/highlights.md#re-anchoring; the bar is 100 ms). Prints the median of BENCH_HIGHLIGHT_RUNS (20) runs of
  * core's `reanchorQuotes` for each kind of new text, then the whole write as enrichment does it
  * (`storeArticle`: the article, the highlights read, re-anchored and the moved ones updated, one transaction)
- * on the embedded database. The article and the passages are generated from a fixed seed.
+ * on the embedded database. The article and the passages are generated from a fixed seed. Then a page of
+ * `GET /v1/highlights` at 100,000 highlights beside a page of `GET /v1/saved-items`, in process.
  */
 import { anchorQuote, reanchorQuotes, type ReanchorTarget } from '../core/highlights/anchor.ts'
 import { uuidv7 } from '../core/ids.ts'
@@ -157,4 +158,93 @@ for (const [name, newText] of scenarios.slice(0, 3)) {
     times.push(performance.now() - started)
   }
   console.log(`storeArticle (${db.$engine}), ${name}: ${median(times).toFixed(1)} ms (median of ${RUNS})`)
+}
+
+// GET /v1/highlights at 100,000 highlights, beside GET /v1/saved-items (10,000 items) in the same run: pages of
+// 50 through the whole request pipeline, in process. The item list answers from its page cache
+// (docs/benchmarks.md#list-page-cache); the highlight list reads its page every time.
+{
+  const { createServer } = await import('../adapters/http/app.ts')
+  const { readConfig } = await import('../adapters/config.ts')
+  const { insertApiKey } = await import('../adapters/storage/api-keys.ts')
+  const { apiKeyDisplayPrefix, generateApiKey, hashApiKey } = await import('../core/auth/api-keys.ts')
+  const { SCOPES } = await import('../core/types.ts')
+  const listDb = await openDatabase('file::memory:')
+  const webRandom = { fill: (bytes: Uint8Array) => crypto.getRandomValues(bytes) }
+  const serverWith = (env: Record<string, string>) =>
+    createServer({
+      db: listDb,
+      config: readConfig({ BASE_URL: 'http://localhost:3000', RATE_LIMIT_MAX: '100000000', ...env }),
+      clock: { now: () => new Date() },
+      random: webRandom,
+      log: () => {},
+    })
+  const cached = serverWith({})
+  const uncached = serverWith({ LIST_CACHE_MB: '0' })
+  const owner = uuidv7(Date.now(), webRandom)
+  await listDb.$client.execute({
+    sql: "INSERT INTO users (id, email, password_hash, created_at) VALUES (?, 'list@example.com', 'x', ?)",
+    args: [owner, now],
+  })
+  const key = generateApiKey(webRandom)
+  await insertApiKey(listDb, {
+    id: uuidv7(Date.now(), webRandom),
+    userId: owner,
+    keyHash: hashApiKey(key),
+    prefix: apiKeyDisplayPrefix(key),
+    label: 'bench',
+    scopes: [...SCOPES],
+    createdAt: now,
+  })
+  // 10,000 items, 10 highlights on each, created a second apart.
+  await listDb.$client.execute({
+    sql: `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
+      INSERT INTO saved_items (id, user_id, original_url, normalized_url, host, title, type, tags, enrichment_status, is_read, last_saved_at, created_at, updated_at)
+      SELECT printf('item-%05d', i), ?, printf('https://bench.example/%d', i), printf('https://bench.example/%d', i), 'bench.example', printf('Item %d', i), 'article', '[]', 'enriched', 0,
+        strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', printf('+%d seconds', i)), ?, ? FROM n`,
+    args: [owner, now, now],
+  })
+  await listDb.$client.execute({
+    sql: `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
+      INSERT INTO highlights (id, user_id, saved_item_id, exact, prefix, suffix, start, "end", color, note, created_at, updated_at)
+      SELECT printf('h-%06d', i), ?, printf('item-%05d', i / 10), 'a passage that was worth keeping', 'the text before it, ', ', and after it', i, i + 32, 'yellow', CASE WHEN i % 3 = 0 THEN 'a note' END,
+        strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', printf('+%d seconds', i)), strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', printf('+%d seconds', i)) FROM n`,
+    args: [owner],
+  })
+  const get = async (path: string, server = cached) => {
+    const response = await server.fetch(
+      new Request(`http://localhost:3000${path}`, { headers: { authorization: `Bearer ${key}` } }),
+      { clientIp: '127.0.0.1' },
+    )
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
+    await response.arrayBuffer()
+    return response.headers.get('link')
+  }
+  const { encodeHighlightCursor } = await import('../core/highlights/list-cursor.ts')
+  const [middle] = (
+    await listDb.$client.execute(
+      'SELECT id, created_at FROM highlights ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 49999',
+    )
+  ).rows
+  const deep = `/v1/highlights?limit=50&cursor=${encodeHighlightCursor(String(middle!.created_at), String(middle!.id))}`
+  const time = async (path: string, server = cached) => {
+    for (let i = 0; i < 50; i++) await get(path, server)
+    const times: number[] = []
+    for (let i = 0; i < 500; i++) {
+      const started = performance.now()
+      await get(path, server)
+      times.push(performance.now() - started)
+    }
+    return median(times)
+  }
+  const items = await time('/v1/saved-items?limit=50')
+  const itemsUncached = await time('/v1/saved-items?limit=50', uncached)
+  const first = await time('/v1/highlights?limit=50')
+  const later = await time(deep)
+  console.log(
+    `GET /v1/highlights?limit=50 at 100,000 highlights: first page ${first.toFixed(3)} ms, the page after 50,000 ${later.toFixed(3)} ms (medians of 500)`,
+  )
+  console.log(
+    `GET /v1/saved-items?limit=50 at 10,000 items: ${items.toFixed(3)} ms from its page cache (highlights ${(first / items).toFixed(2)}×), ${itemsUncached.toFixed(3)} ms with LIST_CACHE_MB=0 (highlights ${(first / itemsUncached).toFixed(2)}×)`,
+  )
 }
