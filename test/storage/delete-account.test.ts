@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'bun:test'
 import { deleteAccount } from '../../adapters/storage/delete-account.ts'
-import { catchUpSearchIndex } from '../../adapters/storage/search-index.ts'
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../core/auth/api-keys.ts'
 import { SCOPES } from '../../core/types.ts'
 import { insertApiKey } from '../../adapters/storage/api-keys.ts'
@@ -47,6 +46,9 @@ async function busyPerson(h: Harness, label: string): Promise<{ id: string; gran
     body: { quote: { exact: 'Kept' } },
   })
   expect(highlight.status).toBe(201)
+  // The article goes again (as when an extraction finds none; the highlight stays): an item deleted with its
+  // article would leave a search_pending row for the background indexer, which this test does not run.
+  await h.db.$client.execute({ sql: 'DELETE FROM item_contents WHERE item_id = ?', args: [item!] })
   await h.call('POST', '/v1/folders', { token: full, body: { name: `${label} folder` } })
   await h.call('POST', '/connect/authorize', { token: full, body: authorizeBody() })
   const client = await registerClient(h)
@@ -82,7 +84,6 @@ describe('deleteAccount()', () => {
     const h = await createHarness({ env: { IP_RATE_LIMIT_MAX: '1000' } })
     const doomed = await busyPerson(h, 'doomed')
     const other = await busyPerson(h, 'other')
-    await catchUpSearchIndex(h.db)
     const doomedNeedles = [...doomed.grantIds, ...doomed.ownIds]
     const before = await rowsOf(h, doomed.id, doomedNeedles)
     for (const table of [
@@ -106,9 +107,6 @@ describe('deleteAccount()', () => {
 
     expect(await deleteAccount(h.db, doomed.id)).toBe(true)
 
-    // Deleting an item with an article queues it for the search index (its content's delete trigger, after
-    // the item's own one): the indexer, which runs in the background, takes it off.
-    await catchUpSearchIndex(h.db)
     const after = await rowsOf(h, doomed.id, doomedNeedles)
     expect(Object.values(after).every((n) => n === 0)).toBe(true)
     expect(await rowsOf(h, other.id, [...other.grantIds, ...other.ownIds])).toEqual(othersBefore)
