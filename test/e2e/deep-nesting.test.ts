@@ -58,12 +58,14 @@ describe('deeply nested "[" on every JSON route', () => {
   test('the route table lists them all (new JSON routes are covered automatically)', () => {
     expect(JSON_ROUTES.map((r) => `${r.method} ${r.path.replace(/\/0190[^/]+/, '/:id')}`).sort()).toEqual([
       'PATCH /v1/folders/:id',
+      'PATCH /v1/highlights/:id',
       'POST /api/auth/oauth2/register',
       'POST /connect/authorize',
       'POST /connect/exchange',
       'POST /mcp',
       'POST /v1/captures',
       'POST /v1/folders',
+      'POST /v1/saved-items/:id/highlights',
       'POST /v1/saved-items/:id/read-state',
       'POST /v1/webhooks',
       'PUT /v1/saved-items/:id/folder',
