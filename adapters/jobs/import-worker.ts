@@ -168,7 +168,7 @@ export function startImportWorker(
             droppedTags: appendBounded(record.droppedTags, batch.droppedTags, IMPORT_MAX_DROPPED_TAGS, (tag) =>
               tag.toLowerCase(),
             ),
-            errors: appendErrors(record.errors, batch.errors),
+            errors: appendErrors(record.errors, [...batch.errors, ...batch.notes, ...outcome.notes]),
             done: exhausted || from + slice.length >= record.total,
           }),
         )

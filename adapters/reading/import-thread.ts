@@ -3,7 +3,11 @@
 // serving thread itself (docs/import-export.md#reading-budgets). Web APIs only: runs on Bun and Deno.
 import { ImportFormatError } from '../../core/errors.ts'
 import { type ImportFile, readImportFile } from '../../core/import/parse-import.ts'
-import type { ParsedEntry } from '../../core/import/types.ts'
+import {
+  IMPORT_BATCH_MAX_HIGHLIGHTS,
+  IMPORT_BATCH_MAX_PAGE_CHARACTERS,
+  type ParsedEntry,
+} from '../../core/import/types.ts'
 import { collectGarbage, ENTRIES_PER_COLLECTION } from './memory.ts'
 import type {
   CountedFile,
@@ -44,6 +48,9 @@ function answer(request: ImportThreadRequest): unknown {
       if (entries === null) throw new Error('no file is open')
       const batch: ParsedEntry[] = []
       let done = false
+      // Entries with highlights or a page weigh more: a batch also ends at IMPORT_BATCH_MAX_* of them.
+      let highlights = 0
+      let pages = 0
       while (batch.length < request.max) {
         const next = entries.next()
         if (next.done) {
@@ -52,6 +59,11 @@ function answer(request: ImportThreadRequest): unknown {
         }
         batch.push(next.value)
         if (++read % ENTRIES_PER_COLLECTION === 0) collectGarbage()
+        if (next.value.ok) {
+          highlights += next.value.entry.highlights.length
+          pages += next.value.entry.page?.length ?? 0
+          if (highlights >= IMPORT_BATCH_MAX_HIGHLIGHTS || pages >= IMPORT_BATCH_MAX_PAGE_CHARACTERS) break
+        }
       }
       return { entries: batch, done } satisfies EntryBatch
     }

@@ -1,3 +1,6 @@
+import { FUZZY_BUDGET } from '../../core/highlights/anchor.ts'
+import { MAX_HIGHLIGHTS_PER_ITEM } from '../../core/highlights/highlight.ts'
+import { placeImportedHighlights } from '../../core/import/highlights.ts'
 import type { ImportBatchRows, ImportItemRow } from '../../core/import/rows.ts'
 import type { ImportEntryError, ImportFormat } from '../../core/import/types.ts'
 import type { Database } from './open-database.ts'
@@ -191,6 +194,10 @@ export interface BatchOutcome {
   updated: number
   /** The names of the batch's folders as stored (an existing folder keeps its own name). */
   folderNames: string[]
+  /** Highlights written, and those found already on their item (a file imported again). */
+  highlights: number
+  /** Highlights left out when they were placed (their item would pass the most it may have), by entry line. */
+  notes: ImportEntryError[]
 }
 
 /**
@@ -247,11 +254,99 @@ const UPSERT_ITEMS = `INSERT INTO saved_items (id, user_id, original_url, normal
 const QUEUE_IMPORTED = `UPDATE enrichment_jobs SET priority = 2,
     host = (SELECT s.host FROM saved_items s WHERE s.id = enrichment_jobs.item_id)
   WHERE item_id IN (SELECT value FROM json_each(?)) AND attempts = 0 AND lease_until_ms IS NULL`
+// The items of a batch's entries that bring highlights or a page, with their article's text if any.
+const ITEMS_OF_URLS = `SELECT s.id AS id, s.normalized_url AS url, s.host AS host, c.text AS text,
+    c.item_id IS NOT NULL AS hasArticle
+  FROM saved_items s LEFT JOIN item_contents c ON c.item_id = s.id
+  WHERE s.user_id = ? AND s.normalized_url IN (SELECT value FROM json_each(?))`
+const ITEM_HIGHLIGHTS = 'SELECT id, exact, prefix, suffix, start, "end" FROM highlights WHERE saved_item_id = ?'
+const INSERT_HIGHLIGHTS = `INSERT INTO highlights (id, user_id, saved_item_id, exact, prefix, suffix, start, "end", color, note,
+    created_at, updated_at)
+  SELECT h.value ->> 'id', ?, ?, h.value ->> 'exact', h.value ->> 'prefix', h.value ->> 'suffix', h.value ->> 'start',
+    h.value ->> 'end', h.value ->> 'color', h.value ->> 'note', h.value ->> 'createdAt', h.value ->> 'updatedAt'
+  FROM json_each(?) h WHERE true`
+// A page brought with an entry is read by enrichment as a captured page is (docs/reading.md#page-capture),
+// only for an item without an article; a page the person captured, waiting to be read, is kept.
+const KEEP_PAGE = `INSERT INTO captured_pages (item_id, html, captured_at) VALUES (?, ?, ?)
+  ON CONFLICT (item_id) DO NOTHING`
+// An item already saved that has no article and no job waiting gets one, as imported items are queued.
+const QUEUE_PAGE = `INSERT INTO enrichment_jobs (item_id, attempts, run_after_ms, lease_until_ms, last_error, created_at,
+    priority, host) VALUES (?, 0, 0, NULL, NULL, ?, 2, ?)
+  ON CONFLICT (item_id) DO NOTHING`
 const WRITE_PROGRESS = `UPDATE imports SET processed = ?, created = ?, updated = ?, skipped = ?, folder_names = ?,
     dropped_tags = ?, errors = ?, status = ?, finished_at = ?, lease_until_ms = ?
   WHERE id = ? AND processed = ? AND lease_until_ms = ?`
 // A finished import's file goes: it was kept only so a crash could resume the job.
 const DROP_FILE = 'DELETE FROM import_files WHERE import_id = ?'
+
+/**
+ * The highlights and pages of a batch's entries, on their items as just written (docs/import-export.md#highlights):
+ * each entry's highlights are placed by core's `placeImportedHighlights` against the item's article text
+ * and the highlights it already has (read here, in the batch's transaction, so the text is the stored one
+ * and a second import of the same file finds the first one's), the approximate search of the whole batch
+ * sharing one budget; an entry's page is kept for an item that has no article yet.
+ */
+function* placeBatchExtras(
+  userId: string,
+  rows: readonly ImportRow[],
+  now: string,
+): Generator<Op, { highlights: number; notes: ImportEntryError[] }, unknown> {
+  const extras = rows.filter((row) => row.highlights.length > 0 || row.page !== null)
+  const notes: ImportEntryError[] = []
+  let written = 0
+  if (extras.length === 0) return { highlights: 0, notes }
+  const items = (yield {
+    all: ITEMS_OF_URLS,
+    args: [userId, JSON.stringify([...new Set(extras.map((row) => row.normalizedUrl))])],
+  }) as Record<string, unknown>[]
+  const byUrl = new Map(items.map((item) => [String(item.url), item]))
+  const budget = { remaining: FUZZY_BUDGET }
+  for (const row of extras) {
+    const item = byUrl.get(row.normalizedUrl)
+    if (!item) continue
+    const itemId = String(item.id)
+    const hasArticle = Number(item.hasArticle) === 1
+    if (row.highlights.length > 0) {
+      const existing = (yield { all: ITEM_HIGHLIGHTS, args: [itemId] }) as Record<string, unknown>[]
+      const placed = placeImportedHighlights(
+        hasArticle ? String(item.text) : null,
+        existing.map((h) => ({
+          id: String(h.id),
+          quote: { exact: String(h.exact), prefix: String(h.prefix), suffix: String(h.suffix) },
+          position: h.start === null || h.start === undefined ? null : { start: Number(h.start), end: Number(h.end) },
+        })),
+        row.highlights,
+        budget,
+      )
+      if (placed.insert.length > 0) {
+        const values = placed.insert.map(({ highlight, quote, position }) => ({
+          id: highlight.id,
+          exact: quote.exact,
+          prefix: quote.prefix,
+          suffix: quote.suffix,
+          start: position?.start ?? null,
+          end: position?.end ?? null,
+          color: highlight.color,
+          note: highlight.note,
+          createdAt: highlight.createdAt,
+          updatedAt: highlight.updatedAt,
+        }))
+        yield { run: INSERT_HIGHLIGHTS, args: [userId, itemId, JSON.stringify(values)] }
+        written += values.length
+      }
+      if (placed.overLimit > 0)
+        notes.push({
+          line: row.line,
+          message: `${placed.overLimit} of its highlights were not imported: the item has the ${MAX_HIGHLIGHTS_PER_ITEM.toLocaleString('en-US')} highlights an item may have`,
+        })
+    }
+    if (row.page !== null && !hasArticle) {
+      yield { run: KEEP_PAGE, args: [itemId, row.page, now] }
+      yield { run: QUEUE_PAGE, args: [itemId, now, String(item.host)] }
+    }
+  }
+  return { highlights: written, notes }
+}
 
 function* batchProgram(
   claim: ClaimedImport,
@@ -271,7 +366,12 @@ function* batchProgram(
   let created = 0
   let updated = 0
   if (batch.rows.length > 0) {
-    const values = batch.rows.map((row) => ({ ...row, tags: JSON.stringify(row.tags), isRead: row.isRead ? 1 : 0 }))
+    // The item's own columns only: highlights and a page are written after, for the items they are on.
+    const values = batch.rows.map(({ highlights: _h, page: _p, line: _l, ...row }) => ({
+      ...row,
+      tags: JSON.stringify(row.tags),
+      isRead: row.isRead ? 1 : 0,
+    }))
     const returned = (yield { all: UPSERT_ITEMS, args: [userId, batch.now, JSON.stringify(values)] }) as Record<
       string,
       unknown
@@ -283,7 +383,8 @@ function* batchProgram(
     updated = returned.length - created
     if (createdIds.size > 0) yield { run: QUEUE_IMPORTED, args: [JSON.stringify([...createdIds])] }
   }
-  const outcome = { created, updated, folderNames }
+  const placed = yield* placeBatchExtras(userId, batch.rows, batch.now)
+  const outcome = { created, updated, folderNames, ...placed }
   const next = progress(outcome)
   const changed = (yield {
     run: WRITE_PROGRESS,

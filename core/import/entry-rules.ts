@@ -1,6 +1,7 @@
 import { MAX_FOLDER_NAME_LENGTH, normalizeFolderName } from '../folders/folder-name.ts'
 import { normalizeUrl } from '../url/normalize-url.ts'
 import { readImportDate, type RawDate } from './dates.ts'
+import { checkImportHighlights } from './highlights.ts'
 import { sortTags } from './tags.ts'
 import type { ParsedEntry } from './types.ts'
 
@@ -25,6 +26,20 @@ export interface RawEntry {
   tags?: readonly string[]
   /** Where the entry is, when the line alone does not say it (a part of a zip): prefixes its errors. */
   where?: string
+  /** Its highlights as the file writes them (our JSON export's shape), checked with the entry. */
+  highlights?: unknown
+  /**
+   * What the entry keeps in other files of the import (Omnivore's `highlights/<slug>.md` and
+   * `content/<slug>.html`), read only when the entry is checked: counting a file's entries never reads them.
+   */
+  attachments?: () => EntryAttachments
+}
+
+/** An entry's highlights and page read from the other files of its import, and what could not be read. */
+export interface EntryAttachments {
+  highlights: unknown
+  page: string | null
+  problems: string[]
 }
 
 /** An entry a parser found no way to read (not a JSON object, a read state that is neither): listed as is. */
@@ -68,6 +83,8 @@ export function checkEntry(raw: RawEntry, now: Date): ParsedEntry {
     return { ok: false, error: { line: raw.line, message: raw.where ? `${raw.where}: ${message}` : message } }
   }
   const folder = typeof raw.folder === 'string' || raw.folder == null ? raw.folder : joinFolderPath(raw.folder)
+  const attached = raw.attachments?.()
+  const highlights = checkImportHighlights(attached ? attached.highlights : raw.highlights, now, attached?.problems)
   return {
     ok: true,
     entry: {
@@ -79,6 +96,10 @@ export function checkEntry(raw: RawEntry, now: Date): ParsedEntry {
       isRead: raw.isRead,
       folder: folder === undefined ? null : checkedFolder(folder),
       ...sortTags(raw.tags ?? []),
+      highlights: highlights.highlights,
+      highlightProblem:
+        highlights.problem === null ? null : raw.where ? `${raw.where}: ${highlights.problem}` : highlights.problem,
+      page: attached?.page ?? null,
     },
   }
 }

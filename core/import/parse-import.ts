@@ -4,7 +4,7 @@ import { checkItem, type RawItem } from './entry-rules.ts'
 import { instapaperEntries } from './instapaper.ts'
 import { parseJson } from './json.ts'
 import { netscapeEntries } from './netscape.ts'
-import { omnivoreEntries } from './omnivore.ts'
+import { type OmnivoreFiles, omnivoreEntries } from './omnivore.ts'
 import { pocketCsvEntries, pocketHtmlEntries } from './pocket.ts'
 import { readlaterCsvEntries, readlaterJsonEntries } from './readlater.ts'
 import {
@@ -18,7 +18,7 @@ import {
 } from './types.ts'
 import { urlListEntries } from './url-list.ts'
 import { wallabagEntries } from './wallabag.ts'
-import { inflateZipEntries, isZip, listZip } from './zip.ts'
+import { inflateZipEntries, isZip, listZip, type ZipEntry } from './zip.ts'
 
 export interface ParseImportOptions {
   /** The format the person chose; null or absent to detect it from the bytes. */
@@ -94,7 +94,8 @@ function checkedReader(now: Date): Reader {
 
 /** A zip (Pocket's CSV parts or Omnivore's metadata files): each part inflated when its turn comes. */
 function readZip(bytes: Uint8Array, requested: ImportFormat | null, options: ParseImportOptions, checked: Reader) {
-  const found = detectZip(listZip(bytes))
+  const listed = listZip(bytes)
+  const found = detectZip(listed)
   const format = settle(requested, found, options.contentType)
   const maxExpandedBytes = options.maxExpandedBytes ?? IMPORT_MAX_EXPANDED_BYTES
   const parts = function* () {
@@ -107,9 +108,64 @@ function readZip(bytes: Uint8Array, requested: ImportFormat | null, options: Par
     const files = function* () {
       for (const part of parts()) yield { name: part.name, json: parseJson(part.text, part.name) }
     }
-    return checked(format, () => omnivoreEntries(files()))
+    return checked(format, () => omnivoreEntries(files(), omnivoreFiles(bytes, listed, found.parts, maxExpandedBytes)))
   }
   return checked(format, () => pocketCsvEntries(parts()))
+}
+
+/**
+ * Reads an Omnivore item's `highlights/<slug>.md` and `content/<slug>.html` (beside its metadata file) from
+ * the zip, each inflated only when its entry is checked. They share the zip's expansion limit with the
+ * metadata files: what is left of it after those is spent on each item's two files in entry order, by the
+ * sizes the directory declares (an entry that inflates past its declared size is refused as damaged, so
+ * that bounds what is really produced). A file that does not fit, or that is damaged, is left unread and
+ * named as a problem of its entry (content past the limit silently: the item is fetched as usual); the
+ * import goes on. Skipped entries (a resumed job) are accounted for too, so the same files are read each
+ * time. @see docs/import-export.md#omnivore-highlights
+ */
+function omnivoreFiles(
+  bytes: Uint8Array,
+  listed: readonly ZipEntry[],
+  parts: readonly ZipEntry[],
+  maxExpandedBytes: number,
+): OmnivoreFiles {
+  const byName = new Map(listed.map((entry) => [entry.name, entry]))
+  let left = maxExpandedBytes - parts.reduce((sum, entry) => sum + entry.size, 0)
+  const reserve = (entry: ZipEntry | undefined): ZipEntry | null | undefined => {
+    if (entry === undefined) return undefined
+    if (entry.size > left) return null
+    left -= entry.size
+    return entry
+  }
+  const inflate = (entry: ZipEntry, problems: string[]): string | null => {
+    try {
+      // Bounded by its declared size, reserved above: inflating past it is refused as damaged.
+      const [content] = inflateZipEntries(bytes, [entry], Number.MAX_SAFE_INTEGER)
+      return decodeText(content!)
+    } catch (error) {
+      if (!(error instanceof ImportFormatError)) throw error
+      problems.push(`${entry.name} cannot be read: ${error.message}`)
+      return null
+    }
+  }
+  return (file, slug) => {
+    const folder = file === null ? '' : file.slice(0, file.lastIndexOf('/') + 1)
+    const highlights = reserve(byName.get(`${folder}highlights/${slug}.md`))
+    if (highlights === undefined) return undefined
+    const content = reserve(byName.get(`${folder}content/${slug}.html`))
+    return () => {
+      const problems: string[] = []
+      if (highlights === null) {
+        problems.push(`highlights/${slug}.md was not read: the zip expands past the limit of an import`)
+        return { highlights: null, content: () => null, problems }
+      }
+      return {
+        highlights: inflate(highlights, problems),
+        content: () => (content ? inflate(content, problems) : null),
+        problems,
+      }
+    }
+  }
 }
 
 /** Reads a whole import file at once (tests, small files): {@link readImportFile} with every entry checked. */

@@ -21,7 +21,7 @@ export function isReadlaterJson(value: unknown): boolean {
 /**
  * Our JSON export, `{ format: "readlater", version: 1, exportedAt, savedItems: [SavedItemDto…] }`: the URL
  * as first captured (`originalUrl`), `createdAt` as the saved date and `lastSavedAt` as is, the folder's
- * name, read state and tags as they were. @see docs/import-export.md#formats
+ * name, read state and tags as they were, and its highlights. @see docs/import-export.md#formats
  */
 export function* readlaterJsonEntries(value: unknown): Generator<RawItem> {
   if (!isJsonObject(value)) throw new ImportFormatError('the file is not a Readlater export: it is not a JSON object')
@@ -54,6 +54,8 @@ export function* readlaterJsonEntries(value: unknown): Generator<RawItem> {
       isRead: item.isRead === true,
       folder: folder === null ? null : [folder],
       tags: stringsOf(item.tags),
+      // Checked with the entry; an older export has none (docs/import-export.md#highlights).
+      highlights: item.highlights,
     }
   }
 }

@@ -3,6 +3,7 @@ import { uuidv7 } from '../ids.ts'
 import type { RandomSource } from '../types.ts'
 import { guessItemType } from '../url/guess-type.ts'
 import { normalizeUrl } from '../url/normalize-url.ts'
+import type { ImportHighlight } from './highlights.ts'
 import { IMPORT_MAX_ERRORS, type ImportEntry, type ImportEntryError, type ParsedEntry } from './types.ts'
 
 /** Dropped tag names kept on an import (the first ones); a file with thousands of free tags names enough. */
@@ -21,6 +22,12 @@ export interface ImportItemRow {
   lastSavedAt: string
   isRead: boolean
   folderKey: string | null
+  /** The entry's line, for the errors its highlights may still give when they are placed. */
+  line: number
+  /** Its highlights, each with the id it gets if it is inserted and its creation time settled. */
+  highlights: (ImportHighlight & { id: string; createdAt: string; updatedAt: string })[]
+  /** A page to read the article from (docs/import-export.md#omnivore-highlights), or null. */
+  page: string | null
 }
 
 /** A batch of entries as rows, the folders they name, and what the batch adds to the import's report. */
@@ -28,6 +35,8 @@ export interface ImportBatchRows {
   rows: ImportItemRow[]
   folders: { id: string; name: string; key: string }[]
   errors: ImportEntryError[]
+  /** Problems with highlights of entries that are imported: listed with the errors, not counted as skipped. */
+  notes: ImportEntryError[]
   droppedTags: string[]
 }
 
@@ -42,6 +51,7 @@ export function rowsOfBatch(
 ): ImportBatchRows {
   const rows: ImportItemRow[] = []
   const errors: ImportEntryError[] = []
+  const notes: ImportEntryError[] = []
   const folders = new Map<string, { id: string; name: string; key: string }>()
   const dropped = new Set<string>()
   for (const parsed of entries) {
@@ -61,11 +71,12 @@ export function rowsOfBatch(
         })
       }
       rows.push(row)
+      if (entry.highlightProblem !== null) notes.push({ line: entry.line, message: entry.highlightProblem })
     } catch (error) {
       errors.push({ line: entry.line, message: error instanceof Error ? error.message : 'cannot be imported' })
     }
   }
-  return { rows, folders: [...folders.values()], errors, droppedTags: [...dropped] }
+  return { rows, folders: [...folders.values()], errors, notes, droppedTags: [...dropped] }
 }
 
 function rowOf(entry: ImportEntry, context: { importedAt: string; nowMs: number; random: RandomSource }) {
@@ -93,6 +104,18 @@ function rowOf(entry: ImportEntry, context: { importedAt: string; nowMs: number;
     lastSavedAt: last < createdAt ? createdAt : last,
     isRead: entry.isRead,
     folderKey,
+    line: entry.line,
+    // A highlight the file gives no time keeps its item's saved time (docs/import-export.md#highlights).
+    highlights: entry.highlights.map((highlight) => {
+      const made = highlight.createdAt ?? createdAt
+      return {
+        ...highlight,
+        id: uuidv7(context.nowMs, context.random),
+        createdAt: made,
+        updatedAt: highlight.updatedAt !== null && highlight.updatedAt > made ? highlight.updatedAt : made,
+      }
+    }),
+    page: entry.page,
   }
 }
 
@@ -110,6 +133,8 @@ export function appendBounded<T>(list: readonly T[], more: readonly T[], max: nu
   return out
 }
 
-/** The first errors of an import, in file order. */
+/** The first errors of an import, in file order (a batch's own are sorted by line: entry errors and highlight notes). */
 export const appendErrors = (list: readonly ImportEntryError[], more: readonly ImportEntryError[]) =>
-  [...list, ...more].slice(0, IMPORT_MAX_ERRORS)
+  list.length >= IMPORT_MAX_ERRORS
+    ? [...list]
+    : [...list, ...[...more].sort((a, b) => a.line - b.line)].slice(0, IMPORT_MAX_ERRORS)

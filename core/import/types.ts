@@ -1,4 +1,5 @@
 import type { Tag } from '../types.ts'
+import type { ImportHighlight } from './highlights.ts'
 
 /** The formats an import reads (docs/import-export.md#formats). */
 export const IMPORT_FORMATS = ['pocket', 'netscape', 'instapaper', 'omnivore', 'wallabag', 'readlater', 'urls'] as const
@@ -15,6 +16,14 @@ export const IMPORT_MAX_EXPANDED_BYTES = 200 * 1024 * 1024
 export const IMPORT_MAX_ZIP_ENTRIES = 100_000
 /** Imports a person may have queued or running at once; another upload is refused (429) until one ends. */
 export const IMPORT_MAX_UNFINISHED = 3
+/**
+ * A batch of an import's job ends early, after the entry that reaches either: so placing a batch's
+ * highlights holds the serving thread about as long as re-anchoring one article's, and the pages a batch
+ * carries (Omnivore's articles, up to 2 MiB each) stay a few MiB (docs/import-export.md#highlights).
+ */
+export const IMPORT_BATCH_MAX_HIGHLIGHTS = 1_000
+export const IMPORT_BATCH_MAX_PAGE_CHARACTERS = 8 * 1024 * 1024
+
 /** Errors kept on an import (the first ones); the rest are only counted in `skipped`. */
 export const IMPORT_MAX_ERRORS = 100
 
@@ -40,6 +49,12 @@ export interface ImportEntry {
   tags: Tag[]
   /** Tags as written in the file that match no tag value (reported once per import, never an error). */
   droppedTags: string[]
+  /** Its highlights, checked (docs/import-export.md#highlights): placed on the item when it is written. */
+  highlights: ImportHighlight[]
+  /** What was wrong with the highlights left out, listed as an error of the entry's line (the entry is imported). */
+  highlightProblem: string | null
+  /** A page to read the article from instead of fetching it (Omnivore's `content/<slug>.html`), or null. */
+  page: string | null
 }
 
 /** An entry that cannot be imported (no URL, not http(s), a date that cannot be read): listed, the rest go on. */

@@ -270,6 +270,9 @@ describe('checkEntry()', () => {
         folder: null,
         tags: [],
         droppedTags: [],
+        highlights: [],
+        highlightProblem: null,
+        page: null,
       },
     })
   })

@@ -11,6 +11,7 @@ import {
   type ParsedEntry,
 } from '../../../core/import/types.ts'
 import { omnivoreZip, pocketZip, readFixture } from '../../fixtures/import/read-fixture.ts'
+import { omnivorePage } from '../../../core/import/omnivore.ts'
 
 // docs/import-export.md#formats and #detection: every fixture (shaped like the real export, see
 // test/fixtures/import/README.md) read without naming its format, entry for entry.
@@ -19,13 +20,56 @@ const NOW = new Date('2025-06-01T00:00:00.000Z')
 const encoder = new TextEncoder()
 
 /** An imported entry; `lastSavedAt` is null unless given (only our own export has it). */
-function ok(entry: Omit<ImportEntry, 'lastSavedAt'> & { lastSavedAt?: string | null }): ParsedEntry {
-  return { ok: true, entry: { lastSavedAt: null, ...entry } as ImportEntry }
+function ok(
+  entry: Omit<ImportEntry, 'lastSavedAt' | 'highlights' | 'highlightProblem' | 'page'> &
+    Partial<Pick<ImportEntry, 'lastSavedAt' | 'highlights' | 'highlightProblem' | 'page'>>,
+): ParsedEntry {
+  return {
+    ok: true,
+    entry: { lastSavedAt: null, highlights: [], highlightProblem: null, page: null, ...entry } as ImportEntry,
+  }
 }
 function failed(line: number, message: string): ParsedEntry {
   return { ok: false, error: { line, message } }
 }
 const none = { folder: null, tags: [], droppedTags: [] }
+
+/** A highlight as Omnivore's Markdown gives it: a quote and a note, nothing else. */
+const omnivoreHighlight = (exact: string, note: string | null = null) => ({
+  sourceId: null,
+  quote: { exact, prefix: '', suffix: '' },
+  position: null,
+  color: 'yellow' as const,
+  note,
+  createdAt: null,
+  updatedAt: null,
+})
+// highlights/<slug>.md of the fixtures, as plain text: Markdown links, emphasis and escapes undone; a
+// quote's paragraphs kept apart; the note is everything after the quote (labels included).
+const TYRANNY_HIGHLIGHTS = [
+  omnivoreHighlight('Everything feels obvious in hindsight.'),
+  omnivoreHighlight(
+    'Historians call this hindsight bias, and it shapes how we judge the people who came before us.',
+    '#history #psychology\n\nCompare with Kahneman, chapter 19.',
+  ),
+  omnivoreHighlight('Rule #1: never trust a story that explains everything.'),
+  omnivoreHighlight(
+    'The cure is not more knowledge but more humility.\n\nA decision made in fog should be judged in fog.',
+    'Two paragraphs at once.\nAnd a second line of the note.',
+  ),
+]
+const LLM_HIGHLIGHTS = [
+  omnivoreHighlight(
+    'Word vectors are a useful building block for language models.',
+    'They encode subtle but important information about the relationships between words.',
+  ),
+]
+const TYRANNY_PAGE = () =>
+  omnivorePage(
+    new TextDecoder().decode(readFixture('omnivore/content/the-tyranny-of-obviousness-18a7f7a3b2e.html')),
+    'The Tyranny of Obviousness',
+    'Why everything feels obvious in hindsight.',
+  )
 
 const fixtures: readonly { name: string; bytes: () => Uint8Array; format: ImportFormat; entries: ParsedEntry[] }[] = [
   {
@@ -477,7 +521,7 @@ const fixtures: readonly { name: string; bytes: () => Uint8Array; format: Import
     ],
   },
   {
-    name: 'Omnivore zip (metadata files in name order; content and highlights skipped)',
+    name: 'Omnivore zip (metadata files in name order; each item with its highlights, its content as a page)',
     bytes: () => omnivoreZip(),
     format: 'omnivore',
     entries: [
@@ -490,6 +534,8 @@ const fixtures: readonly { name: string; bytes: () => Uint8Array; format: Import
         folder: null,
         tags: ['design'],
         droppedTags: ['Newsletter'],
+        highlights: TYRANNY_HIGHLIGHTS,
+        page: TYRANNY_PAGE(),
       }),
       ok({
         line: 2,
@@ -500,6 +546,8 @@ const fixtures: readonly { name: string; bytes: () => Uint8Array; format: Import
         folder: null,
         tags: ['ai'],
         droppedTags: ['machine learning'],
+        // No content/ file for it: its highlights come without a page (their position waits for its article).
+        highlights: LLM_HIGHLIGHTS,
       }),
       failed(3, 'metadata_2_to_3.json entry 1: savedAt "not a date" cannot be read as a date'),
     ],

@@ -4,7 +4,7 @@ import { deflateSync, zipSync } from 'fflate'
 import { parseImportFile } from '../../../core/import/parse-import.ts'
 import { IMPORT_MAX_EXPANDED_BYTES, IMPORT_MAX_ZIP_ENTRIES, ImportFormatError } from '../../../core/import/types.ts'
 import { crc32, listZip, readZipEntries } from '../../../core/import/zip.ts'
-import { craftZip, omnivoreZip, pocketZip } from '../../fixtures/import/read-fixture.ts'
+import { craftZip, omnivoreZip, pocketZip, readFixture } from '../../fixtures/import/read-fixture.ts'
 
 // docs/import-export.md#detection (zip): the central directory first, nothing inflated that is not read,
 // and the expanded size counted as it is produced, so a lying zip stops early.
@@ -51,6 +51,8 @@ describe('listZip()', () => {
         'metadata_0_to_2.json',
         'content/the-tyranny-of-obviousness-18a7f7a3b2e.html',
         'highlights/the-tyranny-of-obviousness-18a7f7a3b2e.md',
+        'highlights/large-language-models-explained-18a7f7a3b2f.md',
+        'highlights/rss-is-back-18a7f7a3b30.md',
       ],
     )
   })
@@ -216,11 +218,29 @@ describe('the expanded size is capped', () => {
     )
   })
 
-  test("entries that are not read are not counted: Omnivore's content/ is never inflated", () => {
-    // 1 MiB of content under a 64 KiB cap: reading it would pass the cap.
-    const parsed = parseImportFile(omnivoreZip(1024 * 1024), { now: NOW, maxExpandedBytes: SMALL_CAP })
+  test("Omnivore's content past what is left of the cap is left unread; the entries and their highlights are read", () => {
+    // 1 MiB of content under a 64 KiB cap: reading it would pass the cap (docs/import-export.md#omnivore-highlights).
+    const parsed = parseImportFile(omnivoreZip({ padContent: 1024 * 1024 }), { now: NOW, maxExpandedBytes: SMALL_CAP })
     assert.equal(parsed.format, 'omnivore')
     assert.equal(parsed.entries.length, 3)
+    const first = parsed.entries[0]!
+    assert.ok(first.ok)
+    assert.equal(first.entry.highlights.length, 4)
+    assert.equal(first.entry.page, null)
+    assert.equal(first.entry.highlightProblem, null)
+  })
+
+  test("an Omnivore highlight file past what is left of the cap is named in its entry's error; the entry is read", () => {
+    const big =
+      readFixture('omnivore/metadata_0_to_2.json').length + readFixture('omnivore/metadata_2_to_3.json').length
+    const parsed = parseImportFile(omnivoreZip({ content: false }), { now: NOW, maxExpandedBytes: big + 10 })
+    const first = parsed.entries[0]!
+    assert.ok(first.ok)
+    assert.deepEqual(first.entry.highlights, [])
+    assert.equal(
+      first.entry.highlightProblem,
+      'metadata_0_to_2.json entry 1: highlights/the-tyranny-of-obviousness-18a7f7a3b2e.md was not read: the zip expands past the limit of an import',
+    )
   })
 
   test('a zip within the cap is read', () => {
