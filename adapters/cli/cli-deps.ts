@@ -8,8 +8,8 @@ import type { Database } from '../storage/open-database.ts'
 export interface CliIo {
   out(line: string): void
   err(line: string): void
-  /** Raw text to standard output, in order (an export streamed out); resolves once it is written. */
-  write?(chunk: string): Promise<void>
+  /** Raw text or bytes to standard output, in order (an export streamed out); resolves once it is written. */
+  write?(chunk: string | Uint8Array): Promise<void>
   /** On a terminal: one status line redrawn in place on stderr (null clears it); absent elsewhere. */
   progress?(line: string | null): void
 }

@@ -95,8 +95,8 @@ function progressBar(io: CliIo): (state: { processed: number; total: number }) =
 }
 
 /**
- * `export --email E --format json|netscape|csv`: the person's whole library to standard output, streamed
- * as GET /v1/export streams it (docs/import-export.md#cli).
+ * `export --email E --format json|netscape|csv|markdown`: the person's whole library (for `markdown`, the zip
+ * of their highlights) to standard output, streamed as GET /v1/export streams it (docs/import-export.md#cli).
  */
 export async function exportLibraryCommand(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
   const flags = parseFlags(args, { required: ['email'], optional: ['format'] })

@@ -155,6 +155,15 @@ function finishOperation(method: string, operation: Json): void {
     operation.requestBody.content = { 'application/json': content['application/json'] }
   if (operation.requestBody && !operation.requestBody.description) delete operation.requestBody.description
 
+  // A download (the export) names the media types its 200 may be in; the generated response says text/plain.
+  const download: string[] | undefined = operation['x-download']
+  if (download && operation.responses?.['200']) {
+    operation.responses['200'].content = Object.fromEntries(
+      download.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    )
+    delete operation['x-download']
+  }
+
   const paged = (operation.parameters ?? []).some((p: Json) => p.name === 'cursor')
   // The guard counts every authenticated call; a public operation that documents 429 is limited too.
   const rateLimited = authenticated || '429' in (operation.responses ?? {})

@@ -500,6 +500,13 @@ export const ImportQuery = t.Object(
   closed,
 )
 export const ExportQuery = t.Object(
-  { format: t.Optional(t.String({ description: 'json (default), netscape or csv' })) },
+  {
+    format: t.Optional(
+      t.String({
+        description: 'json (default), netscape, csv or markdown (the highlights, a zip)',
+        enum: ['json', 'netscape', 'csv', 'markdown'],
+      }),
+    ),
+  },
   closed,
 )

@@ -226,3 +226,50 @@ export function* reanchorItemHighlights(
   }
   return moved
 }
+
+/**
+ * How many highlights each of these items of the person has (items without any are absent): the export
+ * reads their highlights in groups of a bounded size (docs/import-export.md#export). One query along
+ * highlights_item_text_idx.
+ */
+export async function highlightCounts(
+  db: Database,
+  userId: string,
+  itemIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (itemIds.length === 0) return new Map()
+  const rows = await readRows(
+    db,
+    `SELECT h.saved_item_id AS item, count(*) AS n FROM highlights h
+      WHERE h.saved_item_id IN (SELECT value FROM json_each(?)) AND h.user_id = ? GROUP BY h.saved_item_id`,
+    [JSON.stringify(itemIds), userId],
+  )
+  return new Map(rows.map((row) => [String(row.item), Number(row.n)]))
+}
+
+/**
+ * The highlights of these items of the person, each item's in text order (as {@link itemHighlights}),
+ * in one query.
+ */
+export async function highlightsOfItems(
+  db: Database,
+  userId: string,
+  itemIds: readonly string[],
+): Promise<Map<string, StoredHighlight[]>> {
+  const found = new Map<string, StoredHighlight[]>()
+  if (itemIds.length === 0) return found
+  const rows = await readRows(
+    db,
+    `SELECT ${COLUMNS} FROM highlights h
+      WHERE h.saved_item_id IN (SELECT value FROM json_each(?)) AND h.user_id = ?
+      ORDER BY h.saved_item_id, h.start IS NULL, h.start, h."end", h.created_at, h.id`,
+    [JSON.stringify(itemIds), userId],
+  )
+  for (const row of rows) {
+    const highlight = highlightOf(row)
+    const list = found.get(highlight.savedItemId)
+    if (list) list.push(highlight)
+    else found.set(highlight.savedItemId, [highlight])
+  }
+  return found
+}

@@ -36,16 +36,18 @@ async function cli(argv: string[], terminal = false) {
   const err: string[] = []
   const progress: (string | null)[] = []
   const written: string[] = []
+  const bytes: Uint8Array[] = []
   const io: CliIo = {
     out: (line) => out.push(line),
     err: (line) => err.push(line),
     write: async (chunk) => {
-      written.push(chunk)
+      if (typeof chunk === 'string') written.push(chunk)
+      else bytes.push(chunk)
     },
     ...(terminal ? { progress: (line: string | null) => progress.push(line) } : {}),
   }
   const code = await runCli(argv, deps, io)
-  return { code, out, err, progress, written: written.join('') }
+  return { code, out, err, progress, written: written.join(''), bytes: Buffer.concat(bytes) }
 }
 
 const file = (name: string, text: string) => {

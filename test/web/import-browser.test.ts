@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
+import { unzipSync } from 'fflate'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { startImportWorker, type ImportWorker } from '../../adapters/jobs/import-worker.ts'
 import { random } from '../helpers/harness.ts'
@@ -147,6 +148,13 @@ describe('Settings › Export', () => {
         expect(download.suggestedFilename()).toMatch(/^readlater-export-\d{4}-\d{2}-\d{2}\.(json|html|csv)$/)
         check(readFileSync((await download.path())!, 'utf8'))
       }
+      // The highlights as Markdown: a zip, empty here (nothing is highlighted yet; docs/import-export.md#markdown-export).
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Export as Markdown (highlights)' }).click(),
+      ])
+      expect(download.suggestedFilename()).toMatch(/^readlater-highlights-\d{4}-\d{2}-\d{2}\.zip$/)
+      expect(unzipSync(new Uint8Array(readFileSync((await download.path())!)))).toEqual({})
     },
     BROWSER_TEST,
   )

@@ -121,7 +121,8 @@ export const importRoutes = ({ deps, guard }: RouteContext) =>
       detail: {
         summary: 'Export the library',
         description:
-          'Every saved item with every field and its folder name, streamed as an attachment: `json` (default; `{ format: "readlater", version: 1, exportedAt, savedItems: [SavedItem…] }`), `netscape` (bookmark HTML every browser, Pinboard and Raindrop import; folders as folders, TAGS, TOREAD="1" for unread) or `csv` (url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name). Each imports back into Readlater with its URLs, titles, read state, folders, tags and saved times.',
+          'Every saved item with every field and its folder name, streamed as an attachment: `json` (default; `{ format: "readlater", version: 1, exportedAt, savedItems: [SavedItem…] }`, each item with its `highlights: [{ id, quote, position, color, note, createdAt, updatedAt }]` in text order), `netscape` (bookmark HTML every browser, Pinboard and Raindrop import; folders as folders, TAGS, TOREAD="1" for unread), `csv` (url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name) or `markdown` (the highlights: a zip, `readlater-highlights-<date>.zip`, of one Markdown file per item that has highlights, with YAML front matter `title`, `url`, `savedAt`, `tags`, `folder` and each highlight as a `>` quote followed by its note, for Obsidian and Logseq). JSON, bookmarks and CSV import back into Readlater with their URLs, titles, read state, folders, tags and saved times; JSON with its highlights too.',
         tags: ['Import and export'],
-      },
+        'x-download': ['application/json', 'text/html', 'text/csv', 'application/zip'],
+      } as never,
     })

@@ -101,8 +101,8 @@ export async function* fromArray(items: readonly ExportItem[]): AsyncGenerator<E
 }
 
 /** Every chunk of a generator, in order. */
-export async function collect(chunks: AsyncIterable<string>): Promise<string[]> {
-  const all: string[] = []
+export async function collect<T = string>(chunks: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = []
   for await (const chunk of chunks) all.push(chunk)
   return all
 }

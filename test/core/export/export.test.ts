@@ -22,10 +22,15 @@ const files: readonly [format: ExportFormat, filename: string, contentType: stri
   ['json', 'readlater-export-2026-11-25.json', 'application/json; charset=utf-8'],
   ['netscape', 'readlater-export-2026-11-25.html', 'text/html; charset=utf-8'],
   ['csv', 'readlater-export-2026-11-25.csv', 'text/csv; charset=utf-8'],
+  ['markdown', 'readlater-highlights-2026-11-25.zip', 'application/zip'],
 ]
 
+/** The formats written as text, one chunk per item (markdown.test.ts tests the zip of highlights). */
+type TextFormat = Exclude<ExportFormat, 'markdown'>
+const TEXT_FORMATS = EXPORT_FORMATS.filter((format): format is TextFormat => format !== 'markdown')
+
 /** How many items a chunk holds, counted by what each format writes once per item. */
-const ITEMS_IN: Record<ExportFormat, (chunk: string) => number> = {
+const ITEMS_IN: Record<TextFormat, (chunk: string) => number> = {
   json: (chunk) => chunk.split('"originalUrl":').length - 1,
   netscape: (chunk) => chunk.split('<DT><A ').length - 1,
   // One record is one line here: these items hold no line breaks.
@@ -33,7 +38,7 @@ const ITEMS_IN: Record<ExportFormat, (chunk: string) => number> = {
 }
 
 /** The URL of every item of a whole file, as its format's reader reads them back. */
-const READ_BACK: Record<ExportFormat, (text: string) => string[]> = {
+const READ_BACK: Record<TextFormat, (text: string) => string[]> = {
   json: (text) => JSON.parse(text).savedItems.map((item: { originalUrl: string }) => item.originalUrl),
   netscape: (text) => readBookmarks(text).bookmarks.map((bookmark) => bookmark.href),
   csv: (text) => (parse(text, { columns: true }) as { url: string }[]).map((record) => record.url),
@@ -58,11 +63,11 @@ describe('exportFile()', () => {
 
 describe('exportChunks()', () => {
   test('knows every format', () => {
-    assert.deepEqual(EXPORT_FORMATS, ['json', 'netscape', 'csv'])
+    assert.deepEqual(EXPORT_FORMATS, ['json', 'netscape', 'csv', 'markdown'])
   })
 
   const serializers = { json: jsonExportChunks, netscape: netscapeExportChunks, csv: csvExportChunks }
-  for (const format of EXPORT_FORMATS) {
+  for (const format of TEXT_FORMATS) {
     test(`${format}: the same chunks as its serializer`, async () => {
       const context = { exportedAt: EXPORTED_AT }
       assert.deepEqual(
@@ -97,7 +102,7 @@ describe('exportChunks()', () => {
       let taken = 0
       let text = ''
       for await (const chunk of exportChunks(format, source.items, { exportedAt: EXPORTED_AT })) {
-        assert.ok(ITEMS_IN[format](chunk) <= 1, `chunk ${taken} holds more than one item`)
+        assert.ok(typeof chunk === 'string' && ITEMS_IN[format](chunk) <= 1, `chunk ${taken} holds more than one item`)
         assert.ok(source.pulled() <= taken, `chunk ${taken}: ${source.pulled()} items read ahead`)
         taken++
         text += chunk

@@ -16,7 +16,8 @@ const summaryOf = (job: ImportDto): string => `${job.created} created, ${job.upd
 
 /**
  * Settings' "Import" and "Export" sections (docs/import-export.md#web): a file input and the button
- * "Import", the recent imports with their state, and one "Export" link per format.
+ * "Import", the recent imports with their state, and one "Export" link per format (the Markdown one is the
+ * highlights alone, docs/import-export.md#markdown-export).
  */
 export function importExportSections(view: {
   csrf: string
@@ -55,9 +56,10 @@ ${view.imports.slice(0, 10).map(
 <h2 id="export">Export</h2>
 <p>Your whole library, every field of every item with its folder:</p>
 <ul class="exports">
-  <li><a href="/settings/export?format=json" download>Export as JSON</a> <span class="muted">(everything; imports back here)</span></li>
+  <li><a href="/settings/export?format=json" download>Export as JSON</a> <span class="muted">(everything, highlights included; imports back here)</span></li>
   <li><a href="/settings/export?format=netscape" download>Export as bookmarks (HTML)</a> <span class="muted">(for browsers, Pinboard, Raindrop)</span></li>
   <li><a href="/settings/export?format=csv" download>Export as CSV</a> <span class="muted">(for spreadsheets)</span></li>
+  <li><a href="/settings/export?format=markdown" download>Export as Markdown (highlights)</a> <span class="muted">(a zip of notes, one per article you highlighted, for Obsidian or Logseq)</span></li>
 </ul>
 </section>`
 }
