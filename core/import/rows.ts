@@ -92,6 +92,9 @@ function rowOf(entry: ImportEntry, context: { importedAt: string; nowMs: number;
       folderKey = null
     }
   }
+  // Ascending in file order: highlights with the same time (Omnivore's have none) keep the file's order,
+  // which their id decides among equals (docs/highlights.md#endpoints).
+  const ids = entry.highlights.map(() => uuidv7(context.nowMs, context.random)).sort()
   return {
     id: uuidv7(context.nowMs, context.random),
     url: url.originalUrl,
@@ -106,11 +109,11 @@ function rowOf(entry: ImportEntry, context: { importedAt: string; nowMs: number;
     folderKey,
     line: entry.line,
     // A highlight the file gives no time keeps its item's saved time (docs/import-export.md#highlights).
-    highlights: entry.highlights.map((highlight) => {
+    highlights: entry.highlights.map((highlight, i) => {
       const made = highlight.createdAt ?? createdAt
       return {
         ...highlight,
-        id: uuidv7(context.nowMs, context.random),
+        id: ids[i]!,
         createdAt: made,
         updatedAt: highlight.updatedAt !== null && highlight.updatedAt > made ? highlight.updatedAt : made,
       }

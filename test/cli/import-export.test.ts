@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { unzipSync } from 'fflate'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -131,5 +132,30 @@ describe('export', () => {
     const html = await cli(['export', '--email', 'cli-importer@example.com', '--format', 'netscape'])
     expect(html.written.startsWith('<!DOCTYPE NETSCAPE-Bookmark-file-1>')).toBe(true)
     expect((await cli(['export', '--email', 'cli-importer@example.com', '--format', 'yaml'])).code).toBe(2)
+  })
+
+  test('markdown: the zip of highlights as bytes to standard output (highlights brought in by import)', async () => {
+    const withHighlights = JSON.stringify({
+      format: 'readlater',
+      version: 1,
+      savedItems: [
+        {
+          originalUrl: 'https://example.com/one',
+          title: 'One: "first"',
+          highlights: [{ quote: { exact: 'a passage' }, note: 'my note', color: 'blue' }],
+        },
+      ],
+    })
+    const path = file('highlights.json', withHighlights)
+    const imported = await cli(['import', '--email', 'cli-importer@example.com', '--file', path])
+    expect(imported.code).toBe(0)
+    const zip = await cli(['export', '--email', 'cli-importer@example.com', '--format', 'markdown'])
+    expect(zip.code).toBe(0)
+    expect(zip.written).toBe('')
+    const files = unzipSync(new Uint8Array(zip.bytes))
+    expect(Object.keys(files)).toEqual(['One first.md'])
+    const text = new TextDecoder().decode(files['One first.md'])
+    expect(text).toStartWith('---\ntitle: "One: \\"first\\""\nurl: "https://example.com/one"\n')
+    expect(text).toEndWith('---\n\n> a passage\n\nmy note\n')
   })
 })
