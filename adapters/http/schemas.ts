@@ -4,6 +4,7 @@ import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, SCOPES, SORTS, TAGS } from '../../core/types.ts'
 import { APP_ERRORS, INTERNAL_ERROR, type AppErrorTag, type ErrorEntry, type WireField } from '../../core/errors.ts'
 import { IMPORT_FORMATS } from '../../core/import/types.ts'
+import { EXPORT_FORMATS } from '../../core/export/export.ts'
 import { WEBHOOK_EVENTS } from '../../core/webhooks/events.ts'
 import { CODE_CHALLENGE_PATTERN } from '../../core/connect/connect-request.ts'
 import { MAX_URL_LENGTH } from '../../core/url/normalize-url.ts'
@@ -504,7 +505,7 @@ export const ExportQuery = t.Object(
     format: t.Optional(
       t.String({
         description: 'json (default), netscape, csv or markdown (the highlights, a zip)',
-        enum: ['json', 'netscape', 'csv', 'markdown'],
+        enum: [...EXPORT_FORMATS],
       }),
     ),
   },
