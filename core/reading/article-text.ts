@@ -1,7 +1,8 @@
 import { Parser } from 'htmlparser2'
 
-// Elements that start a new paragraph of text (as a reader sees it).
-const BLOCK = new Set([
+// Elements that start a new paragraph of text (as a reader sees it). Exported for the walks that must
+// agree with articleText character for character (core/highlights/mark-article.ts).
+export const BLOCK_ELEMENTS: ReadonlySet<string> = new Set([
   'p',
   'h1',
   'h2',
@@ -42,7 +43,7 @@ export function articleText(html: string): string {
   const parser = new Parser(
     {
       onopentag(name) {
-        if (BLOCK.has(name)) flush()
+        if (BLOCK_ELEMENTS.has(name)) flush()
         if (name === 'pre') preDepth++
         if (name === 'br') current += '\n'
         if (name === 'td' || name === 'th') current += ' '
@@ -51,7 +52,7 @@ export function articleText(html: string): string {
         current += text
       },
       onclosetag(name) {
-        if (BLOCK.has(name)) flush()
+        if (BLOCK_ELEMENTS.has(name)) flush()
         if (name === 'pre') preDepth = Math.max(0, preDepth - 1)
       },
     },
