@@ -20,6 +20,17 @@ beforeAll(async () => {
   await web.get('/')
   await web.post('/queue/capture', { url: 'https://example.com/victim' })
   const itemId = String((await h.db.$client.execute('SELECT id FROM saved_items')).rows[0]!.id)
+  // An article with one highlight, for the reader view's highlight forms (docs/web.md#highlights).
+  await h.db.$client.execute({
+    sql: `INSERT INTO item_contents (item_id, word_count, html, text, extracted_at) VALUES (?, 2, '<p>Victim text</p>', 'Victim text', '2026-11-22T10:00:00.000Z')`,
+    args: [itemId],
+  })
+  const highlightId = '01935c6e-8b1c-7d3e-9f00-2a1b3c4d5e6f'
+  await h.db.$client.execute({
+    sql: `INSERT INTO highlights (id, user_id, saved_item_id, exact, prefix, suffix, start, "end", color, note, created_at, updated_at)
+      VALUES (?, ?, ?, 'Victim', '', ' text', 0, 6, 'yellow', NULL, '2026-11-22T10:00:00.000Z', '2026-11-22T10:00:00.000Z')`,
+    args: [highlightId, userId, itemId],
+  })
   forms = [
     { path: '/sign-up', fields: { email: 'attacker@example.com', password: 'long enough' } },
     { path: '/sign-in', fields: { email: 'csrf@example.com', password: 'correct horse battery' } },
@@ -32,15 +43,19 @@ beforeAll(async () => {
     { path: `/settings/agents/${grantId}/revoke`, fields: {} },
     { path: '/queue/capture', fields: { url: 'https://evil.example/planted' } },
     { path: `/queue/items/${itemId}/read-state`, fields: { isRead: 'true' } },
+    { path: `/items/${itemId}/highlights`, fields: { exact: 'text', start: '7', end: '11' } },
+    { path: `/items/${itemId}/highlights/${highlightId}`, fields: { color: 'green', note: 'planted' } },
+    { path: `/items/${itemId}/highlights/${highlightId}/delete`, fields: {} },
   ]
 })
 
 describe('CSRF: every form post without the right token is refused with 403 and writes nothing', () => {
-  test('a signed-in person has one key, one agent, one item to lose', async () => {
+  test('a signed-in person has one key, one agent, one item and one highlight to lose', async () => {
     expect(await countRows(h.db, 'api_keys')).toBe(1)
     expect(await countRows(h.db, 'oauth_grants')).toBe(1)
     expect(await countRows(h.db, 'saved_items')).toBe(1)
-    expect(forms).toHaveLength(8)
+    expect(await countRows(h.db, 'highlights')).toBe(1)
+    expect(forms).toHaveLength(11)
   })
 
   const variants: [string, (client: WebClient) => string | null, (client: WebClient) => WebClient][] = [

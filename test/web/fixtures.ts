@@ -39,7 +39,16 @@ export async function userIdOf(h: Harness, email: string): Promise<string> {
 
 /** Every row of the tables the web pages write, for "nothing was written" checks. */
 export async function snapshot(h: Harness): Promise<string> {
-  const tables = ['users', 'web_sessions', 'api_keys', 'oauth_clients', 'oauth_grants', 'saved_items', 'folders']
+  const tables = [
+    'users',
+    'web_sessions',
+    'api_keys',
+    'oauth_clients',
+    'oauth_grants',
+    'saved_items',
+    'folders',
+    'highlights',
+  ]
   const dump: Record<string, unknown> = {}
   for (const table of tables) dump[table] = (await h.db.$client.execute(`SELECT * FROM ${table} ORDER BY rowid`)).rows
   return JSON.stringify(dump)

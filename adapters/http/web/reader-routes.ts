@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { isAppError } from '../../../core/errors.ts'
+import { listItemHighlights, type HighlightDto } from '../../app/highlights.ts'
 import { findItem } from '../../app/saved-items.ts'
 import { readContent, saveProgress } from '../../app/reading.ts'
 import { READER_CSP } from './pages/layout.ts'
@@ -28,15 +29,18 @@ export function readerRoutes({ deps, guard }: RouteContext) {
     const item = await findItem(deps, sessionPrincipal(c.session), id)
     if (!item) return notFound(c)
     let content = null
+    let highlights: HighlightDto[] = []
     try {
       content = await readContent(deps, sessionPrincipal(c.session), id, 'html')
+      // The marks and the list under the article (docs/highlights.md#web); an item without an article shows none.
+      highlights = await listItemHighlights(deps, sessionPrincipal(c.session), id)
     } catch (error) {
       if (!isAppError(error)) throw error
       // Deleted since the line above.
       if (error._tag === 'SavedItemNotFoundError') return notFound(c)
       if (error._tag !== 'ContentNotFoundError') throw error
     }
-    const view = { csrf: c.csrf, item, content }
+    const view = { csrf: c.csrf, item, content, highlights }
     return page(c, 200, readerTitle(view), readerPage(view), {
       csp: READER_CSP,
       styles: READER_STYLES,

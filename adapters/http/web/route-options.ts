@@ -29,3 +29,15 @@ export const grantIdParam = {
     if (typeof params.grantId !== 'string') params.grantId = ''
   },
 }
+
+/** An item's `:id` and one of its highlights' `:highlightId`, under the same rule as {@link idParam}. */
+export const highlightParams = {
+  params: t.Object({ id: t.String(), highlightId: t.String() }),
+  transform({ params }: { params: Record<string, unknown> }) {
+    if (typeof params.id !== 'string') params.id = ''
+    if (typeof params.highlightId !== 'string') params.highlightId = ''
+  },
+}
+
+/** What a page at an item's highlight's address gets ({@link highlightParams}). */
+export type WithHighlight = { params: { id: string; highlightId: string } }

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { RouteContext } from '../route-context.ts'
 import { accountRoutes } from './accounts-routes.ts'
 import { connectPageRoutes } from './connect-routes.ts'
+import { highlightRoutes } from './highlight-routes.ts'
 import { hidden } from './route-options.ts'
 import { queueRoutes } from './queue-routes.ts'
 import { readerRoutes } from './reader-routes.ts'
@@ -23,6 +24,7 @@ export const webRoutes = (context: RouteContext) => {
     .use(webhookSettingsRoutes(context))
     .use(queueRoutes(context))
     .use(readerRoutes(context))
+    .use(highlightRoutes(context))
     .use(saveRoutes(context))
     .use(connectPageRoutes(context))
     .get(APP_STYLESHEET_PATH, ({ request, query }) => APP_STYLESHEET.respond(request, query.v), hidden)

@@ -43,7 +43,7 @@ ${options.script ? html`<script src="${options.script}" defer></script>` : null}
   <a class="brand" href="/">Readlater</a>
   ${
     options.signedInAs
-      ? html`<nav><a href="/">Queue</a> <a href="/settings">Settings</a>
+      ? html`<nav><a href="/">Queue</a> <a href="/highlights">Highlights</a> <a href="/settings">Settings</a>
       <form method="post" action="/sign-out" class="inline"><input type="hidden" name="csrf" value="${options.csrfToken ?? ''}"><button type="submit" class="link">Sign out</button></form></nav>`
       : html`<nav><a href="/sign-in">Sign in</a>${options.signupOpen === false ? '' : html` <a href="/sign-up">Create account</a>`}</nav>`
   }

@@ -1,6 +1,9 @@
+import type { HighlightDto } from '../../../app/highlights.ts'
 import type { HtmlContentDto } from '../../../app/reading.ts'
+import { markArticle } from '../../../../core/highlights/mark-article.ts'
 import type { SavedItem } from '../../../../core/types.ts'
 import { gateArticle } from './article-gate.ts'
+import { itemHighlightsSection } from './highlights.ts'
 import { html, raw, type SafeHtml } from './html.ts'
 import { csrfField } from './parts.ts'
 
@@ -9,6 +12,8 @@ export interface ReaderView {
   item: SavedItem
   /** The item's article, or null while it has none. */
   content: HtmlContentDto | null
+  /** The item's highlights in text order (read only when it has an article). */
+  highlights: readonly HighlightDto[]
 }
 
 // Stored URLs passed capture's http(s) check; this keeps a link from ever being `javascript:`.
@@ -36,7 +41,9 @@ function actions(view: ReaderView): SafeHtml {
 
 /**
  * One item to read (docs/web.md#reader-view). The script that keeps the reading position finds what it
- * needs in the article's `data-` attributes: the page has no inline script for a policy to allow.
+ * needs in the article's `data-` attributes: the page has no inline script for a policy to allow. The
+ * highlights are marks in the article, placed from their text offsets (docs/highlights.md#web), and a list
+ * under it.
  */
 export function readerPage(view: ReaderView): SafeHtml {
   const { item, content } = view
@@ -61,6 +68,7 @@ export function readerPage(view: ReaderView): SafeHtml {
     <p class="muted reader-byline">${details.join(' · ')}</p>
     ${actions(view)}
   </header>
-  <div class="article"${lang}>${raw(gateArticle(content.html))}</div>
+  <div class="article"${lang}>${raw(markArticle(gateArticle(content.html), view.highlights, content.text))}</div>
+  ${itemHighlightsSection({ csrf: view.csrf, itemId: item.id, highlights: view.highlights })}
 </article>`
 }
