@@ -24,6 +24,7 @@ import {
   highlightsPage,
   insertHighlight,
   itemHighlights,
+  itemHighlightsVersion as storedHighlightsVersion,
   removeHighlight,
   type ListedHighlight,
 } from '../storage/highlights.ts'
@@ -112,6 +113,20 @@ export async function listItemHighlights(
   const found = await itemHighlights(deps.db, principal.userId, savedItemId)
   if (found === null) throw new SavedItemNotFoundError(savedItemId)
   return found.map(toHighlightDto)
+}
+
+/**
+ * How many highlights the caller's item has and a version of them that changes whenever any of them does
+ * (its colour, note or position, one added or deleted): the reader view keeps its marked article while the
+ * version is the same (docs/highlights.md#web). One short read, whatever the number of highlights; an item
+ * that is not the caller's has none.
+ */
+export function itemHighlightsVersion(
+  deps: AppDeps,
+  principal: Principal,
+  savedItemId: string,
+): Promise<{ count: number; version: string }> {
+  return storedHighlightsVersion(deps.db, principal.userId, savedItemId)
 }
 
 /**

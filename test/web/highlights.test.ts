@@ -113,14 +113,19 @@ describe('the reader view with highlights', () => {
     // The list, in text order, each with its link and delete form.
     const list = page.text.slice(page.text.indexOf('<section class="highlights"'))
     expect(textOf(list)).toContain('Highlights 3 highlights All highlights')
-    const order = [inner, across, paragraphs].map((h) => list.indexOf(`data-highlight-entry="${h.id}"`))
+    const order = [inner, across, paragraphs].map((h) => list.indexOf(`id="quote-${h.id}"`))
     expect(order).toEqual([...order].sort((a, b) => a - b))
-    expect(list).toContain(
-      `<a href="#highlight-${across.id}" aria-describedby="quote-${across.id}">Show in article</a>`,
-    )
+    expect(list).toContain(`<a href="#highlight-${across.id}">Show in article</a>`)
     expect(list).toContain('<p class="hl-note">Compare</p>')
     expect(list).toContain('<span class="hl-dot hl-green"></span>Green')
-    expect(list).toContain(`<form method="post" action="/items/${r.itemId}/highlights/${across.id}/delete">`)
+    // One form (one CSRF token) for the page; each button posts to its highlight's address.
+    expect(list.match(/<form /g)).toHaveLength(1)
+    expect(list).toContain(
+      `<form id="hl-act" method="post" action="/items/${r.itemId}/highlights"><input type="hidden" name="csrf" value="${r.web.csrf}"></form>`,
+    )
+    expect(list).toContain(
+      `<button form="hl-act" formaction="/items/${r.itemId}/highlights/${across.id}/delete" class="danger" aria-describedby="quote-${across.id}">Delete highlight</button>`,
+    )
     expect(list.match(/>Delete highlight</g)).toHaveLength(3)
     expect(page.text).toContain('<a href="/highlights">Highlights</a>')
   })
@@ -152,7 +157,42 @@ describe('the reader view with highlights', () => {
     })
     const page = await r.web.get(`/items/${r.itemId}`)
     expect(page.text).toContain('<div class="article"><p>Another memory safety text entirely.</p></div>')
-    expect(page.text).toContain(`data-highlight-entry="${highlight.id}"`)
+    expect(page.text).toContain(`id="quote-${highlight.id}"`)
+  })
+
+  test('the page kept between views follows every change: colour, note, position, a new one, a delete, a new article', async () => {
+    // The clock stands still here: each change below happens in the same millisecond as the one before.
+    const r = await reader('kept@example.com')
+    const first = await highlightOf(r, 'First point')
+    const view = async () => (await r.web.get(`/items/${r.itemId}`)).text
+    expect(await view()).toContain(`<mark class="hl hl-yellow" data-highlight="${first.id}"`)
+    expect((await scriptPost(r, `/items/${r.itemId}/highlights/${first.id}`, { color: 'blue' })).status).toBe(200)
+    expect(await view()).toContain(`<mark class="hl hl-blue" data-highlight="${first.id}"`)
+    await scriptPost(r, `/items/${r.itemId}/highlights/${first.id}`, { note: 'A first note' })
+    expect(await view()).toContain('<p class="hl-note">A first note</p>')
+    await scriptPost(r, `/items/${r.itemId}/highlights/${first.id}`, { note: 'A longer second note' })
+    expect(await view()).toContain('<p class="hl-note">A longer second note</p>')
+    const second = await highlightOf(r, 'Second point')
+    expect(await view()).toContain(`id="highlight-${second.id}"`)
+    // Moved by a new extraction (as re-anchoring writes it) and then the article itself replaced.
+    const moved = `<p>New first paragraph.</p>${ARTICLE}`
+    await r.h.db.$client.execute({
+      sql: 'UPDATE highlights SET start = start + 22, "end" = "end" + 22 WHERE saved_item_id = ?',
+      args: [r.itemId],
+    })
+    await r.h.db.$client.execute({
+      sql: 'UPDATE item_contents SET html = ?, text = ? WHERE item_id = ?',
+      args: [moved, articleText(moved), r.itemId],
+    })
+    const after = await view()
+    expect(articleText(articleOf(after))).toBe(articleText(moved))
+    expect(after).toContain(
+      `<li><mark class="hl hl-blue" data-highlight="${first.id}" id="highlight-${first.id}">First point</mark></li>`,
+    )
+    await r.web.post(`/items/${r.itemId}/highlights/${second.id}/delete`)
+    const last = await view()
+    expect(last).not.toContain(second.id)
+    expect(textOf(last)).toContain('1 highlight All highlights')
   })
 
   test('hostile quotes and notes are text everywhere: the marks, the list, /highlights', async () => {
@@ -233,6 +273,12 @@ describe('the script’s routes', () => {
       [{ exact: 'First point', color: 'red' }, 400, 'ValidationError', /body\.color/],
       [{ exact: 'First point', note: 'n'.repeat(10_001) }, 400, 'ValidationError', /A note is at most 10,000/],
     ]
+    const pending = (
+      await r.h.call('POST', '/v1/captures', { token: r.key, body: { url: 'https://example.com/not-read-yet' } })
+    ).body.savedItem.id
+    const noArticle = await scriptPost(r, `/items/${pending}/highlights`, { exact: 'First point' })
+    expect(noArticle.status).toBe(404)
+    expect(noArticle.json).toEqual({ _tag: 'ContentNotFoundError', message: 'This item has no article to highlight.' })
     for (const [fields, status, tag, message] of cases) {
       const reply = await scriptPost(r, `/items/${r.itemId}/highlights`, fields)
       expect({ fields: Object.keys(fields), status: reply.status, tag: reply.json?._tag }).toEqual({
@@ -302,7 +348,7 @@ describe('deleting with the plain form', () => {
     const keep = await highlightOf(r, 'Second point')
     const gone = await highlightOf(r, 'First point', { note: 'bye' })
     const page = await r.web.get(`/items/${r.itemId}`)
-    expect(page.text).toContain(`action="/items/${r.itemId}/highlights/${gone.id}/delete"`)
+    expect(page.text).toContain(`formaction="/items/${r.itemId}/highlights/${gone.id}/delete"`)
     const deleted = await r.web.post(`/items/${r.itemId}/highlights/${gone.id}/delete`)
     expect(deleted.status).toBe(303)
     expect(deleted.location).toBe(`/items/${r.itemId}#highlights`)

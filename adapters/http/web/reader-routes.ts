@@ -1,11 +1,12 @@
 import { Elysia } from 'elysia'
 import { isAppError } from '../../../core/errors.ts'
-import { listItemHighlights, type HighlightDto } from '../../app/highlights.ts'
+import { itemHighlightsVersion, listItemHighlights } from '../../app/highlights.ts'
 import { findItem } from '../../app/saved-items.ts'
 import { readContent, saveProgress } from '../../app/reading.ts'
 import { READER_CSP } from './pages/layout.ts'
 import { readerPage, readerTitle } from './pages/reader.ts'
 import { progressOf, sessionPrincipal } from './reader.ts'
+import { readerMarks } from './reader-marks.ts'
 import { READER_SCRIPT_ASSET, READER_SCRIPT_PATH } from './reader-script.ts'
 import { READER_STYLES } from './pages/styles.ts'
 import type { RouteContext } from '../route-context.ts'
@@ -15,6 +16,7 @@ import { formRoute, hidden, idParam, type WithId } from './route-options.ts'
 /** The reader view, its reading position and its script (docs/web.md#reader-view). */
 export function readerRoutes({ deps, guard }: RouteContext) {
   const { page, message } = pageReplies(deps.config)
+  const marked = readerMarks()
   // ── Reader view ─────────────────────────────────────────────────────────────────────────────────
 
   // Another person's item answers exactly as an id that does not exist, and as any unknown page.
@@ -29,18 +31,21 @@ export function readerRoutes({ deps, guard }: RouteContext) {
     const item = await findItem(deps, sessionPrincipal(c.session), id)
     if (!item) return notFound(c)
     let content = null
-    let highlights: HighlightDto[] = []
+    let marks = null
     try {
-      content = await readContent(deps, sessionPrincipal(c.session), id, 'html')
-      // The marks and the list under the article (docs/highlights.md#web); an item without an article shows none.
-      highlights = await listItemHighlights(deps, sessionPrincipal(c.session), id)
+      const principal = sessionPrincipal(c.session)
+      content = await readContent(deps, principal, id, 'html')
+      // The marks and the list under the article (docs/highlights.md#web), kept while the highlights are the
+      // same; an item without an article shows none.
+      const version = await itemHighlightsVersion(deps, principal, id)
+      marks = await marked(id, content, version, () => listItemHighlights(deps, principal, id))
     } catch (error) {
       if (!isAppError(error)) throw error
       // Deleted since the line above.
       if (error._tag === 'SavedItemNotFoundError') return notFound(c)
       if (error._tag !== 'ContentNotFoundError') throw error
     }
-    const view = { csrf: c.csrf, item, content, highlights }
+    const view = { csrf: c.csrf, item, content, marked: marks }
     return page(c, 200, readerTitle(view), readerPage(view), {
       csp: READER_CSP,
       styles: READER_STYLES,

@@ -31,20 +31,38 @@ const swatch = (color: string): SafeHtml =>
   html`<span class="hl-swatch"><span class="hl-dot hl-${colorOf(color)}"></span>${COLOR_NAMES[colorOf(color)]}</span>`
 
 /**
- * The item's highlights under its article, in text order (docs/web.md#reader-view): each quote, its note and
- * colour, a link to its mark and "Delete highlight", a plain form. The reader's script reads a highlight's
- * note from here and replaces this list after each change; its help and shortcut come out of hiding then.
+ * The item's highlights as list items, in text order: each quote, its note and colour, a link to its mark
+ * and "Delete highlight", a button of the section's one form (its CSRF token written once, not per
+ * highlight). Made of the highlights alone, so the reader view can keep it with the marked article.
+ */
+export function highlightEntries(itemId: string, highlights: readonly HighlightDto[]): SafeHtml {
+  return html`${highlights.map((highlight) => {
+    const show =
+      highlight.position === null
+        ? html`<span class="muted">Not found in the current article</span>`
+        : html`<a href="#highlight-${highlight.id}">Show in article</a>`
+    // The button is described by its quote, which tells one "Delete highlight" from the next.
+    return html`<li class="hl-entry">${quoteOf(highlight)}${noteOf(highlight)}<div class="hl-entry-actions">${swatch(highlight.color)} ${show} <button form="hl-act" formaction="/items/${itemId}/highlights/${highlight.id}/delete" class="danger" aria-describedby="quote-${highlight.id}">Delete highlight</button></div></li>
+`
+  })}`
+}
+
+/**
+ * The item's highlights under its article (docs/web.md#reader-view): the list (`highlightEntries`), which
+ * works without JavaScript. The reader's script reads a highlight's note from it (by its quote's id) and
+ * replaces this section after each change; its help and shortcut come out of hiding then.
  */
 export function itemHighlightsSection(view: {
   csrf: string
   itemId: string
-  highlights: readonly HighlightDto[]
+  count: number
+  entries: SafeHtml
 }): SafeHtml {
-  const { itemId, highlights } = view
-  const count = highlights.length === 1 ? '1 highlight' : `${highlights.length.toLocaleString('en-US')} highlights`
+  const { itemId, count } = view
+  const counted = count === 1 ? '1 highlight' : `${count.toLocaleString('en-US')} highlights`
   return html`<section class="highlights" id="highlights" aria-labelledby="highlights-title">
   <h2 id="highlights-title">Highlights</h2>
-  <p class="muted">${highlights.length === 0 ? 'No highlights yet.' : count} <a href="/highlights">All highlights</a></p>
+  <p class="muted">${count === 0 ? 'No highlights yet.' : counted} <a href="/highlights">All highlights</a></p>
   <div class="hl-help" hidden>
     <p class="muted">Select text in the article, then press “Highlight” (or <kbd>h</kbd>). Select a highlight to add a note, change its colour or delete it.</p>
     <details class="shortcuts">
@@ -57,30 +75,11 @@ export function itemHighlightsSection(view: {
     </details>
   </div>
   ${
-    highlights.length === 0
+    count === 0
       ? null
-      : html`<ol class="hl-list">
-    ${highlights.map(
-      (
-        highlight,
-      ) => html`<li class="hl-entry" data-highlight-entry="${highlight.id}" data-color="${colorOf(highlight.color)}">
-      ${quoteOf(highlight)}
-      ${noteOf(highlight)}
-      <div class="hl-entry-actions">
-        ${swatch(highlight.color)}
-        ${
-          highlight.position === null
-            ? html`<span class="muted">Not found in the current article</span>`
-            : html`<a href="#highlight-${highlight.id}" aria-describedby="quote-${highlight.id}">Show in article</a>`
-        }
-        <form method="post" action="/items/${itemId}/highlights/${highlight.id}/delete">
-          ${csrfField(view.csrf)}
-          <button type="submit" class="danger" aria-describedby="quote-${highlight.id}">Delete highlight</button>
-        </form>
-      </div>
-    </li>`,
-    )}
-  </ol>`
+      : html`<form id="hl-act" method="post" action="/items/${itemId}/highlights">${csrfField(view.csrf)}</form>
+  <ol class="hl-list">
+${view.entries}</ol>`
   }
 </section>`
 }
@@ -103,7 +102,7 @@ ${
     : html`<ol class="hl-list hl-all">
   ${view.highlights.map((highlight) => {
     const title = highlight.savedItem.title ?? highlight.savedItem.normalizedUrl
-    return html`<li class="hl-entry" data-color="${colorOf(highlight.color)}">
+    return html`<li class="hl-entry">
     ${quoteOf(highlight)}
     ${noteOf(highlight)}
     <p class="muted hl-source">${swatch(highlight.color)} On <a href="${highlightHref(highlight.savedItemId, highlight.id)}">${title}</a>${highlight.position === null ? ' (not found in the current article)' : ''} · ${timeOf(highlight.createdAt)}</p>

@@ -1,19 +1,26 @@
-import type { HighlightDto } from '../../../app/highlights.ts'
 import type { HtmlContentDto } from '../../../app/reading.ts'
-import { markArticle } from '../../../../core/highlights/mark-article.ts'
 import type { SavedItem } from '../../../../core/types.ts'
-import { gateArticle } from './article-gate.ts'
 import { itemHighlightsSection } from './highlights.ts'
 import { html, raw, type SafeHtml } from './html.ts'
 import { csrfField } from './parts.ts'
+
+/** The article as the reader view embeds it, marks drawn, and the list of its highlights (docs/highlights.md#web). */
+export interface MarkedArticle {
+  /** The gated article with the highlights' marks. */
+  article: string
+  /** The list items under it (no CSRF token: they are the same for every session). */
+  entries: string
+  /** How many highlights the list has. */
+  count: number
+}
 
 export interface ReaderView {
   csrf: string
   item: SavedItem
   /** The item's article, or null while it has none. */
   content: HtmlContentDto | null
-  /** The item's highlights in text order (read only when it has an article). */
-  highlights: readonly HighlightDto[]
+  /** The article as embedded, its highlights marked, and their list (../reader-marks.ts); null without one. */
+  marked: MarkedArticle | null
 }
 
 // Stored URLs passed capture's http(s) check; this keeps a link from ever being `javascript:`.
@@ -68,7 +75,7 @@ export function readerPage(view: ReaderView): SafeHtml {
     <p class="muted reader-byline">${details.join(' · ')}</p>
     ${actions(view)}
   </header>
-  <div class="article"${lang}>${raw(markArticle(gateArticle(content.html), view.highlights, content.text))}</div>
-  ${itemHighlightsSection({ csrf: view.csrf, itemId: item.id, highlights: view.highlights })}
+  <div class="article"${lang}>${raw(view.marked?.article ?? '')}</div>
+  ${itemHighlightsSection({ csrf: view.csrf, itemId: item.id, count: view.marked?.count ?? 0, entries: raw(view.marked?.entries ?? '') })}
 </article>`
 }
