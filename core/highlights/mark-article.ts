@@ -188,6 +188,8 @@ function paragraphOffsets(paragraph: Paragraph): Int32Array {
 export interface ArticleTextMap {
   /** Equal to `articleText(html)`. */
   text: string
+  /** The units themselves: the HTML's decoded text, in document order, before any collapsing. */
+  units: string
   /** Per unit: its offset in `text`, or -1 when dropped. */
   offset: number[]
   /** Per unit: the HTML it is read from, `[from, to)` (a character reference's whole `&…;`). */
@@ -199,10 +201,11 @@ export interface ArticleTextMap {
 
 /** Walks sanitized article HTML as `articleText` does, keeping where each character of the text comes from. */
 export function articleTextMap(html: string): ArticleTextMap {
-  const map: ArticleTextMap = { text: '', offset: [], from: [], to: [], markable: [] }
+  const map: ArticleTextMap = { text: '', units: '', offset: [], from: [], to: [], markable: [] }
   const walked = walkArticle(html, (paragraph) => {
     const offsets = paragraphOffsets(paragraph)
-    for (const piece of paragraph.pieces)
+    for (const piece of paragraph.pieces) {
+      map.units += paragraph.current.slice(piece.at, piece.at + piece.length)
       for (let i = 0; i < piece.length; i++) {
         const at = offsets[piece.at + i]!
         map.offset.push(paragraph.text && at >= 0 ? paragraph.base + at : -1)
@@ -210,6 +213,7 @@ export function articleTextMap(html: string): ArticleTextMap {
         map.to.push(piece.plain ? piece.from + i + 1 : piece.to)
         map.markable.push(piece.markable)
       }
+    }
   })
   map.text = walked.text
   return map
