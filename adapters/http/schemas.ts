@@ -200,27 +200,6 @@ export const SearchResults = t.Object(
 export const ChangesQuery = t.Object({
   since: t.Optional(t.String({ description: 'The `cursor` of the previous page; absent for the first reading' })),
 })
-const kindAndId = { id: t.String() }
-export const ChangesPage = t.Object(
-  {
-    changes: t.Array(
-      t.Union([
-        t.Object(
-          { kind: t.Literal('saved-item'), ...kindAndId, op: t.Literal('upsert'), savedItem: SavedItem },
-          closed,
-        ),
-        t.Object({ kind: t.Literal('folder'), ...kindAndId, op: t.Literal('upsert'), folder: Folder }, closed),
-        t.Object(
-          { kind: t.Union([t.Literal('saved-item'), t.Literal('folder')]), ...kindAndId, op: t.Literal('delete') },
-          closed,
-        ),
-      ]),
-    ),
-    cursor: t.String({ description: 'Send it back as `since` for what changed after this page' }),
-    hasMore: t.Boolean({ description: 'More changes are waiting now: ask again at once' }),
-  },
-  closed,
-)
 export const FolderList = t.Object({ folders: t.Array(Folder) }, closed)
 export const WebhookEventName = literals(WEBHOOK_EVENTS)
 export const Webhook = t.Object(
@@ -368,6 +347,33 @@ export const HighlightListQuery = t.Object({
   limit: t.Optional(t.String({ pattern: '^[0-9]+$', description: 'Page size 1–500; without it, all highlights' })),
   cursor: t.Optional(t.String({ description: 'From the `Link: <…>; rel="next"` header of the previous page' })),
 })
+// The changes feed (docs/api.md#changes); after the highlight schemas, whose entries it holds.
+const kindAndId = { id: t.String() }
+export const ChangesPage = t.Object(
+  {
+    changes: t.Array(
+      t.Union([
+        t.Object(
+          { kind: t.Literal('saved-item'), ...kindAndId, op: t.Literal('upsert'), savedItem: SavedItem },
+          closed,
+        ),
+        t.Object({ kind: t.Literal('folder'), ...kindAndId, op: t.Literal('upsert'), folder: Folder }, closed),
+        t.Object({ kind: t.Literal('highlight'), ...kindAndId, op: t.Literal('upsert'), highlight: Highlight }, closed),
+        t.Object(
+          {
+            kind: t.Union([t.Literal('saved-item'), t.Literal('folder'), t.Literal('highlight')]),
+            ...kindAndId,
+            op: t.Literal('delete'),
+          },
+          closed,
+        ),
+      ]),
+    ),
+    cursor: t.String({ description: 'Send it back as `since` for what changed after this page' }),
+    hasMore: t.Boolean({ description: 'More changes are waiting now: ask again at once' }),
+  },
+  closed,
+)
 export const Health = t.Object({ ok: t.Boolean() }, closed)
 export const Me = t.Object({ id: t.String(), email: t.String() }, closed)
 export const IdParams = t.Object({ id: t.String() })

@@ -12,7 +12,9 @@ import {
   fixBody,
 } from '../storage/webhooks.ts'
 import { findSavedItem } from '../storage/saved-items.ts'
+import { findHighlight } from '../storage/highlights.ts'
 import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
+import { toHighlightDto } from '../../core/highlights/highlight.ts'
 import { openSecret } from '../app/webhook-secrets.ts'
 import { sendMessage, type SendOptions } from '../webhooks/send.ts'
 
@@ -61,20 +63,30 @@ export function startDeliveryWorkers(
 }
 
 /**
- * The body of a message about an item at its first attempt: the item as it is now, in its wire shape
- * (docs/webhooks.md#events), under the event's type and the time of the change. Written to the outbox, so
- * every later attempt sends the same bytes; a delete that came first has written the item as it was.
+ * The body of a message about an item or a highlight at its first attempt: the item (or highlight) as it is
+ * now, in its wire shape (docs/webhooks.md#events), under the event's type and the time of the change.
+ * Written to the outbox, so every later attempt sends the same bytes; a delete that came first has written
+ * the item (or highlight) as it was.
  */
 async function firstBody(db: Database, claim: ClaimedDelivery): Promise<string | null> {
-  const item = await findSavedItem(db, claim.userId, claim.entityId)
-  const body = item
-    ? JSON.stringify({
-        type: claim.type,
-        timestamp: new Date(claim.createdAtMs).toISOString(),
-        data: { savedItem: toSavedItemDto(item) },
-      })
+  const data = await currentData(db, claim)
+  const body = data
+    ? JSON.stringify({ type: claim.type, timestamp: new Date(claim.createdAtMs).toISOString(), data })
     : null
   return fixBody(db, claim.seq, body)
+}
+
+/** What a message's `data` holds, read now: `{ savedItem }` or `{ highlight }`; null when it is gone. */
+async function currentData(
+  db: Database,
+  claim: ClaimedDelivery,
+): Promise<{ savedItem: unknown } | { highlight: unknown } | null> {
+  if (claim.type.startsWith('highlight.')) {
+    const highlight = await findHighlight(db, claim.userId, claim.entityId)
+    return highlight ? { highlight: toHighlightDto(highlight) } : null
+  }
+  const item = await findSavedItem(db, claim.userId, claim.entityId)
+  return item ? { savedItem: toSavedItemDto(item) } : null
 }
 
 /** One attempt of a claimed message, and its outcome stored. Never throws. */
@@ -83,11 +95,14 @@ export async function deliverOnce(deps: DeliveryWorkerDeps, claim: ClaimedDelive
   try {
     const body = claim.body ?? (await firstBody(deps.db, claim))
     if (body === null) {
-      // Cannot happen while deleting an item writes its messages' bodies; never sent without one.
+      // Cannot happen while deleting an item or a highlight writes its messages' bodies; never sent without one.
       await markDeliveryFailed(
         deps.db,
         claim,
-        { responseStatus: null, error: 'the item is gone' },
+        {
+          responseStatus: null,
+          error: claim.type.startsWith('highlight.') ? 'the highlight is gone' : 'the item is gone',
+        },
         deps.clock.now().getTime(),
         DISABLE_AFTER_FAILURES,
       )

@@ -1,7 +1,9 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm'
-import { CHANGES_PAGE_SIZE, type ChangesPosition } from '../../core/changes/cursor.ts'
+import { eq, sql } from 'drizzle-orm'
+import { CHANGES_PAGE_SIZE, type ChangesPosition, type SnapshotKind } from '../../core/changes/cursor.ts'
 import { CursorExpiredError } from '../../core/errors.ts'
+import type { StoredHighlight } from '../../core/highlights/highlight.ts'
 import type { Folder, SavedItem } from '../../core/types.ts'
+import { highlightsByIds } from './highlights.ts'
 import type { Database } from './open-database.ts'
 import { preparedPer } from './prepared.ts'
 import { runProgram } from './program.ts'
@@ -9,11 +11,17 @@ import { readRows } from './read-rows.ts'
 import { ITEM_FIELDS, itemFromRow, type RawRow } from './saved-item-rows.ts'
 import { folders, savedItems } from './schema.ts'
 
+/** What the feed follows: items, folders and highlights (the `kind` column of `changes`). */
+export type ChangeKind = 'saved-item' | 'folder' | 'highlight'
+
 /** One entry of the feed: an entity as it is now, or its deletion (docs/api.md#changes). */
 export type ChangeEntry =
   | { kind: 'saved-item'; id: string; op: 'upsert'; savedItem: SavedItem }
   | { kind: 'folder'; id: string; op: 'upsert'; folder: Folder }
-  | { kind: 'saved-item' | 'folder'; id: string; op: 'delete' }
+  | { kind: 'highlight'; id: string; op: 'upsert'; highlight: StoredHighlight }
+  | { kind: ChangeKind; id: string; op: 'delete' }
+
+type ChangeKey = { kind: ChangeKind; id: string }
 
 export interface ChangesPage {
   changes: ChangeEntry[]
@@ -50,28 +58,28 @@ async function currentFolders(db: Database, userId: string, ids: string[]): Prom
   return new Map(rows.map((row) => [row.id as string, { id: row.id as string, name: row.name as string }]))
 }
 
+async function currentHighlights(db: Database, userId: string, ids: string[]): Promise<Map<string, StoredHighlight>> {
+  if (ids.length === 0) return new Map()
+  return new Map((await highlightsByIds(db, userId, ids)).map((highlight) => [highlight.id, highlight]))
+}
+
+const idsOf = (keys: ChangeKey[], kind: ChangeKind) => keys.filter((key) => key.kind === kind).map((key) => key.id)
+
 /** The entities as they are now: an id no longer there is a deletion. */
-async function entriesOf(
-  db: Database,
-  userId: string,
-  keys: { kind: 'saved-item' | 'folder'; id: string }[],
-): Promise<ChangeEntry[]> {
-  const [items, folderMap] = await Promise.all([
-    currentItems(
-      db,
-      userId,
-      keys.filter((key) => key.kind === 'saved-item').map((key) => key.id),
-    ),
-    currentFolders(
-      db,
-      userId,
-      keys.filter((key) => key.kind === 'folder').map((key) => key.id),
-    ),
+async function entriesOf(db: Database, userId: string, keys: ChangeKey[]): Promise<ChangeEntry[]> {
+  const [items, folderMap, highlightMap] = await Promise.all([
+    currentItems(db, userId, idsOf(keys, 'saved-item')),
+    currentFolders(db, userId, idsOf(keys, 'folder')),
+    currentHighlights(db, userId, idsOf(keys, 'highlight')),
   ])
   return keys.map(({ kind, id }): ChangeEntry => {
     if (kind === 'saved-item') {
       const savedItem = items.get(id)
       return savedItem ? { kind, id, op: 'upsert', savedItem } : { kind, id, op: 'delete' }
+    }
+    if (kind === 'highlight') {
+      const highlight = highlightMap.get(id)
+      return highlight ? { kind, id, op: 'upsert', highlight } : { kind, id, op: 'delete' }
     }
     const folder = folderMap.get(id)
     return folder ? { kind, id, op: 'upsert', folder } : { kind, id, op: 'delete' }
@@ -95,7 +103,8 @@ async function newestSeq(db: Database, userId: string): Promise<number> {
 /**
  * One page of the feed from `position` (docs/api.md#changes): in the log, the changes after its `seq`,
  * each entity once (where it last changed in the page) with its state at read time; in a snapshot, the
- * next live folders then items. `withFolders` is false for a caller without `folders:read`.
+ * next live folders, then items, then highlights. `withFolders` is false for a caller without `folders:read`
+ * (items and highlights need only `saved-items:read`, which every caller of the feed has).
  * CursorExpiredError when the person's log was pruned past the cursor.
  */
 export async function readChanges(
@@ -119,17 +128,17 @@ async function logPage(db: Database, userId: string, since: number, withFolders:
     )
   const rows = await readRows(
     db,
-    `SELECT seq, kind, entity_id AS id FROM changes WHERE user_id = ? AND seq > ?${withFolders ? '' : " AND kind = 'saved-item'"} ORDER BY seq LIMIT ?`,
+    `SELECT seq, kind, entity_id AS id FROM changes WHERE user_id = ? AND seq > ?${withFolders ? '' : " AND kind != 'folder'"} ORDER BY seq LIMIT ?`,
     [userId, since, limit + 1],
   )
   const hasMore = rows.length > limit
   const page = rows.slice(0, limit)
   // Each entity once, where it last changed in the page: its state is read now anyway.
-  const last = new Map<string, { kind: 'saved-item' | 'folder'; id: string; seq: number }>()
+  const last = new Map<string, ChangeKey>()
   for (const row of page) {
     const key = `${row.kind} ${row.id}`
     last.delete(key)
-    last.set(key, { kind: row.kind as 'saved-item' | 'folder', id: row.id as string, seq: Number(row.seq) })
+    last.set(key, { kind: row.kind as ChangeKind, id: row.id as string })
   }
   const next = page.length > 0 ? Number(page[page.length - 1]!.seq) : since
   return {
@@ -146,40 +155,44 @@ async function snapshotPage(
   withFolders: boolean,
   limit: number,
 ): Promise<ChangesPage> {
-  const keys: { kind: 'saved-item' | 'folder'; id: string }[] = []
-  let after = position.after
-  // Folders first (kind 0), then items (kind 1), each by id.
-  if (withFolders && (after === null || after.kind === 0)) {
-    const rows = await db
-      .select({ id: folders.id })
-      .from(folders)
-      .where(and(eq(folders.userId, userId), after ? gt(folders.id, after.id) : undefined))
-      .orderBy(asc(folders.id))
-      .limit(limit + 1)
-    for (const row of rows.slice(0, limit)) keys.push({ kind: 'folder', id: row.id })
-    if (rows.length > limit) return snapshotResult(db, userId, keys, position.upto, { kind: 0, id: keys.at(-1)!.id })
-    after = null
+  const keys: ChangeKey[] = []
+  // Folders first (kind 0), then items (kind 1), then highlights (kind 2), each by id. A kind before the
+  // cursor's is done; the cursor's own goes on after its id.
+  const from = position.after?.kind ?? 0
+  for (const [kind, table] of SNAPSHOT_TABLES.entries()) {
+    if (kind < from || (kind === 0 && !withFolders)) continue
+    const room = limit - keys.length
+    const after = position.after?.kind === kind ? position.after.id : null
+    const rows = await readRows(
+      db,
+      `SELECT id FROM ${table.name} WHERE user_id = ?${after === null ? '' : ' AND id > ?'} ORDER BY id LIMIT ?`,
+      after === null ? [userId, room + 1] : [userId, after, room + 1],
+    )
+    for (const row of rows.slice(0, room)) keys.push({ kind: table.kind, id: row.id as string })
+    // The next page goes on after the last entry given, of whichever kind it is (a page that filled up
+    // with the kind before this one goes on from the end of that one).
+    if (rows.length > room) {
+      const last = keys.at(-1)!
+      const lastKind = SNAPSHOT_TABLES.findIndex((entry) => entry.kind === last.kind) as SnapshotKind
+      return snapshotResult(db, userId, keys, position.upto, { kind: lastKind, id: last.id })
+    }
   }
-  const room = limit - keys.length
-  const itemAfter = after?.kind === 1 ? after.id : null
-  const rows = await db
-    .select({ id: savedItems.id })
-    .from(savedItems)
-    .where(and(eq(savedItems.userId, userId), itemAfter ? gt(savedItems.id, itemAfter) : undefined))
-    .orderBy(asc(savedItems.id))
-    .limit(room + 1)
-  for (const row of rows.slice(0, room)) keys.push({ kind: 'saved-item', id: row.id })
-  const more = rows.length > room
-  const last = keys.at(-1)
-  return snapshotResult(db, userId, keys, position.upto, more && last ? { kind: 1, id: last.id } : null)
+  return snapshotResult(db, userId, keys, position.upto, null)
 }
+
+/** The snapshot's kinds in order: the number a cursor gives a kind is its place here. */
+const SNAPSHOT_TABLES: { kind: ChangeKind; name: string }[] = [
+  { kind: 'folder', name: 'folders' },
+  { kind: 'saved-item', name: 'saved_items' },
+  { kind: 'highlight', name: 'highlights' },
+]
 
 async function snapshotResult(
   db: Database,
   userId: string,
-  keys: { kind: 'saved-item' | 'folder'; id: string }[],
+  keys: ChangeKey[],
   upto: number,
-  after: { kind: 0 | 1; id: string } | null,
+  after: { kind: SnapshotKind; id: string } | null,
 ): Promise<ChangesPage> {
   return {
     changes: await entriesOf(db, userId, keys),

@@ -135,6 +135,26 @@ export async function itemHighlightsVersion(
   return { count, version }
 }
 
+/**
+ * The person's highlights with these ids, as stored now (an id that is not one of theirs, or no longer there,
+ * is left out): the changes feed reads a page's highlights so. `+user_id` keeps the lookup on the primary key
+ * (as the feed's items query does): the ids drive it, never the person's whole index.
+ */
+export async function highlightsByIds(db: Database, userId: string, ids: string[]): Promise<StoredHighlight[]> {
+  const rows = await readRows(
+    db,
+    `SELECT ${COLUMNS} FROM highlights h WHERE h.id IN (SELECT value FROM json_each(?)) AND +h.user_id = ?`,
+    [JSON.stringify(ids), userId],
+  )
+  return rows.map(highlightOf)
+}
+
+/** One of the person's highlights as stored now, or null (a webhook message's body at its first attempt). */
+export async function findHighlight(db: Database, userId: string, id: string): Promise<StoredHighlight | null> {
+  const [row] = await readRows(db, `SELECT ${COLUMNS} FROM highlights h WHERE h.id = ? AND h.user_id = ?`, [id, userId])
+  return row ? highlightOf(row) : null
+}
+
 /** A highlight with the item it belongs to, as the list of all of a person's highlights shows it. */
 export interface ListedHighlight extends StoredHighlight {
   savedItem: { id: string; title: string | null; normalizedUrl: string }

@@ -523,5 +523,7 @@ export const highlights = sqliteTable(
     index('highlights_item_text_idx').on(t.savedItemId, t.start, t.end, t.createdAt, t.id),
     // A person's highlights newest first (scanned backwards), and the cascade from users.
     index('highlights_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // A person's highlights by id: the changes feed's snapshot pages them in that order (docs/api.md#changes).
+    index('highlights_user_id_idx').on(t.userId, t.id),
   ],
 )

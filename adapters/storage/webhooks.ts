@@ -146,7 +146,7 @@ export interface ClaimedDelivery {
   url: string
   secret: string
   type: string
-  /** The item or folder the message is about. */
+  /** The item, folder or highlight the message is about. */
   entityId: string
   /** When the change was committed. */
   createdAtMs: number
@@ -158,7 +158,7 @@ export interface ClaimedDelivery {
 }
 
 // The head of each enabled webhook's queue that has a free slot: its oldest due message that nobody holds
-// and that no older message about the same item or folder still waits ahead of (per-entity order). A
+// and that no older message about the same item, folder or highlight still waits ahead of (per-entity order). A
 // webhook with `perWebhook` messages in flight is skipped whole, so a receiver that hangs for 10 s holds a
 // few workers, never all of them, and its backlog is never walked (the cost of a claim is one probe per
 // webhook, not one per waiting message). Of the heads, the oldest message goes first.

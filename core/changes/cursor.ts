@@ -7,13 +7,19 @@ export const CHANGES_PAGE_SIZE = 500
 export const CHANGES_RETENTION_MS = 30 * 24 * 60 * 60 * 1000
 
 /**
+ * The kinds of the snapshot in the order it lists them, as a cursor numbers them: folders (0), items (1),
+ * highlights (2) (docs/api.md#changes).
+ */
+export type SnapshotKind = 0 | 1 | 2
+
+/**
  * Where a reader of the feed stands. `log`: every change after `seq` is still to come. `snapshot`: the
- * first reading without `since`, listing every live folder then item (`after` the last one given, by kind
- * and id), after which the log goes on from `upto`, the newest change when the snapshot began.
+ * first reading without `since`, listing every live folder, then item, then highlight (`after` the last one
+ * given, by kind and id), after which the log goes on from `upto`, the newest change when the snapshot began.
  */
 export type ChangesPosition =
   | { phase: 'log'; seq: number }
-  | { phase: 'snapshot'; upto: number; after: { kind: 0 | 1; id: string } | null }
+  | { phase: 'snapshot'; upto: number; after: { kind: SnapshotKind; id: string } | null }
 
 /** An opaque cursor for a position. */
 export function encodeChangesCursor(position: ChangesPosition): string {
@@ -41,6 +47,6 @@ export function decodeChangesCursor(cursor: string): ChangesPosition {
   const [, upto, kind, id] = decoded
   if (decoded.length !== 4 || typeof id !== 'string' || id.length > 64) throw new ValidationError(MALFORMED)
   if (kind === -1 && id === '') return { phase: 'snapshot', upto, after: null }
-  if ((kind !== 0 && kind !== 1) || id === '') throw new ValidationError(MALFORMED)
+  if ((kind !== 0 && kind !== 1 && kind !== 2) || id === '') throw new ValidationError(MALFORMED)
   return { phase: 'snapshot', upto, after: { kind, id } }
 }

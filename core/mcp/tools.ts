@@ -50,7 +50,7 @@ export const TOOLS = [
     title: 'List changes',
     scope: 'saved-items:read',
     description:
-      "What changed in the library since a cursor, deletions included, oldest first, 500 entries a page: for keeping an index of your own. Without since: every item (and folder) as it is now, then a cursor; pass each result's cursor as since next time, and call again at once while hasMore.",
+      "What changed in the library since a cursor, deletions included, oldest first, 500 entries a page: for keeping an index of your own. Without since: every item, highlight (and folder) as it is now, then a cursor; pass each result's cursor as since next time, and call again at once while hasMore.",
     annotations: read,
   },
   {

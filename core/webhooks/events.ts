@@ -9,6 +9,9 @@ export const WEBHOOK_EVENTS = [
   'folder.created',
   'folder.updated',
   'folder.deleted',
+  'highlight.created',
+  'highlight.updated',
+  'highlight.deleted',
 ] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 

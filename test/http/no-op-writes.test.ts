@@ -19,6 +19,8 @@ interface World {
   mcp(tool: string, args: Record<string, unknown>): Promise<any>
   item(options?: { read?: boolean; folderId?: string }): Promise<string>
   folder(name: string): Promise<string>
+  /** A highlight (with these fields) on a new item that has an article. */
+  highlight(fields?: { color?: string; note?: string }): Promise<string>
   importFile(csv: string): Promise<void>
 }
 
@@ -36,7 +38,7 @@ async function world(): Promise<World> {
     events: [...WEBHOOK_EVENTS],
   })
   let items = 0
-  return {
+  const w: World = {
     h,
     key,
     web,
@@ -67,6 +69,15 @@ async function world(): Promise<World> {
     async folder(name) {
       return (await api('POST', '/v1/folders', { name })).id
     },
+    async highlight(fields = {}) {
+      const item = await w.item()
+      await h.db.$client.execute({
+        sql: "INSERT INTO item_contents (item_id, word_count, html, text, extracted_at) VALUES (?, 2, '<p>Kept words</p>', 'Kept words', ?)",
+        args: [item, h.clock.now().toISOString()],
+      })
+      return (await api('POST', `/v1/saved-items/${item}/highlights`, { quote: { exact: 'Kept' }, ...fields }))
+        .highlight.id
+    },
     async importFile(csv) {
       const reply = await h.call('POST', '/v1/imports', {
         token: key,
@@ -83,6 +94,7 @@ async function world(): Promise<World> {
       expect(job.import.status).toBe('done')
     },
   }
+  return w
 }
 
 /** What a write may leave behind: the rows' own times, the feed's cursor, the outbox's rows. */
@@ -108,7 +120,9 @@ async function observe(w: World, ids: Record<string, string>): Promise<Observed>
       ? 'folders'
       : name.startsWith('progress')
         ? 'reading_progress'
-        : 'saved_items'
+        : name.startsWith('highlight')
+          ? 'highlights'
+          : 'saved_items'
     const column = table === 'reading_progress' ? 'item_id' : 'id'
     const { rows } = await w.h.db.$client.execute({
       sql: `SELECT updated_at FROM ${table} WHERE ${column} = ?`,
@@ -148,6 +162,11 @@ const itemChange = (updated = ['item']) => ({
 })
 const folderChange = { updated: ['folder'], feed: ['folder:upsert:folder'], outbox: ['folder.updated:folder'] }
 const progressOnly = { updated: ['progress'], feed: [], outbox: [] }
+const highlightChange = {
+  updated: ['highlight'],
+  feed: ['highlight:upsert:highlight'],
+  outbox: ['highlight.updated:highlight'],
+}
 
 const POCKET = 'title,url,time_added,tags,status\nImported,https://no-op.example/imported,1700000000,ai,archive\n'
 
@@ -331,6 +350,43 @@ const CASES: Case[] = [
     setup: async (w) => ({ folder: await w.folder('Case matters') }),
     act: (w, { folder }) => w.api('PATCH', `/v1/folders/${folder}`, { name: 'case matters' }),
     change: folderChange,
+  },
+  // REST: highlights (docs/highlights.md#endpoints: a patch that changes nothing writes nothing)
+  {
+    name: 'PATCH /v1/highlights/{id} with the colour it has',
+    setup: async (w) => ({ highlight: await w.highlight({ color: 'green' }) }),
+    act: (w, { highlight }) => w.api('PATCH', `/v1/highlights/${highlight}`, { color: 'green' }),
+    change: null,
+  },
+  {
+    name: 'PATCH /v1/highlights/{id} with the note it has, and its colour',
+    setup: async (w) => ({ highlight: await w.highlight({ note: 'Same note' }) }),
+    act: (w, { highlight }) => w.api('PATCH', `/v1/highlights/${highlight}`, { note: 'Same note', color: 'yellow' }),
+    change: null,
+  },
+  {
+    name: 'PATCH /v1/highlights/{id} with note null (or blank) on a highlight without one',
+    setup: async (w) => ({ highlight: await w.highlight() }),
+    act: async (w, { highlight }) => {
+      await w.api('PATCH', `/v1/highlights/${highlight}`, { note: null })
+      await w.api('PATCH', `/v1/highlights/${highlight}`, { note: '  \n ' })
+    },
+    change: null,
+  },
+  {
+    name: 'PATCH /v1/highlights/{id} with another note (a change)',
+    setup: async (w) => ({ highlight: await w.highlight({ note: 'Old note' }) }),
+    act: async (w, { highlight }) => {
+      const body = await w.api('PATCH', `/v1/highlights/${highlight}`, { note: 'New note' })
+      expect(body.highlight.updatedAt).toBe(w.h.clock.now().toISOString())
+    },
+    change: highlightChange,
+  },
+  {
+    name: 'PATCH /v1/highlights/{id} with another colour (a change)',
+    setup: async (w) => ({ highlight: await w.highlight() }),
+    act: (w, { highlight }) => w.api('PATCH', `/v1/highlights/${highlight}`, { color: 'purple' }),
+    change: highlightChange,
   },
   // Imports: a file already imported
   {

@@ -4,8 +4,8 @@ import type { RouteContext } from '../route-context.ts'
 import { ChangesPage, ChangesQuery, commonAuthedErrors, Errors } from '../schemas.ts'
 
 const DESCRIPTION = [
-  'What changed in the library, oldest change first, at most 500 entries a page: each changed item (and folder, with folders:read) once per page, as it is now (`upsert`) or `delete`.',
-  'Without `since`: every live folder and item as upserts, then a cursor. Send each page’s `cursor` back as `since`; while `hasMore`, ask again at once.',
+  'What changed in the library, oldest change first, at most 500 entries a page: each changed item, highlight (and folder, with folders:read) once per page, as it is now (`upsert`) or `delete`.',
+  'Without `since`: every live folder, item and highlight as upserts, then a cursor. Send each page’s `cursor` back as `since`; while `hasMore`, ask again at once.',
   'Deletions stay visible for 30 days: an older cursor is 410 CursorExpiredError (start over without `since`); a cursor this API did not issue is 400 ValidationError.',
 ].join(' ')
 

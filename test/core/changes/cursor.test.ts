@@ -12,6 +12,8 @@ const positions: ChangesPosition[] = [
   { phase: 'snapshot', upto: 0, after: null },
   { phase: 'snapshot', upto: 42, after: { kind: 0, id: '01a202b2-c500-7d5c-ba1b-5f1516a05059' } },
   { phase: 'snapshot', upto: 42, after: { kind: 1, id: '01a202b2-c500-7d5c-ba1b-5f1516a05059' } },
+  // Highlights come after items in the snapshot.
+  { phase: 'snapshot', upto: 42, after: { kind: 2, id: '01a202b2-c500-7d5c-ba1b-5f1516a05059' } },
 ]
 
 test('a cursor reads back as the position it was made for', () => {
@@ -30,7 +32,7 @@ test('anything else is a ValidationError that says to start over', () => {
     raw(['c', 1.5]),
     raw(['c', '1']),
     raw(['x', 1]),
-    raw(['c', 1, 2, 'id']),
+    raw(['c', 1, 3, 'id']),
     raw(['c', 1, 0, '']),
     raw(['c', 1, 0, 'x'.repeat(65)]),
     raw(['c', 1, -1, 'id']),

@@ -13,6 +13,25 @@ test('events come back known, without duplicates, in canonical order', () => {
   assert.deepEqual(parseWebhookEvents([...WEBHOOK_EVENTS].reverse()), [...WEBHOOK_EVENTS])
 })
 
+test('the events of docs/webhooks.md#events, highlights last', () => {
+  assert.deepEqual(WEBHOOK_EVENTS, [
+    'saved_item.created',
+    'saved_item.updated',
+    'saved_item.deleted',
+    'saved_item.enriched',
+    'folder.created',
+    'folder.updated',
+    'folder.deleted',
+    'highlight.created',
+    'highlight.updated',
+    'highlight.deleted',
+  ])
+  assert.deepEqual(parseWebhookEvents(['highlight.deleted', 'highlight.created']), [
+    'highlight.created',
+    'highlight.deleted',
+  ])
+})
+
 test('no events, or an unknown one, is a ValidationError naming it', () => {
   assert.throws(
     () => parseWebhookEvents([]),
