@@ -143,7 +143,7 @@ async function seed(userId: string): Promise<number> {
  * The ranking query the endpoint runs for words without filters (adapters/storage/search.ts): inside the
  * index, the person's range of rows only; the endpoint then reads the page's items and their text.
  */
-const RAW_SQL = `SELECT rowid - (?2 << 32), bm25(search_index, 10.0, 4.0, 3.0, 3.0, 2.0, 3.0, 2.0, 1.0) AS score
+const RAW_SQL = `SELECT rowid - (?2 << 32), bm25(search_index, 10.0, 4.0, 3.0, 3.0, 2.0, 3.0, 2.0, 1.0, 4.0) AS score
   FROM search_index WHERE search_index MATCH ?1 AND rowid BETWEEN (?2 << 32) AND (?2 << 32) + 4294967295
   ORDER BY score, rowid DESC LIMIT 71`
 const RAW_FILTERS = `SELECT s.*, f.name FROM saved_items s LEFT JOIN folders f ON f.id = s.folder_id

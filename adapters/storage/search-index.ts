@@ -12,11 +12,26 @@ export const INDEX_BATCH = 500
 export const INDEX_BATCH_WORDS = 20_000
 /** How much of an article's text is indexed: its first 64 Ki characters (some 10,000 words). */
 export const BODY_INDEX_CHARS = 65_536
+/** How much of an item's highlights (quotes and notes) is indexed: the first 64 Ki characters of them. */
+export const HIGHLIGHTS_INDEX_CHARS = 65_536
+
+/**
+ * An item's highlights as indexed text (docs/search.md#index), as SQL over the item id `itemId` (an SQL
+ * expression): each highlight's quote (`exact`), then its note, one per line, in the item's text order,
+ * the first {@link HIGHLIGHTS_INDEX_CHARS} characters; null for an item without highlights. The indexer
+ * and the search's snippets (adapters/storage/search.ts) read the same text. The order is that of
+ * highlights_item_text_idx, so SQLite reads it off the index without sorting.
+ */
+export const highlightsTextSql = (itemId: string): string =>
+  `substr((SELECT group_concat(t, char(10)) FROM (SELECT h.exact || coalesce(char(10) || h.note, '') AS t
+    FROM highlights h WHERE h.saved_item_id = ${itemId} ORDER BY h.start, h."end", h.created_at, h.id)), 1, ${HIGHLIGHTS_INDEX_CHARS})`
 
 // The batch: the first due items, up to INDEX_BATCH of them and INDEX_BATCH_WORDS words (counted from
-// the stored word count, without reading the text). One more row than a batch is read, to tell whether
-// the batch takes every item due. The batch's ids are read once and handed to each step as a JSON array.
-const PICK = `SELECT p.item_id AS id, c.word_count AS words
+// the stored word count, without reading the text, and from the highlights' lengths). One more row than a
+// batch is read, to tell whether the batch takes every item due. The batch's ids are read once and handed
+// to each step as a JSON array.
+const PICK = `SELECT p.item_id AS id, c.word_count AS words,
+    (SELECT sum(length(h.exact) + coalesce(length(h.note), 0)) FROM highlights h WHERE h.saved_item_id = p.item_id) AS marked
   FROM search_pending p LEFT JOIN item_contents c ON c.item_id = p.item_id ORDER BY p.item_id LIMIT ${INDEX_BATCH + 1}`
 /** Where each step names the batch: its one parameter, the ids as a JSON array. */
 const BATCH = '(SELECT value FROM json_each(?))'
@@ -42,9 +57,9 @@ const STEPS = [
      FROM saved_items s JOIN search_owners o ON o.user_id = s.user_id
      WHERE s.id IN ${BATCH} AND NOT EXISTS (SELECT 1 FROM search_docs d WHERE d.item_id = s.id)
    ) WHERE doc <= last`,
-  `INSERT INTO search_index (rowid, title, description, site_name, host, url, summary, source_name, body)
+  `INSERT INTO search_index (rowid, title, description, site_name, host, url, summary, source_name, body, highlights)
    SELECT d.doc, s.title, s.description, s.site_name, s.host, s.normalized_url, s.preview_summary, s.source_name,
-     substr(c.text, 1, ${BODY_INDEX_CHARS})
+     substr(c.text, 1, ${BODY_INDEX_CHARS}), ${highlightsTextSql('s.id')}
    FROM search_docs d JOIN saved_items s ON s.id = d.item_id LEFT JOIN item_contents c ON c.item_id = s.id
    WHERE d.item_id IN ${BATCH}`,
   `DELETE FROM search_pending WHERE item_id IN ${BATCH}`,
@@ -74,17 +89,22 @@ export async function catchUpSearchIndex(db: Database): Promise<number> {
   }
 }
 
-type Picked = { id: string; words: number | null }[]
+type Picked = { id: string; words: number | null; marked: number | null }[]
+
+/** Characters per word, to count a highlight's text in words without reading it. */
+const CHARS_PER_WORD = 6
 
 /**
- * The batch's ids out of the picked rows (an item counts its article's words up to 10,000, plus 50 for
- * the rest; the first item always goes), and whether items past it are due.
+ * The batch's ids out of the picked rows (an item counts its article's words up to 10,000, its highlights'
+ * as much as is indexed, plus 50 for the rest; the first item always goes), and whether items past it are due.
  */
 function batchOf(rows: Picked): { ids: string; more: boolean } {
   let n = 0
   let words = 0
   while (n < rows.length && n < INDEX_BATCH && (n === 0 || words < INDEX_BATCH_WORDS)) {
-    words += Math.min(Number(rows[n]!.words ?? 0), 10_000) + 50
+    const row = rows[n]!
+    words += Math.min(Number(row.words ?? 0), 10_000) + 50
+    words += Math.ceil(Math.min(Number(row.marked ?? 0), HIGHLIGHTS_INDEX_CHARS) / CHARS_PER_WORD)
     n++
   }
   return { ids: JSON.stringify(rows.slice(0, n).map((row) => row.id)), more: rows.length > n }

@@ -7,7 +7,7 @@ import type { Database } from './open-database.ts'
 import { preparedPer } from './prepared.ts'
 import { AFTER_ITEM_FIELDS, ITEM_FIELDS, itemFromRow, type RawRow } from './saved-item-rows.ts'
 import { folders, itemContents, savedItems, searchDocs, searchOwners } from './schema.ts'
-import { BODY_INDEX_CHARS, DOC_BITS } from './search-index.ts'
+import { BODY_INDEX_CHARS, DOC_BITS, highlightsTextSql } from './search-index.ts'
 
 /**
  * The FTS5 table the 0006 migration creates (docs/search.md#index), declared here for queries only:
@@ -21,9 +21,10 @@ const searchIndex = sqliteTable('search_index', {
 
 /**
  * bm25 weights per indexed column, in the table's order: title, description, site_name, host, url,
- * summary, source_name, body. A word in the title counts most, one deep in the article least.
+ * summary, source_name, body, highlights. A word in the title counts most, one deep in the article least;
+ * one the person highlighted or wrote in a note counts as much as the description (docs/search.md#results).
  */
-const BM25 = sql.raw('bm25(search_index, 10.0, 4.0, 3.0, 3.0, 2.0, 3.0, 2.0, 1.0)')
+const BM25 = sql.raw('bm25(search_index, 10.0, 4.0, 3.0, 3.0, 2.0, 3.0, 2.0, 1.0, 4.0)')
 /** Results ranked beyond the page, so equally scored ones can still be put newest first. */
 const TIE_SLACK = 50
 
@@ -105,7 +106,10 @@ export async function searchSavedItems(
       const more = ranked.length > limit
       const page = more ? ranked.slice(0, limit) : ranked
       return {
-        hits: page.map(({ item, body }) => ({ item, snippet: snippetOf(snippetFields(item, body), search.query) })),
+        hits: page.map(({ item, body, marked }) => ({
+          item,
+          snippet: snippetOf(snippetFields(item, body, marked), search.query),
+        })),
         more,
       }
     }
@@ -128,7 +132,11 @@ export async function searchSavedItems(
     const items = new Map(
       ((await pageItems(db).values({ ids: JSON.stringify(page.map((hit) => hit.id)) })) as RawRow[]).map((row) => [
         row[0] as string,
-        { item: itemFromRow(row), body: row[AFTER_ITEM_FIELDS] as string | null },
+        {
+          item: itemFromRow(row),
+          body: row[AFTER_ITEM_FIELDS] as string | null,
+          marked: row[AFTER_ITEM_FIELDS + 1] as string | null,
+        },
       ]),
     )
     const hits: SearchHit[] = []
@@ -136,7 +144,10 @@ export async function searchSavedItems(
       const found = items.get(hit.id)
       // Deleted between the two reads: left out of this page.
       if (found)
-        hits.push({ item: found.item, snippet: snippetOf(snippetFields(found.item, found.body), search.query) })
+        hits.push({
+          item: found.item,
+          snippet: snippetOf(snippetFields(found.item, found.body, found.marked), search.query),
+        })
     }
     return { hits, more }
   }
@@ -159,11 +170,13 @@ export async function searchSavedItems(
 }
 
 /**
- * The texts a snippet may come from, in order of preference: the article, then what describes it, then
- * the title and the rest of what is indexed (docs/search.md#results).
+ * The texts a snippet may come from, in order of preference: the article, then the person's highlights and
+ * notes (each line of their indexed text on its own, so a snippet never runs from one into the next), then
+ * what describes the item, then the title and the rest of what is indexed (docs/search.md#results).
  */
-const snippetFields = (item: SavedItem, body: string | null): (string | null | undefined)[] => [
+const snippetFields = (item: SavedItem, body: string | null, marked: string | null): (string | null | undefined)[] => [
   body,
+  ...(marked === null ? [] : marked.split('\n')),
   item.description,
   item.previewSummary,
   item.title,
@@ -184,6 +197,7 @@ const itemsAt = preparedPer((db) =>
     .select({
       ...ITEM_FIELDS,
       body: sql<string | null>`substr(${itemContents.text}, 1, ${sql.raw(String(BODY_INDEX_CHARS))})`,
+      marked: sql<string | null>`${sql.raw(highlightsTextSql('"saved_items"."id"'))}`,
       offset: sql<number>`${searchDocs.doc} - (${sql.placeholder('slot')} << ${sql.raw(String(DOC_BITS))})`,
     })
     .from(searchDocs)
@@ -200,12 +214,13 @@ const itemsAt = preparedPer((db) =>
     .prepare(),
 )
 
-/** Items by id (a JSON array), each with the indexed part of its article's text. */
+/** Items by id (a JSON array), each with the indexed part of its article's text and of its highlights. */
 const pageItems = preparedPer((db) =>
   db
     .select({
       ...ITEM_FIELDS,
       body: sql<string | null>`substr(${itemContents.text}, 1, ${sql.raw(String(BODY_INDEX_CHARS))})`,
+      marked: sql<string | null>`${sql.raw(highlightsTextSql('"saved_items"."id"'))}`,
     })
     .from(savedItems)
     .leftJoin(folders, eq(folders.id, savedItems.folderId))
@@ -227,7 +242,7 @@ async function pageOfRanked(
   top: { offset: number; score: number }[],
   offset: number,
   limit: number,
-): Promise<{ item: SavedItem; body: string | null }[]> {
+): Promise<{ item: SavedItem; body: string | null; marked: string | null }[]> {
   if (top.length <= offset) return []
   let from = offset
   while (from > 0 && top[from - 1]!.score === top[offset]!.score) from--
@@ -243,7 +258,8 @@ async function pageOfRanked(
     .map((row) => ({
       item: itemFromRow(row),
       body: row[AFTER_ITEM_FIELDS] as string | null,
-      score: score.get(Number(row[AFTER_ITEM_FIELDS + 1]))!,
+      marked: row[AFTER_ITEM_FIELDS + 1] as string | null,
+      score: score.get(Number(row[AFTER_ITEM_FIELDS + 2]))!,
     }))
     .sort(
       (a, b) =>
@@ -252,7 +268,7 @@ async function pageOfRanked(
         (a.item.id < b.item.id ? 1 : a.item.id > b.item.id ? -1 : 0),
     )
     .slice(offset - from, offset - from + limit + 1)
-    .map(({ item, body }) => ({ item, body }))
+    .map(({ item, body, marked }) => ({ item, body, marked }))
 }
 
 /** A clause as FTS5 query text: its alternatives joined by OR. */
@@ -337,5 +353,8 @@ function filterSql(filter: SearchFilter, search: ResolvedSearch): SQL {
       return sql`${savedItems.lastSavedAt} >= ${`${filter.date}T00:00:00.000Z`}`
     case 'before':
       return sql`${savedItems.lastSavedAt} < ${`${filter.date}T00:00:00.000Z`}`
+    case 'has-highlights':
+      // One probe of highlights_item_text_idx (which leads with saved_item_id) per item.
+      return sql`EXISTS (SELECT 1 FROM highlights h WHERE h.saved_item_id = ${savedItems.id})`
   }
 }

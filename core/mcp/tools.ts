@@ -42,7 +42,7 @@ export const TOOLS = [
     title: 'Search saved items',
     scope: 'saved-items:read',
     description:
-      'Search the saved pages (titles, descriptions, sites, URLs and the articles themselves), best match first, with a snippet around each match. Words must all match; "a phrase", -word to exclude, OR, and filters is:read|unread, type:, tag:, site:, folder:"name"|none, status:, after:YYYY-MM-DD, before:YYYY-MM-DD.',
+      'Search the saved pages (titles, descriptions, sites, URLs, the articles themselves, and the text and notes of their highlights), best match first, with a snippet around each match. Words must all match; "a phrase", -word to exclude, OR, and filters is:read|unread, type:, tag:, site:, folder:"name"|none, status:, after:YYYY-MM-DD, before:YYYY-MM-DD, has:highlights.',
     annotations: read,
   },
   {

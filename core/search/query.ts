@@ -36,13 +36,15 @@ export type SearchFilter =
   | { kind: 'status'; status: EnrichmentStatus }
   | { kind: 'after'; date: string }
   | { kind: 'before'; date: string }
+  /** `has:highlights`: items with at least one highlight (docs/highlights.md#search). */
+  | { kind: 'has-highlights' }
 
 /** The longest query accepted, in characters. */
 export const QUERY_MAX_CHARS = 1000
 /** Terms past this many are refused: each costs the engine a posting-list walk. */
 export const QUERY_MAX_TERMS = 32
 
-const FILTER_NAMES = ['is', 'type', 'tag', 'site', 'folder', 'status', 'after', 'before'] as const
+const FILTER_NAMES = ['is', 'type', 'tag', 'site', 'folder', 'status', 'after', 'before', 'has'] as const
 type FilterName = (typeof FILTER_NAMES)[number]
 
 // What the index calls a token (SQLite FTS5's unicode61: letters, numbers, marks). Everything else separates.
@@ -62,7 +64,8 @@ export function tokensOf(text: string): string[] {
 
 /**
  * Parses a query: words (all must match), `"a phrase"`, `-word` or `-"a phrase"` (must not match), `OR`
- * between two terms, and the filters `is:` `type:` `tag:` `site:` `folder:` `status:` `after:` `before:`.
+ * between two terms, and the filters `is:` `type:` `tag:` `site:` `folder:` `status:` `after:` `before:`
+ * `has:`.
  * Anything else a person can type is read as words or ignored: unbalanced quotes close at the end,
  * operators and punctuation separate words. Throws ValidationError for an empty query, one over
  * {@link QUERY_MAX_CHARS} characters or {@link QUERY_MAX_TERMS} terms, and a filter value it does not know.
@@ -200,6 +203,9 @@ function readFilter(name: FilterName, raw: string): SearchFilter {
       if (value === 'none') return { kind: 'folder-none' }
       if (value) return { kind: 'folder', name: value }
       return refuse('folder:<name> (quotes for spaces) or folder:none')
+    case 'has':
+      if (value === 'highlights') return { kind: 'has-highlights' }
+      return refuse('has:highlights')
     case 'after':
     case 'before': {
       const date = DATE.exec(value)

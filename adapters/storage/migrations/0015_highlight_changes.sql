@@ -1,7 +1,7 @@
 CREATE INDEX `highlights_user_id_idx` ON `highlights` (`user_id`,`id`);--> statement-breakpoint
--- Highlights join the changes feed and the webhook outbox (docs/highlights.md#changes-feed-and-webhooks). Like 0011
--- and 0012, every write path (REST, MCP, the web pages, re-anchoring in storeArticle, the web Undo, an import) is
--- covered by triggers in the transaction of the change.
+-- Highlights join the changes feed, the webhook outbox and the search index (docs/highlights.md#changes-feed-and-webhooks,
+-- docs/highlights.md#search). Like 0011 and 0012, every write path (REST, MCP, the web pages, re-anchoring in
+-- storeArticle, the web Undo, an import) is covered by triggers in the transaction of the change.
 --
 -- The changes feed (docs/api.md#changes). Highlights that exist now are where their log starts, as 0011 did for
 -- folders and items: a reader whose cursor predates this migration learns of them.
@@ -51,4 +51,36 @@ BEGIN
 	INSERT INTO `webhook_deliveries` (`id`, `webhook_id`, `type`, `entity_id`, `body`, `status`, `run_after_ms`, `created_at_ms`)
 		SELECT 'msg_' || lower(hex(randomblob(16))), w.`id`, 'highlight.deleted', OLD.`id`, json_object('type', 'highlight.deleted', 'timestamp', strftime('%Y-%m-%dT%H:%M:%S', CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) / 1000, 'unixepoch') || printf('.%03dZ', CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) % 1000), 'data', json_object('highlight', json_object('id', OLD.`id`, 'savedItemId', OLD.`saved_item_id`, 'quote', json_object('exact', OLD.`exact`, 'prefix', OLD.`prefix`, 'suffix', OLD.`suffix`), 'position', json(CASE WHEN OLD.`start` IS NULL THEN 'null' ELSE json_object('start', OLD.`start`, 'end', OLD.`end`) END), 'color', OLD.`color`, 'note', OLD.`note`, 'createdAt', OLD.`created_at`, 'updatedAt', OLD.`updated_at`))), 'pending', 0, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
 		FROM `webhooks` w WHERE w.`user_id` = OLD.`user_id` AND w.`disabled_at` IS NULL AND instr(w.`events`, '"' || 'highlight.deleted' || '"') > 0;
+END;--> statement-breakpoint
+-- Search (docs/search.md#index): the index gets a column for each item's highlights (their quotes and notes). FTS5
+-- cannot add a column to a table, so the index is made again, as 0008 did, and every item is due: the server's
+-- indexer (and any search first) indexes them again, with their highlights.
+DROP TABLE `search_vocab`;--> statement-breakpoint
+DROP TABLE `search_index`;--> statement-breakpoint
+DELETE FROM `search_docs`;--> statement-breakpoint
+CREATE VIRTUAL TABLE `search_index` USING fts5(
+	`title`, `description`, `site_name`, `host`, `url`, `summary`, `source_name`, `body`, `highlights`,
+	content = '',
+	contentless_delete = 1,
+	tokenize = 'unicode61 remove_diacritics 2',
+	prefix = '2 3'
+);--> statement-breakpoint
+CREATE VIRTUAL TABLE `search_vocab` USING fts5vocab(`search_index`, 'row');--> statement-breakpoint
+INSERT INTO `search_pending` (`item_id`) SELECT `id` FROM `saved_items` WHERE true ON CONFLICT DO NOTHING;--> statement-breakpoint
+-- A highlight's quote or note is indexed text of its item: a new, changed or deleted one makes the item due, in the
+-- statement of the change. Not for the highlights an item's own deletion takes with it (the item is gone by then,
+-- and has left the index in search_index_item_delete).
+CREATE TRIGGER `search_pending_highlight_insert` AFTER INSERT ON `highlights`
+BEGIN
+	INSERT INTO `search_pending` (`item_id`) VALUES (NEW.`saved_item_id`) ON CONFLICT DO NOTHING;
+END;--> statement-breakpoint
+CREATE TRIGGER `search_pending_highlight_update` AFTER UPDATE OF `exact`, `note` ON `highlights`
+WHEN OLD.`exact` IS NOT NEW.`exact` OR OLD.`note` IS NOT NEW.`note`
+BEGIN
+	INSERT INTO `search_pending` (`item_id`) VALUES (NEW.`saved_item_id`) ON CONFLICT DO NOTHING;
+END;--> statement-breakpoint
+CREATE TRIGGER `search_pending_highlight_delete` AFTER DELETE ON `highlights`
+WHEN EXISTS (SELECT 1 FROM `saved_items` WHERE `id` = OLD.`saved_item_id`)
+BEGIN
+	INSERT INTO `search_pending` (`item_id`) VALUES (OLD.`saved_item_id`) ON CONFLICT DO NOTHING;
 END;

@@ -50,6 +50,9 @@ const parsed: readonly [query: string, expected: SearchQuery][] = [
     },
   ],
   ['IS:read', { clauses: [], filters: [{ kind: 'is', read: true }] }],
+  // docs/highlights.md#search: items with at least one highlight.
+  ['has:highlights', { clauses: [], filters: [{ kind: 'has-highlights' }] }],
+  ['rust HAS:highlights', { clauses: [all(word('rust', true))], filters: [{ kind: 'has-highlights' }] }],
   ['rust -is:read', { clauses: [all(word('rust')), none(phrase('is', 'read'))], filters: [] }],
 ]
 
@@ -76,6 +79,9 @@ const refused: readonly [query: string, message: RegExp][] = [
   ['is:starred', /is:"starred"/],
   ['tag:cooking', /tag:"cooking"/],
   ['status:done', /status:"done"/],
+  ['has:notes', /q: has:"notes" is not a filter value; expected has:highlights/],
+  ['has:Highlights', /has:"Highlights"/],
+  ['has:', /has: is not a filter value/],
   ['folder:', /folder: is not a filter value/],
   ['site:', /site: is not a filter value/],
   ['site:..', /site:".."/],
