@@ -51,6 +51,11 @@ export const Fields = {
   captureChannel: (description?: string) => literals(CAPTURE_CHANNELS, description),
   html: (description: string) => t.String({ description }),
   folderName: (description?: string) => t.String(described(description)),
+  // A highlight's passage and note (docs/highlights.md#limits): core checks the same lengths again, and
+  // well-formed text, for every caller (core/highlights/highlight.ts).
+  highlightExact: (description?: string) =>
+    t.String({ minLength: 1, maxLength: MAX_EXACT_LENGTH, ...described(description) }),
+  highlightNote: (description?: string) => t.String({ maxLength: MAX_NOTE_LENGTH, ...described(description) }),
 }
 
 const optionalText = t.Optional(nullable(t.String()))
@@ -274,7 +279,7 @@ export const TextPosition = t.Object(
   },
   { ...closed, description: "W3C TextPositionSelector over the article's `text`" },
 )
-const highlightFields = {
+export const highlightFields = {
   id: t.String({ description: 'UUIDv7' }),
   savedItemId: t.String(),
   quote: TextQuote,
@@ -291,32 +296,24 @@ export const Highlight = t.Object(highlightFields, {
 })
 export const HighlightResponse = t.Object({ highlight: Highlight }, closed)
 export const HighlightList = t.Object({ highlights: t.Array(Highlight) }, closed)
-export const ListedHighlight = t.Object(
-  {
-    ...highlightFields,
-    savedItem: t.Object(
-      { id: t.String(), title: nullable(t.String()), normalizedUrl: t.String() },
-      { ...closed, description: 'The item the highlight is on' },
-    ),
-  },
-  closed,
+export const HighlightedItem = t.Object(
+  { id: t.String(), title: nullable(t.String()), normalizedUrl: t.String() },
+  { ...closed, description: 'The item the highlight is on' },
 )
+export const ListedHighlight = t.Object({ ...highlightFields, savedItem: HighlightedItem }, closed)
 export const ListedHighlightList = t.Object({ highlights: t.Array(ListedHighlight) }, closed)
 const noteField = nullable(
-  t.String({
-    maxLength: MAX_NOTE_LENGTH,
-    description: `Up to ${MAX_NOTE_LENGTH.toLocaleString('en-US')} characters; one blank after trimming is stored as null`,
-  }),
+  Fields.highlightNote(
+    `Up to ${MAX_NOTE_LENGTH.toLocaleString('en-US')} characters; one blank after trimming is stored as null`,
+  ),
 )
 export const HighlightCreateRequest = t.Object(
   {
     quote: t.Object(
       {
-        exact: t.String({
-          minLength: 1,
-          maxLength: MAX_EXACT_LENGTH,
-          description: `The passage, 1 to ${MAX_EXACT_LENGTH.toLocaleString('en-US')} characters of the article's \`text\``,
-        }),
+        exact: Fields.highlightExact(
+          `The passage, 1 to ${MAX_EXACT_LENGTH.toLocaleString('en-US')} characters of the article's \`text\``,
+        ),
         prefix: t.Optional(
           t.String({ maxLength: CONTEXT_LENGTH, description: 'Text just before it, to choose among repeats' }),
         ),

@@ -62,6 +62,23 @@ export const TOOLS = [
     annotations: read,
   },
   {
+    name: 'list_highlights',
+    title: 'List highlights',
+    scope: 'saved-items:read',
+    description:
+      "List the person's highlights (passages they marked in saved articles) and their notes: with savedItemId, that item's highlights in the order of its text; without, the newest first across all items, each with its item's id, title and URL, limit 1 to 500 (default 20), and the nextCursor of the previous result for the next page.",
+    annotations: read,
+  },
+  {
+    name: 'add_highlight',
+    title: 'Highlight a passage',
+    scope: 'saved-items:write',
+    description:
+      'Highlight a passage of a saved item\'s article, by the item id and the exact text of the passage (as read_saved_item with format "text" shows it; its first occurrence is highlighted), with an optional note.',
+    // Each call adds a highlight, even of a passage already highlighted.
+    annotations: { ...write, idempotentHint: false },
+  },
+  {
     name: 'mark_read',
     title: 'Mark read',
     scope: 'saved-items:write',

@@ -60,9 +60,11 @@ function post(h: Harness, message: unknown, options: PostOptions = {}): Promise<
 async function snapshot(h: Harness): Promise<unknown> {
   const items = await h.db.$client.execute('SELECT * FROM saved_items ORDER BY id')
   const folders = await h.db.$client.execute('SELECT * FROM folders ORDER BY id')
+  const highlights = await h.db.$client.execute('SELECT * FROM highlights ORDER BY id')
   return {
     items: items.rows,
     folders: folders.rows,
+    highlights: highlights.rows,
     itemCount: await countRows(h.db, 'saved_items'),
     folderCount: await countRows(h.db, 'folders'),
   }
@@ -265,6 +267,8 @@ describe('scope of each tools/call, checked before dispatch', () => {
         return { id: itemId }
       case 'move_to_folder':
         return { id: itemId, folderId }
+      case 'add_highlight':
+        return { savedItemId: itemId, exact: 'Kept' }
       case 'create_folder':
         return { name: 'Brand new' }
       case 'rename_folder':

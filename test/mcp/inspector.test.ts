@@ -24,6 +24,8 @@ const TOOL_NAMES = [
   'search_saved_items',
   'list_changes',
   'read_saved_item',
+  'list_highlights',
+  'add_highlight',
   'mark_read',
   'mark_unread',
   'open_saved_item',
@@ -74,7 +76,7 @@ async function inspector(
   return { exitCode, stdout, stderr }
 }
 
-test('tools/list with an API key lists exactly the fifteen tools', async () => {
+test('tools/list with an API key lists exactly the seventeen tools', async () => {
   const run = await inspector(['--method', 'tools/list'], key)
   expect(run.exitCode).toBe(0)
   const listed = JSON.parse(run.stdout) as { tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] }

@@ -39,6 +39,8 @@ const TOOL_NAMES = [
   'search_saved_items',
   'list_changes',
   'read_saved_item',
+  'list_highlights',
+  'add_highlight',
   'mark_read',
   'mark_unread',
   'open_saved_item',
@@ -193,7 +195,7 @@ describe('the SDK authorizes itself from a 401', () => {
     expect(params.get('state')).toBe(provider.states.at(-1)!)
   })
 
-  test('after the person allows, finishAuth gets a token for {base}/mcp; a new connection lists the 15 tools and every one answers like REST', async () => {
+  test('after the person allows, finishAuth gets a token for {base}/mcp; a new connection lists the 17 tools and every one answers like REST', async () => {
     // The person is signed out: the real sign-in page (form + CSRF) brings them back to the authorization URL.
     const password = 'a long password for mcp'
     await live.harness.db.$client.execute({

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import { MAX_CAPTURE_TAGS, MAX_FOLDER_ID_LENGTH, MAX_SOURCE_NAME_LENGTH } from '../../adapters/http/schemas.ts'
 import { MAX_FOLDER_NAME_LENGTH } from '../../core/folders/folder-name.ts'
+import { MAX_EXACT_LENGTH, MAX_NOTE_LENGTH } from '../../core/highlights/highlight.ts'
 import { MAX_URL_LENGTH } from '../../core/url/normalize-url.ts'
 import { createHarness, type Harness } from '../helpers/harness.ts'
 
@@ -128,6 +129,26 @@ const FIELDS: SharedField[] = [
     ],
   },
   {
+    name: 'exact of a new highlight',
+    rest: {
+      method: 'POST',
+      path: (ids) => `/v1/saved-items/${ids.itemId}/highlights`,
+      body: (value) => ({ quote: { exact: value } }),
+    },
+    mcp: { tool: 'add_highlight', args: (value, ids) => ({ savedItemId: ids.itemId, exact: value }) },
+    values: ['', 'x', text(MAX_EXACT_LENGTH), text(MAX_EXACT_LENGTH + 1), 'not in the text', '\uDC00x', 9, null],
+  },
+  {
+    name: 'note of a new highlight',
+    rest: {
+      method: 'POST',
+      path: (ids) => `/v1/saved-items/${ids.itemId}/highlights`,
+      body: (value) => ({ quote: { exact: 'x' }, note: value }),
+    },
+    mcp: { tool: 'add_highlight', args: (value, ids) => ({ savedItemId: ids.itemId, exact: 'x', note: value }) },
+    values: ['', '  \n', 'A note', text(MAX_NOTE_LENGTH), text(MAX_NOTE_LENGTH + 1), 'x\uD800', 3],
+  },
+  {
     name: 'name of a renamed folder',
     rest: { method: 'PATCH', path: (ids) => `/v1/folders/${ids.folderId}`, body: (value) => ({ name: value }) },
     mcp: { tool: 'rename_folder', args: (value, ids) => ({ id: ids.folderId, name: value }) },
@@ -137,11 +158,15 @@ const FIELDS: SharedField[] = [
 
 let h: Harness
 
-/** A person with one folder and one item, and their key. */
+/** A person with one folder and one item (whose article is a long run of "x", for highlights), and their key. */
 async function person(label: string): Promise<{ key: string; ids: Ids }> {
   const key = await (await h.user()).key()
   const folder = await h.call('POST', '/v1/folders', { token: key, body: { name: `${label} folder` } })
   const item = await h.call('POST', '/v1/captures', { token: key, body: { url: `https://example.com/${label}` } })
+  await h.db.$client.execute({
+    sql: "INSERT INTO item_contents (item_id, word_count, html, text, extracted_at) VALUES (?, 1, '<p>x</p>', ?, ?)",
+    args: [item.body.savedItem.id, text(MAX_EXACT_LENGTH + 10), item.body.savedItem.createdAt],
+  })
   return { key, ids: { folderId: folder.body.id, itemId: item.body.savedItem.id } }
 }
 

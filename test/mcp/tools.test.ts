@@ -84,7 +84,7 @@ async function restItem(p: Person, id: string): Promise<any> {
 }
 
 describe('tools/list', () => {
-  test('lists exactly the fifteen tools, each with title, description, object schemas and the catalog annotations', async () => {
+  test('lists exactly the seventeen tools, each with title, description, object schemas and the catalog annotations', async () => {
     const p = await person()
     const { tools } = await p.client.listTools()
     expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name))
@@ -109,6 +109,8 @@ describe('tools/list', () => {
       search_saved_items: ['query'],
       list_changes: [],
       read_saved_item: ['id'],
+      list_highlights: [],
+      add_highlight: ['exact', 'savedItemId'],
       mark_read: ['id'],
       mark_unread: ['id'],
       open_saved_item: ['id'],

@@ -9,6 +9,8 @@ import { captureUrl, changeItem, deleteItem, listPage, type ListedPage } from '.
 import { readContent } from '../../app/reading.ts'
 import { searchItems } from '../../app/search.ts'
 import { changesSince } from '../../app/changes.ts'
+import { createHighlight, listHighlights, listItemHighlights, type HighlightDto } from '../../app/highlights.ts'
+import { ValidationError } from '../../../core/errors.ts'
 import { SEARCH_DEFAULT_LIMIT } from '../../../core/search/cursor.ts'
 import { cutAtParagraph } from '../../../core/reading/cut-text.ts'
 import { pageSchemaFailure } from '../page-check.ts'
@@ -19,6 +21,13 @@ import type { Inputs, Outputs } from './schemas.ts'
 export const MCP_DEFAULT_PAGE_SIZE = 50
 /** The most article text one read_saved_item answer carries (docs/mcp.md#tools). */
 export const MCP_READ_MAX_CHARS = 100_000
+/** list_highlights across items without a limit: the newest 20 (docs/mcp.md#tools). */
+export const MCP_HIGHLIGHTS_DEFAULT = 20
+/**
+ * How much of a quote or a note one line of list_highlights' and add_highlight's text shows: a model that
+ * reads only the text still gets every highlight of a page, and `structuredContent` has them whole.
+ */
+export const MCP_HIGHLIGHT_TEXT_CHARS = 1_000
 
 type Args<N extends ToolName> = Static<(typeof Inputs)[N]>
 /** Typed against the output schema, so a DTO that drifts from it fails to compile. */
@@ -40,6 +49,24 @@ function describeItem(item: SavedItemDto): string {
     item.enrichmentStatus === 'pending' ? 'details pending' : null,
   ]
   return `${item.title ? `${item.title} ` : ''}<${item.originalUrl}> (${state.filter(Boolean).join(', ')}; id ${item.id})`
+}
+
+const clip = (text: string) =>
+  text.length > MCP_HIGHLIGHT_TEXT_CHARS ? `${text.slice(0, MCP_HIGHLIGHT_TEXT_CHARS)}…` : text
+
+/**
+ * One line per highlight: the quote (and note), quoted as JSON strings so line breaks and quotes in them stay
+ * on the line, its colour, where it is (or that the current text no longer has it), and its id and item's.
+ */
+function describeHighlight(highlight: HighlightDto & { savedItem?: { title: string | null; normalizedUrl: string } }) {
+  const where = highlight.position
+    ? `at ${highlight.position.start}–${highlight.position.end}`
+    : 'not found in the current text'
+  const item = highlight.savedItem
+    ? ` on ${highlight.savedItem.title ? `${JSON.stringify(highlight.savedItem.title)} ` : ''}<${highlight.savedItem.normalizedUrl}> (item id ${highlight.savedItemId})`
+    : ''
+  const note = highlight.note === null ? '' : ` — note: ${JSON.stringify(clip(highlight.note))}`
+  return `${JSON.stringify(clip(highlight.quote.exact))}${note} (${highlight.color}, ${where}; id ${highlight.id})${item}`
 }
 
 /** The lines above an article's text in read_saved_item's text answer. */
@@ -140,6 +167,41 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
       return {
         structured: { ...head, markdown: cut.text, truncated: cut.truncated },
         summary: describeArticle(head, cut.truncated) + cut.text,
+      }
+    },
+    list_highlights: async (args) => {
+      if (args.savedItemId !== undefined) {
+        if (args.cursor !== undefined)
+          throw new ValidationError("cursor: an item's highlights come in one list; leave cursor out with savedItemId")
+        const all = await listItemHighlights(deps, principal, args.savedItemId)
+        const highlights = args.limit === undefined ? all : all.slice(0, args.limit)
+        const lines = highlights.map((highlight, index) => `${index + 1}. ${describeHighlight(highlight)}`)
+        const head =
+          all.length === 0
+            ? `Saved item ${args.savedItemId} has no highlights.`
+            : `${all.length} highlight${all.length === 1 ? '' : 's'} on saved item ${args.savedItemId}, in text order${highlights.length < all.length ? ` (the first ${highlights.length} shown)` : ''}:`
+        return { structured: { highlights, nextCursor: null }, summary: [head, ...lines].join('\n') }
+      }
+      const page = await listHighlights(deps, principal, {
+        limit: args.limit ?? MCP_HIGHLIGHTS_DEFAULT,
+        cursor: args.cursor ?? null,
+      })
+      const lines = page.highlights.map((highlight, index) => `${index + 1}. ${describeHighlight(highlight)}`)
+      const head =
+        page.highlights.length === 0
+          ? 'No highlights.'
+          : `${page.highlights.length} highlight${page.highlights.length === 1 ? '' : 's'}, newest first:`
+      const more = page.nextCursor ? `\nMore highlights: call again with cursor "${page.nextCursor}".` : ''
+      return { structured: page, summary: [head, ...lines].join('\n') + more }
+    },
+    add_highlight: async (args) => {
+      const highlight = await createHighlight(deps, principal, args.savedItemId, {
+        quote: { exact: args.exact },
+        note: args.note,
+      })
+      return {
+        structured: { highlight },
+        summary: `Highlighted in saved item ${highlight.savedItemId}: ${describeHighlight(highlight)}`,
       }
     },
     mark_read: (args) =>

@@ -4,7 +4,18 @@ import { MAX_PAGE_SIZE } from '../../../core/items/list-order.ts'
 import { SORTS } from '../../../core/types.ts'
 import { MAX_FOLDER_NAME_LENGTH } from '../../../core/folders/folder-name.ts'
 import { MAX_URL_LENGTH } from '../../../core/url/normalize-url.ts'
-import { ChangesPage, Fields, Folder, literals, nullable, SavedItem } from '../schemas.ts'
+import { MAX_EXACT_LENGTH, MAX_NOTE_LENGTH } from '../../../core/highlights/highlight.ts'
+import {
+  ChangesPage,
+  Fields,
+  Folder,
+  HighlightedItem,
+  highlightFields,
+  HighlightResponse,
+  literals,
+  nullable,
+  SavedItem,
+} from '../schemas.ts'
 
 // One schema source for REST and MCP (docs/mcp.md#tools): the tools' outputs ARE the REST response schemas
 // of adapters/http/schemas.ts (TypeBox, which is JSON Schema), and their inputs are the REST request
@@ -75,6 +86,30 @@ export const Inputs = {
       t.String({ minLength: 1, maxLength: 512, description: 'cursor from the previous result; absent the first time' }),
     ),
   }),
+  list_highlights: args({
+    savedItemId: t.Optional(id('saved item')),
+    limit: t.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_PAGE_SIZE,
+        description: `Highlights, 1 to ${MAX_PAGE_SIZE}; default 20 (all of an item's with savedItemId)`,
+      }),
+    ),
+    cursor: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 2000,
+        description: 'nextCursor from the previous page (without savedItemId)',
+      }),
+    ),
+  }),
+  add_highlight: args({
+    savedItemId: id('saved item'),
+    exact: Fields.highlightExact(
+      `The passage to highlight, exactly as in the article's text, 1 to ${MAX_EXACT_LENGTH.toLocaleString('en-US')} characters`,
+    ),
+    note: t.Optional(Fields.highlightNote(`A note on it, up to ${MAX_NOTE_LENGTH.toLocaleString('en-US')} characters`)),
+  }),
   mark_read: args({ id: id('saved item') }),
   mark_unread: args({ id: id('saved item') }),
   open_saved_item: args({ id: id('saved item') }),
@@ -138,6 +173,25 @@ export const Outputs = {
     },
     closed,
   ),
+  list_highlights: t.Object(
+    {
+      highlights: t.Array(
+        t.Object(
+          {
+            ...highlightFields,
+            // Absent when savedItemId was given: every highlight is on that item.
+            savedItem: t.Optional(HighlightedItem),
+          },
+          closed,
+        ),
+      ),
+      nextCursor: nullable(
+        t.String({ minLength: 1, description: 'Pass as cursor for the next page; null on the last page' }),
+      ),
+    },
+    closed,
+  ),
+  add_highlight: HighlightResponse,
   mark_read: SavedItem,
   mark_unread: SavedItem,
   open_saved_item: SavedItem,

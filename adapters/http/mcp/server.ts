@@ -23,6 +23,8 @@ const INSTRUCTIONS = [
   "Readlater is the person's read-later queue of saved web pages.",
   'Save pages with save_url; find them with list_saved_items (newest first; "unread" sort puts unread first);',
   'file them with list_folders, create_folder and move_to_folder; mark them read once read.',
+  'Passages the person marked, and their notes, are listed by list_highlights and found by search_saved_items;',
+  'add_highlight marks a passage of an article (its exact text, as read_saved_item shows it).',
   'Ids come from earlier results. A call may fail with a 403 when the person has not granted its scope:',
   'ask the person to approve the wider access when your client offers it.',
 ].join(' ')

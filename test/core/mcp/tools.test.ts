@@ -10,6 +10,8 @@ const EXPECTED_SCOPES: Record<string, string> = {
   search_saved_items: 'saved-items:read',
   list_changes: 'saved-items:read',
   read_saved_item: 'saved-items:read',
+  list_highlights: 'saved-items:read',
+  add_highlight: 'saved-items:write',
   mark_read: 'saved-items:write',
   mark_unread: 'saved-items:write',
   open_saved_item: 'saved-items:write',
@@ -26,6 +28,7 @@ const READ_TOOLS = [
   'search_saved_items',
   'list_changes',
   'read_saved_item',
+  'list_highlights',
   'list_folders',
   'whoami',
 ]
@@ -39,7 +42,7 @@ const call = (name: unknown, id: number = 1) => ({
 })
 
 describe('TOOLS', () => {
-  test('holds exactly the fifteen tools of docs/mcp.md#tools, each once', () => {
+  test('holds exactly the seventeen tools of docs/mcp.md#tools, each once', () => {
     assert.deepEqual(
       TOOLS.map((tool) => tool.name),
       Object.keys(EXPECTED_SCOPES),
@@ -77,6 +80,8 @@ describe('TOOLS', () => {
     assert.equal(idempotent.save_url, false)
     assert.equal(idempotent.open_saved_item, false)
     assert.equal(idempotent.create_folder, false)
+    // Each call adds a highlight, even of a passage already highlighted.
+    assert.equal(idempotent.add_highlight, false)
     for (const name of READ_TOOLS) assert.equal(idempotent[name], true, name)
   })
 })
