@@ -2,13 +2,14 @@ import { describe, expect, test } from 'bun:test'
 import { readChanges } from '../../adapters/storage/changes.ts'
 import { storeArticle } from '../../adapters/storage/reading.ts'
 import { deleteAccount } from '../../adapters/storage/delete-account.ts'
-import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts'
+import { startImportWorker } from '../../adapters/jobs/import-worker.ts'
+import { createHarness, random, type Harness, type TestUser } from '../helpers/harness.ts'
 import { signedInWithKey } from '../web/fixtures.ts'
 
 // docs/highlights.md#changes-feed-and-webhooks, docs/api.md#changes: highlights in GET /v1/changes, on the three
 // drivers (package.json's test:libsql and test:client run this folder). Every entry comes from the triggers of
 // migration 0015, in the transaction of the change: REST writes, re-anchoring in storeArticle, an item's
-// deletion (whose foreign key deletes its highlights), the web queue's Undo.
+// deletion (whose foreign key deletes its highlights), the web queue's Undo, an import.
 
 const TEXT =
   'Memory safety is a property of some languages.\n\nRust gives memory safety without a garbage collector. ' +
@@ -269,6 +270,47 @@ describe('highlights in the changes feed', () => {
     const byId = new Map(restored.body.changes.map((c: any) => [c.id, c.highlight]))
     expect(byId.get(a.id)).toEqual(a)
     expect(byId.get(b.id)).toEqual(b)
+  })
+
+  test('an import that brings highlights: upserts in the feed, highlight.created messages, their notes searched', async () => {
+    const h = await createHarness(limits)
+    const from = await reader(h)
+    const itemId = await itemWithText(from, TEXT, 'https://example.com/imported')
+    await highlight(from, itemId, { quote: { exact: 'garbage collector' }, note: 'the wallaby remark' })
+    await highlight(from, itemId, { quote: { exact: 'Go gives' }, color: 'green' })
+    const exported = (await h.call('GET', '/v1/export?format=json', { token: from.key, unchecked: true })).text
+
+    const to = await reader(h)
+    await h.call('POST', '/v1/webhooks', {
+      token: to.key,
+      body: { url: 'https://hooks.example.com/in', events: ['highlight.created'] },
+    })
+    const { cursor } = await drain(to)
+    const imported = await h.call('POST', '/v1/imports', {
+      token: to.key,
+      raw: exported,
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(imported.status).toBe(202)
+    await startImportWorker(
+      { db: h.db, clock: h.clock, random, log: () => {} },
+      { batchSize: 10, pollMs: 10, leaseMs: 10_000 },
+      false,
+    ).drain()
+    const [item] = (await h.call('GET', '/v1/saved-items', { token: to.key })).body.savedItems
+    const made = await itemHighlights(to, item.id)
+    expect(made).toHaveLength(2)
+    const page = await drain(to, cursor)
+    expect(brief(page.changes)).toEqual([
+      `saved-item:upsert:${item.id}`,
+      ...made.map((x) => `highlight:upsert:${x.id}`).sort(),
+    ])
+    const outbox = await h.db.$client.execute('SELECT type, entity_id FROM webhook_deliveries ORDER BY seq')
+    expect(outbox.rows.map((row) => `${row.type}:${row.entity_id}`).sort()).toEqual(
+      made.map((x) => `highlight.created:${x.id}`).sort(),
+    )
+    const found = await h.call('GET', '/v1/search?q=wallaby', { token: to.key })
+    expect(found.body.results.map((r: any) => [r.savedItem.id, r.snippet])).toEqual([[item.id, 'the «wallaby» remark']])
   })
 
   test('another person’s highlights are never in the feed; deleting an account deletes its log', async () => {
