@@ -116,16 +116,16 @@ export async function listItemHighlights(
 }
 
 /**
- * How many highlights the caller's item has and a version of them that changes whenever any of them does
- * (its colour, note or position, one added or deleted): the reader view keeps its marked article while the
- * version is the same (docs/highlights.md#web). One short read, whatever the number of highlights; an item
- * that is not the caller's has none.
+ * Whether the caller's item has highlights, and a version of them that changes whenever any of them does
+ * (its colour, note or position, one added or deleted, by any process): the reader view keeps its marked
+ * article while the version is the same (docs/highlights.md#web). One short read, whatever the number of
+ * highlights; an item that is not the caller's has none.
  */
 export function itemHighlightsVersion(
   deps: AppDeps,
   principal: Principal,
   savedItemId: string,
-): Promise<{ count: number; version: string }> {
+): Promise<{ any: boolean; version: string }> {
   return storedHighlightsVersion(deps.db, principal.userId, savedItemId)
 }
 

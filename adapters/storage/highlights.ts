@@ -111,28 +111,23 @@ export async function itemHighlights(
 }
 
 /**
- * What an item's highlights are now, as a short string that changes when they do (docs/highlights.md#web):
- * how many; the latest `updated_at` (a change of colour, note or position moves it to the time of the change);
- * and, for a change made in the same millisecond as the one before it, the sums of their positions and of
- * their notes' lengths and their colours in a row. The reader view keeps its marked article while it is the
- * same. Aggregates read inside SQLite, one row whatever the number of highlights: a few hundredths of a
- * millisecond, where reading the highlights themselves takes ten times that. Only the person's own count.
+ * Whether the person's item has highlights, and their version (docs/highlights.md#web): a random value that
+ * the triggers of migration 0016 replace with every highlight added, changed or deleted, by any process. The
+ * reader view keeps its marked article while it is the same. Two primary-key lookups, whatever the number of
+ * highlights; another person's item has none.
  */
 export async function itemHighlightsVersion(
   db: Database,
   userId: string,
   savedItemId: string,
-): Promise<{ count: number; version: string }> {
+): Promise<{ any: boolean; version: string }> {
   const [row] = await readRows(
     db,
-    `SELECT count(*) AS count, max(updated_at) AS latest, total(start) AS starts, total("end") AS ends,
-      total(length(note)) AS notes, ifnull(group_concat(substr(color, 1, 2), ''), '') AS colors
-      FROM highlights WHERE saved_item_id = ? AND user_id = ?`,
+    `SELECT (SELECT version FROM highlight_versions WHERE saved_item_id = ?1) AS version,
+      EXISTS (SELECT 1 FROM highlights WHERE saved_item_id = ?1 AND user_id = ?2) AS present`,
     [savedItemId, userId],
   )
-  const count = Number(row?.count ?? 0)
-  const version = [count, row?.latest, row?.starts, row?.ends, row?.notes, row?.colors].map(String).join(' ')
-  return { count, version }
+  return { any: Number(row?.present ?? 0) === 1, version: String(row?.version ?? '') }
 }
 
 /**

@@ -527,3 +527,16 @@ export const highlights = sqliteTable(
     index('highlights_user_id_idx').on(t.userId, t.id),
   ],
 )
+
+/**
+ * A version of each item's highlights: a random value, new with every highlight added, changed or deleted
+ * (triggers of migration 0016, whoever writes), read with one primary-key lookup. The reader view keeps an
+ * item's marked article while it is the same (docs/highlights.md#web). Random, not a counter, so an item
+ * deleted and brought back by Undo (its row gone with it, then written again) never repeats an old value.
+ */
+export const highlightVersions = sqliteTable('highlight_versions', {
+  savedItemId: text('saved_item_id')
+    .primaryKey()
+    .references(() => savedItems.id, { onDelete: 'cascade' }),
+  version: text('version').notNull(),
+})

@@ -172,6 +172,10 @@ describe('the reader view with highlights', () => {
     expect(await view()).toContain('<p class="hl-note">A first note</p>')
     await scriptPost(r, `/items/${r.itemId}/highlights/${first.id}`, { note: 'A longer second note' })
     expect(await view()).toContain('<p class="hl-note">A longer second note</p>')
+    // A note of the same length, the same colour and position, in the same millisecond: only a version that
+    // every change replaces (migration 0016) tells this page from the one kept.
+    await scriptPost(r, `/items/${r.itemId}/highlights/${first.id}`, { note: 'A longer second NOTE' })
+    expect(await view()).toContain('<p class="hl-note">A longer second NOTE</p>')
     const second = await highlightOf(r, 'Second point')
     expect(await view()).toContain(`id="highlight-${second.id}"`)
     // Moved by a new extraction (as re-anchoring writes it) and then the article itself replaced.

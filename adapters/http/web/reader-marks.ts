@@ -16,7 +16,7 @@ interface Entry extends MarkedArticle {
  * place its marks costs milliseconds, many times the rest of the page, and a person reads an article (and
  * comes back to it) far more often than they highlight in it. An entry is kept by item and used only when
  * what it was made of is the same: the stored HTML and text (compared whole) and the version of the item's
- * highlights (`itemHighlightsVersion`, which changes with any highlight's colour, note, position, or one
+ * highlights (`itemHighlightsVersion`, a random value that changes with any highlight's colour, note, position, or one
  * added or deleted, by this process or another). Nothing has to invalidate it: a change is a different
  * input, and the entry is made again. The version is read before the highlights, so an entry can only be
  * older than its version says, never newer. Least recently used first out, bounded by the characters it
@@ -29,10 +29,10 @@ export function readerMarks(maxCharacters = 16 * 1024 * 1024) {
   return async function marked(
     itemId: string,
     content: { html: string; text: string },
-    highlights: { count: number; version: string },
+    highlights: { any: boolean; version: string },
     read: () => Promise<readonly HighlightDto[]>,
   ): Promise<MarkedArticle> {
-    if (highlights.count === 0) return { article: gateArticle(content.html), entries: '', count: 0 }
+    if (!highlights.any) return { article: gateArticle(content.html), entries: '', count: 0 }
     const found = entries.get(itemId)
     if (found) {
       entries.delete(itemId)
