@@ -19,6 +19,8 @@ import { uuidv7 } from '../../core/ids.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
+import { PageCache } from './page-cache.ts'
+import { highlightListVersionOf } from '../storage/users.ts'
 import {
   changeHighlight,
   highlightsPage,
@@ -129,23 +131,69 @@ export function itemHighlightsVersion(
   return storedHighlightsVersion(deps.db, principal.userId, savedItemId)
 }
 
+/** A page of the list as the cache holds it: the DTOs, their JSON, and whether the JSON passed the schema. */
+export interface ListedHighlightPage {
+  page: HighlightPage
+  /** `{"highlights":[…]}`, sent as it is. */
+  json: Uint8Array
+  /** Set once the response schema has been checked on it (adapters/http/page-check.ts). */
+  verified: boolean
+}
+
+const encoder = new TextEncoder()
+const highlightListCaches = new WeakMap<object, PageCache<ListedHighlightPage>>()
+
 /**
  * A page of all of the caller's highlights, newest first (`createdAt`, then `id`, descending), each with its
- * item's id, title and normalized URL; one query per page. ValidationError for a cursor this API did not
- * issue.
+ * item's id, title and normalized URL, with its JSON. One query per page, kept per process like the item
+ * list's pages (docs/highlights.md#endpoints): valid while the person's highlights and items are unchanged,
+ * which a version in the database tells whichever process changed them. ValidationError for a cursor this
+ * API did not issue.
  */
+export async function listHighlightsPage(
+  deps: AppDeps,
+  principal: Principal,
+  input: HighlightListInput,
+): Promise<ListedHighlightPage> {
+  const after = input.cursor === null ? null : decodeHighlightCursor(input.cursor)
+  if (deps.config.listCacheBytes === 0)
+    return encodeHighlightPage(await readHighlightPage(deps, principal, after, input))
+  let cache = highlightListCaches.get(deps.db)
+  if (!cache) highlightListCaches.set(deps.db, (cache = new PageCache(deps.config.listCacheBytes)))
+  const key = `${principal.userId} ${input.limit ?? ''} ${input.cursor ?? ''}`
+  const version = await highlightListVersionOf(deps.db, principal.userId)
+  const cached = cache.get(key, version)
+  if (cached) return cached
+  const listed = encodeHighlightPage(await readHighlightPage(deps, principal, after, input))
+  cache.set(key, version, listed, listed.json.byteLength)
+  return listed
+}
+
+/** `listHighlightsPage` without the JSON: the DTOs, for the MCP tool and the web page. */
 export async function listHighlights(
   deps: AppDeps,
   principal: Principal,
   input: HighlightListInput,
 ): Promise<HighlightPage> {
-  const after = input.cursor === null ? null : decodeHighlightCursor(input.cursor)
+  return (await listHighlightsPage(deps, principal, input)).page
+}
+
+async function readHighlightPage(
+  deps: AppDeps,
+  principal: Principal,
+  after: ReturnType<typeof decodeHighlightCursor> | null,
+  input: HighlightListInput,
+): Promise<HighlightPage> {
   const page = await highlightsPage(deps.db, principal.userId, { limit: input.limit, after })
   const last = page.highlights.at(-1)
   return {
     highlights: page.highlights.map(toListedDto),
     nextCursor: page.hasMore && last ? encodeHighlightCursor(last.createdAt, last.id) : null,
   }
+}
+
+function encodeHighlightPage(page: HighlightPage): ListedHighlightPage {
+  return { page, json: encoder.encode(JSON.stringify({ highlights: page.highlights })), verified: false }
 }
 
 function toListedDto(highlight: ListedHighlight): ListedHighlightDto {

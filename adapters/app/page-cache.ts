@@ -5,7 +5,7 @@
  * change: each request reads the version first, then either the cache or the database.
  */
 interface Entry<T> {
-  version: number
+  version: number | string
   value: T
   bytes: number
 }
@@ -18,7 +18,7 @@ export class PageCache<T> {
   constructor(private readonly maxBytes: number) {}
 
   /** The value cached under `key`, if it was cached at `version`; a stale one is dropped. */
-  get(key: string, version: number): T | undefined {
+  get(key: string, version: number | string): T | undefined {
     const entry = this.#entries.get(key)
     if (entry === undefined) return undefined
     this.#entries.delete(key)
@@ -30,7 +30,7 @@ export class PageCache<T> {
     return entry.value
   }
 
-  set(key: string, version: number, value: T, bytes: number): void {
+  set(key: string, version: number | string, value: T, bytes: number): void {
     const previous = this.#entries.get(key)
     if (previous) {
       this.#entries.delete(key)

@@ -17,6 +17,7 @@ export const users = sqliteTable(
      * process: a cached page of their list is valid while it is unchanged (docs/benchmarks.md#list-page-cache).
      */
     itemsVersion: integer('items_version').notNull().default(0),
+    highlightsVersion: integer('highlights_version').notNull().default(0),
   },
   (t) => [uniqueIndex('users_email_uq').on(t.email)],
 )

@@ -79,3 +79,21 @@ export async function itemsVersionOf(db: Database, userId: string): Promise<numb
   const [row] = (await itemsVersionStatement(db).values({ userId })) as ArrayLike<unknown>[]
   return row ? Number(row[0]) : -1
 }
+
+const listVersionsStatement = preparedPer((db) =>
+  db
+    .select({ items: users.itemsVersion, highlights: users.highlightsVersion })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare(),
+)
+
+/**
+ * What the person's list of highlights is made of, as one version: triggers bump `highlights_version` on
+ * every change to their highlights (migration 0016) and `items_version` on every change to their items (the
+ * title and URL each highlight shows), by any process.
+ */
+export async function highlightListVersionOf(db: Database, userId: string): Promise<string> {
+  const [row] = (await listVersionsStatement(db).values({ userId })) as ArrayLike<unknown>[]
+  return row ? `${row[0]} ${row[1]}` : ''
+}

@@ -3,11 +3,13 @@ import { parseLimit } from '../../../core/items/list-order.ts'
 import {
   createHighlight,
   deleteHighlight,
-  listHighlights,
+  listHighlightsPage,
   listItemHighlights,
   updateHighlight,
 } from '../../app/highlights.ts'
 import type { RouteContext } from '../route-context.ts'
+import { responseSchemaFailure } from '../errors.ts'
+import { highlightPageSchemaFailure } from '../page-check.ts'
 import {
   commonAuthedErrors,
   commonWriteErrors,
@@ -81,16 +83,20 @@ export const highlightRoutes = ({ deps, guard }: RouteContext) =>
     )
     .get(
       '/v1/highlights',
-      async ({ query, principal, set }) => {
+      async ({ query, principal }) => {
         const limit = parseLimit(query.limit)
-        const page = await listHighlights(deps, principal, { limit, cursor: query.cursor ?? null })
-        if (page.nextCursor !== null) {
+        const listed = await listHighlightsPage(deps, principal, { limit, cursor: query.cursor ?? null })
+        // The page is sent as the JSON the cache holds, so Elysia's response check is done here, once per page.
+        const failure = highlightPageSchemaFailure(listed)
+        if (failure !== null) return responseSchemaFailure(deps.log, failure)
+        const headers: Record<string, string> = { 'content-type': 'application/json' }
+        if (listed.page.nextCursor !== null) {
           const next = new URL(`${deps.config.baseUrl}/v1/highlights`)
           next.searchParams.set('limit', String(limit))
-          next.searchParams.set('cursor', page.nextCursor)
-          set.headers.link = `<${next.href}>; rel="next"`
+          next.searchParams.set('cursor', listed.page.nextCursor)
+          headers.link = `<${next.href}>; rel="next"`
         }
-        return { highlights: page.highlights }
+        return new Response(listed.json as Uint8Array<ArrayBuffer>, { headers })
       },
       {
         query: HighlightListQuery,

@@ -23,3 +23,20 @@ END;--> statement-breakpoint
 -- Items with highlights already: a first version.
 INSERT INTO `highlight_versions` (`saved_item_id`, `version`)
 	SELECT `saved_item_id`, lower(hex(randomblob(8))) FROM (SELECT DISTINCT `saved_item_id` FROM `highlights`);
+--> statement-breakpoint
+ALTER TABLE `users` ADD `highlights_version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+-- A person's list of highlights changes with any write to their highlights (and, through the item each
+-- shows, to their items: `items_version`); each bumps this version, whichever process wrote it, so the
+-- list's page cache never serves a page after a change (docs/highlights.md#endpoints).
+CREATE TRIGGER `highlights_list_version_insert` AFTER INSERT ON `highlights`
+BEGIN
+	UPDATE `users` SET `highlights_version` = `highlights_version` + 1 WHERE `id` = NEW.`user_id`;
+END;--> statement-breakpoint
+CREATE TRIGGER `highlights_list_version_update` AFTER UPDATE ON `highlights`
+BEGIN
+	UPDATE `users` SET `highlights_version` = `highlights_version` + 1 WHERE `id` = NEW.`user_id`;
+END;--> statement-breakpoint
+CREATE TRIGGER `highlights_list_version_delete` AFTER DELETE ON `highlights`
+BEGIN
+	UPDATE `users` SET `highlights_version` = `highlights_version` + 1 WHERE `id` = OLD.`user_id`;
+END;
