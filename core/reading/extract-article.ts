@@ -123,7 +123,7 @@ function baseUrlOf(
  * Sanitized HTML over the cap is cut after the last block that ends below it, and sanitized again so
  * every element left open is closed.
  */
-function capHtml(html: string, base: string): string {
+export function capHtml(html: string, base: string): string {
   if (html.length <= ARTICLE_HTML_MAX_BYTES / 3 || encoder.encode(html).byteLength <= ARTICLE_HTML_MAX_BYTES)
     return html
   // Room for the closing tags the second pass adds.

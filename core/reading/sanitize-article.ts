@@ -74,9 +74,15 @@ export function httpUrl(value: string, base: string): string | null {
  * Cleans an article's HTML to the allowlist: relative links and images resolved against `baseUrl`, only
  * `http(s)` links and images (plus `data:image/*` raster images), no attribute but the few each element
  * needs, links marked `rel="noopener noreferrer nofollow"`. The result is what the reader view embeds, so
- * this is the trust boundary. @see docs/reading.md#sanitizing
+ * this is the trust boundary. `archivedImages` maps an image's URL (as a first pass left it) to the URL of
+ * our copy of it. @see docs/reading.md#sanitizing
  */
-export function sanitizeArticle(html: string, baseUrl: string): string {
+export function sanitizeArticle(
+  html: string,
+  baseUrl: string,
+  options: { archivedImages?: ReadonlyMap<string, string> } = {},
+): string {
+  const archived = options.archivedImages
   return sanitizeHtml(html, {
     allowedTags: [...ARTICLE_TAGS],
     allowedAttributes: {
@@ -108,7 +114,11 @@ export function sanitizeArticle(html: string, baseUrl: string): string {
       img: (tagName, attribs) => {
         const { src: raw, srcset: _, ...rest } = attribs
         const src = raw === undefined ? null : DATA_IMAGE.test(raw.trim()) ? raw.trim() : httpUrl(raw, baseUrl)
-        return { tagName, attribs: src ? { ...rest, src } : rest }
+        // An archived image points at our copy (docs/reading.md#archived-images); the copy's URL passes the
+        // same check as any other, so the rewritten article is sanitizer output like the first.
+        const copy = src === null ? undefined : archived?.get(src)
+        const kept = copy === undefined ? src : httpUrl(copy, baseUrl)
+        return { tagName, attribs: kept ? { ...rest, src: kept } : rest }
       },
     },
     // An image without a usable source shows nothing: drop it rather than keep an empty <img>.
