@@ -229,6 +229,70 @@ async function readBody(response: Response, maxBytes: number, sniff: boolean, si
   return { body, truncated, isHtml: !sniff }
 }
 
+/** The answer at the end of the redirects, not yet read; `at.url` is the URL that gave it. */
+interface Followed {
+  response: Response
+  redirects: number
+}
+
+/**
+ * GETs `at.url`, following redirects by hand: every hop's scheme, port and addresses checked again, at
+ * most `maxRedirects`, no cookie or credential ever sent. `at.url` follows the hops (errors name the host
+ * they happened at). A non-2xx final answer is thrown (transient or permanent by its status); the caller
+ * reads (or cancels) the body of what is returned.
+ */
+async function followGuarded(
+  at: { url: URL },
+  options: GuardedFetchOptions,
+  signal: AbortSignal,
+  accept: string,
+): Promise<Followed> {
+  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS
+  const fetchAddress = addressFetcher(options)
+  let redirects = 0
+  for (;;) {
+    const current = at.url
+    const address = await checkedAddress(current, options, signal)
+    const init: RequestInit = {
+      method: 'GET',
+      redirect: 'manual',
+      credentials: 'omit',
+      signal,
+      headers: { 'user-agent': options.userAgent, accept, 'accept-language': 'en' },
+    }
+    let response: Response
+    try {
+      response = await untilAbort(fetchAddress(current, address, init), signal)
+    } catch (error) {
+      if (signal.aborted) throw error
+      throw new FetchFailedError('network', `Could not connect to ${current.hostname}`)
+    }
+    const location = response.headers.get('location')
+    if (REDIRECT_STATUSES.has(response.status) && location !== null) {
+      await cancelBody(response)
+      if (redirects >= maxRedirects) {
+        throw new FetchRefusedError('redirects', `Refused ${current.hostname}: more than ${maxRedirects} redirects`)
+      }
+      redirects += 1
+      // Every method becomes GET: we only ever GET, so 303 and 301/302-after-POST need nothing more.
+      at.url = parseTarget(location, current)
+      continue
+    }
+    if (response.status < 200 || response.status > 299) {
+      await cancelBody(response)
+      classifyStatus(current, response.status)
+    }
+    return { response, redirects }
+  }
+}
+
+/** A guard error as is; anything else as the timeout or network failure it was. */
+function asGuardError(error: unknown, signal: AbortSignal, url: URL): Error {
+  if (error instanceof FetchRefusedError || error instanceof FetchFailedError) return error
+  if (signal.aborted) return new FetchFailedError('timeout', `Timed out fetching ${url.hostname}`)
+  return new FetchFailedError('network', `Could not fetch ${url.hostname}`)
+}
+
 /**
  * GET a page for enrichment: http(s) only, no credentials, ports 80/443, every DNS answer public,
  * connection pinned to the checked address, redirects followed by hand and re-checked per hop,
@@ -237,58 +301,108 @@ async function readBody(response: Response, maxBytes: number, sniff: boolean, si
  */
 export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<FetchedPage> {
   const maxBytes = options.maxBytes ?? MAX_PAGE_BYTES
-  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS
-  const fetchAddress = addressFetcher(options)
   const signal = AbortSignal.timeout(options.timeoutMs ?? FETCH_TIMEOUT_MS)
-  let current = parseTarget(url)
-  let redirects = 0
+  const at = { url: parseTarget(url) }
+  try {
+    const { response, redirects } = await followGuarded(at, options, signal, options.accept ?? ACCEPT)
+    const contentType = response.headers.get('content-type')
+    const type = mediaType(contentType)
+    const page = { finalUrl: at.url.href, status: response.status, contentType, redirects }
+    const bodyTypes = options.bodyTypes ?? HTML_TYPES
+    // Without a Content-Type only HTML is sniffed; a caller that wants another type must be told so.
+    if (type === null ? !bodyTypes.has('text/html') : !bodyTypes.has(type)) {
+      await cancelBody(response)
+      return { ...page, body: new Uint8Array(0), truncated: false, isHtml: false }
+    }
+    const read = await readBody(response, maxBytes, type === null, signal)
+    return { ...page, ...read, isHtml: type === null ? read.isHtml : HTML_TYPES.has(type) }
+  } catch (error) {
+    throw asGuardError(error, signal, at.url)
+  }
+}
+
+/** Bytes fetched whatever their claimed type, for a caller that decides by the bytes themselves. */
+export interface FetchedBytes {
+  finalUrl: string
+  redirects: number
+  body: Uint8Array
+  /** More than `maxBytes` were there (or declared by Content-Length): `body` is empty then. */
+  tooLarge: boolean
+  /** `head` refused the first bytes: `body` is empty then. */
+  refused: boolean
+}
+
+export interface GuardedBytesOptions extends GuardedFetchOptions {
+  maxBytes: number
+  accept: string
+  /** Ends the fetch early as well (a budget shared by several fetches). */
+  signal?: AbortSignal
+  /** Looks at the first bytes (at least `headBytes` of them, unless the body is shorter): false stops reading. */
+  head?: (bytes: Uint8Array) => boolean
+  headBytes?: number
+}
+
+/**
+ * GET anything (an article's image: docs/enrichment.md#images) under every rule of {@link guardedFetch},
+ * reading at most `maxBytes` whatever the Content-Type says: a body declared or found longer is not kept,
+ * and `head` may stop the read after the first bytes.
+ */
+export async function guardedFetchBytes(url: string, options: GuardedBytesOptions): Promise<FetchedBytes> {
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? FETCH_TIMEOUT_MS)
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout
+  const at = { url: parseTarget(url) }
+  try {
+    const { response, redirects } = await followGuarded(at, options, signal, options.accept)
+    const result = { finalUrl: at.url.href, redirects, body: new Uint8Array(0), tooLarge: false, refused: false }
+    const declared = Number(response.headers.get('content-length'))
+    if (Number.isFinite(declared) && declared > options.maxBytes) {
+      await cancelBody(response)
+      return { ...result, tooLarge: true }
+    }
+    const read = await readBytes(response, options, signal)
+    return { ...result, ...read }
+  } catch (error) {
+    throw asGuardError(error, signal, at.url)
+  }
+}
+
+/** At most `maxBytes` of the body; the first bytes shown to `head`, which may stop the read. */
+async function readBytes(
+  response: Response,
+  options: Pick<GuardedBytesOptions, 'maxBytes' | 'head' | 'headBytes'>,
+  signal: AbortSignal,
+): Promise<Pick<FetchedBytes, 'body' | 'tooLarge' | 'refused'>> {
+  const empty = new Uint8Array(0)
+  if (!response.body) return { body: empty, tooLarge: false, refused: options.head ? !options.head(empty) : false }
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  let headSeen = options.head === undefined
+  const joined = () => {
+    const body = new Uint8Array(total)
+    let offset = 0
+    for (const chunk of chunks) {
+      body.set(chunk, offset)
+      offset += chunk.length
+    }
+    return body
+  }
   try {
     for (;;) {
-      const address = await checkedAddress(current, options, signal)
-      const init: RequestInit = {
-        method: 'GET',
-        redirect: 'manual',
-        credentials: 'omit',
-        signal,
-        headers: { 'user-agent': options.userAgent, accept: options.accept ?? ACCEPT, 'accept-language': 'en' },
+      const { done, value } = await untilAbort(reader.read(), signal)
+      if (done) break
+      total += value.length
+      if (total > options.maxBytes) return { body: empty, tooLarge: true, refused: false }
+      chunks.push(value)
+      if (!headSeen && total >= (options.headBytes ?? 0)) {
+        headSeen = true
+        if (!options.head!(joined())) return { body: empty, tooLarge: false, refused: true }
       }
-      let response: Response
-      try {
-        response = await untilAbort(fetchAddress(current, address, init), signal)
-      } catch (error) {
-        if (signal.aborted) throw error
-        throw new FetchFailedError('network', `Could not connect to ${current.hostname}`)
-      }
-      const location = response.headers.get('location')
-      if (REDIRECT_STATUSES.has(response.status) && location !== null) {
-        await cancelBody(response)
-        if (redirects >= maxRedirects) {
-          throw new FetchRefusedError('redirects', `Refused ${current.hostname}: more than ${maxRedirects} redirects`)
-        }
-        redirects += 1
-        // Every method becomes GET: we only ever GET, so 303 and 301/302-after-POST need nothing more.
-        current = parseTarget(location, current)
-        continue
-      }
-      if (response.status < 200 || response.status > 299) {
-        await cancelBody(response)
-        classifyStatus(current, response.status)
-      }
-      const contentType = response.headers.get('content-type')
-      const type = mediaType(contentType)
-      const page = { finalUrl: current.href, status: response.status, contentType, redirects }
-      const bodyTypes = options.bodyTypes ?? HTML_TYPES
-      // Without a Content-Type only HTML is sniffed; a caller that wants another type must be told so.
-      if (type === null ? !bodyTypes.has('text/html') : !bodyTypes.has(type)) {
-        await cancelBody(response)
-        return { ...page, body: new Uint8Array(0), truncated: false, isHtml: false }
-      }
-      const read = await readBody(response, maxBytes, type === null, signal)
-      return { ...page, ...read, isHtml: type === null ? read.isHtml : HTML_TYPES.has(type) }
     }
-  } catch (error) {
-    if (error instanceof FetchRefusedError || error instanceof FetchFailedError) throw error
-    if (signal.aborted) throw new FetchFailedError('timeout', `Timed out fetching ${current.hostname}`)
-    throw new FetchFailedError('network', `Could not fetch ${current.hostname}`)
+  } finally {
+    await reader.cancel().catch(() => undefined)
   }
+  const body = joined()
+  if (!headSeen && !options.head!(body)) return { body: empty, tooLarge: false, refused: true }
+  return { body, tooLarge: false, refused: false }
 }

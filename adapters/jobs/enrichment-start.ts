@@ -3,6 +3,8 @@ import type { Config } from '../config.ts'
 import type { Log } from '../app/deps.ts'
 import type { Database } from '../storage/open-database.ts'
 import { guardedFetch } from '../enrichment/guarded-fetch.ts'
+import { fetchImage } from '../enrichment/image-fetch.ts'
+import { archivedImageUrl } from '../../core/reading/archived-image-url.ts'
 import { startEnrichmentWorkers, type EnrichmentWorkers } from './enrichment-worker.ts'
 
 /**
@@ -26,10 +28,16 @@ export function startEnrichment(deps: {
     })
   }
   const userAgent = `Readlater/1.0 (+${config.baseUrl})`
+  const guard = { allowPrivate: config.enrichAllowPrivate, userAgent }
   return startEnrichmentWorkers({
     db: deps.db,
     clock: deps.clock,
     log,
-    fetchPage: (url) => guardedFetch(url, { allowPrivate: config.enrichAllowPrivate, userAgent }),
+    fetchPage: (url) => guardedFetch(url, guard),
+    // Images go through the same guard as the page (docs/enrichment.md#images).
+    images: {
+      fetchImage: (url, options) => fetchImage(url, guard, options),
+      urlOf: (itemId, n) => archivedImageUrl(config.appUrl, itemId, n),
+    },
   })
 }

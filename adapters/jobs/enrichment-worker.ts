@@ -17,6 +17,9 @@ import {
 import { capturedPageOf, storeArticle } from '../storage/reading.ts'
 import { sharedArticleThreads, type ExtractedPage } from '../reading/article-threads.ts'
 import { FetchRefusedError, type FetchedPage } from '../enrichment/guarded-fetch.ts'
+import type { Article } from '../../core/reading/extract-article.ts'
+import { NO_IMAGES, type ArchivedImageSet } from '../storage/item-images.ts'
+import { archiveImages, IMAGES_UNTIL_MS, type ArchivedImages, type ImageArchiving } from './archive-images.ts'
 
 export interface EnrichmentWorkerDeps {
   db: Database
@@ -29,6 +32,13 @@ export interface EnrichmentWorkerDeps {
    * process's enrichment thread.
    */
   extract?(page: Uint8Array | string, contentType: string | null, url: string): Promise<ExtractedPage>
+  /**
+   * Archives the article's images and points it at the copies (docs/reading.md#archived-images). Absent: the
+   * article keeps its images' original URLs, and an item's earlier copies go with its next extraction.
+   */
+  images?: ImageArchiving
+  /** Points an article at its archived images, off the serving thread. Default: this process's enrichment thread. */
+  withImages?(article: Article, pageUrl: string, copies: ReadonlyMap<string, string>): Promise<Article>
 }
 
 export interface EnrichmentWorkerOptions {
@@ -92,20 +102,23 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
     if (captured) await pause(0)
     let extracted: ExtractedPage & { fallback: string | null }
     let fetched: Record<string, unknown>
+    let pageUrl = job.originalUrl
     if (captured) {
       extracted = await extractOffThread(deps, captured.html, null, job.originalUrl)
       fetched = { source: 'page', bytes: captured.html.length }
     } else {
       const page = await deps.fetchPage(job.originalUrl)
+      pageUrl = page.finalUrl
       extracted = page.isHtml
         ? await extractOffThread(deps, page.body, page.contentType, page.finalUrl)
         : { metadata: metadataFromUrl(page.finalUrl), article: null, fallback: null }
       fetched = { source: 'fetch', redirects: page.redirects, bytes: page.body.byteLength, truncated: page.truncated }
     }
+    const archived = await withArchivedImages(deps, job.itemId, extracted, pageUrl, started)
     // The embedded driver is synchronous: a turn of the event loop between these writes (each up to tens
     // of ms for a 2 MiB page) lets requests in, instead of one long stall (docs/benchmarks.md#reading).
     await pause(0)
-    const kept = await storeArticle(deps.db, job.itemId, extracted.article, now(), captured)
+    const kept = await storeArticle(deps.db, job.itemId, archived.article, now(), captured, archived.images)
     await pause(0)
     const stored = kept && (await completeEnrichment(deps.db, job, extracted.metadata, now()))
     await pause(0)
@@ -118,6 +131,7 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
       ...fetched,
       articleWords: extracted.article?.wordCount ?? null,
       ...(extracted.fallback ? { extraction: extracted.fallback } : {}),
+      ...archived.log,
       ms: Math.round(performance.now() - started),
     })
   } catch (error) {
@@ -144,6 +158,40 @@ export async function runJob(deps: EnrichmentWorkerDeps, job: ClaimedJob): Promi
         itemId: job.itemId,
         error: storeError instanceof Error ? storeError.name : 'unknown',
       })
+    }
+  }
+}
+
+/**
+ * The article to store and the images it points at. Archiving is best effort: whatever fails (an image,
+ * the rewrite, the read of the item's earlier images) leaves the article as extracted, never the job failed.
+ */
+async function withArchivedImages(
+  deps: EnrichmentWorkerDeps,
+  itemId: string,
+  extracted: ExtractedPage,
+  pageUrl: string,
+  started: number,
+): Promise<{ article: Article | null; images: ArchivedImageSet; log: Record<string, unknown> }> {
+  const { article } = extracted
+  const sources = extracted.imageSources ?? []
+  if (!deps.images || !article || sources.length === 0) return { article, images: NO_IMAGES, log: {} }
+  let result: ArchivedImages
+  try {
+    result = await archiveImages(deps.db, deps.images, itemId, sources, started + IMAGES_UNTIL_MS)
+  } catch (error) {
+    return { article, images: NO_IMAGES, log: { images: error instanceof Error ? error.name : 'unknown' } }
+  }
+  if (result.copies.size === 0) return { article, images: NO_IMAGES, log: result.log }
+  const rewrite = deps.withImages ?? ((...args) => sharedArticleThreads('enrichment').withImages(...args))
+  try {
+    return { article: await rewrite(article, pageUrl, result.copies), images: result.set, log: result.log }
+  } catch (error) {
+    // The article could not be pointed at the copies: it keeps its images' URLs, and the copies are not kept.
+    return {
+      article,
+      images: NO_IMAGES,
+      log: { ...result.log, images: error instanceof Error ? error.name : 'unknown' },
     }
   }
 }

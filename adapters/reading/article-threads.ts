@@ -1,3 +1,4 @@
+import type { Article } from '../../core/reading/extract-article.ts'
 import { startModuleThread, type ThreadHandle } from './module-thread.ts'
 import type { ExtractedPage, ThreadAnswer, ThreadRequest } from './thread-messages.ts'
 
@@ -17,6 +18,8 @@ export interface ArticleThreads {
   extract(page: Uint8Array | string, contentType: string | null, url: string): Promise<ExtractedPage>
   /** Markdown of sanitized article HTML. */
   markdown(html: string): Promise<string>
+  /** The article with its archived images pointing at our copies (source → copy URL). */
+  withImages(article: Article, pageUrl: string, copies: ReadonlyMap<string, string>): Promise<Article>
   /** Ends the thread; work still queued is refused. */
   close(): void
 }
@@ -129,6 +132,8 @@ export function startArticleThreads(options: ArticleThreadOptions = DEFAULT_THRE
   return {
     extract: (page, contentType, url) => submit<ExtractedPage>({ kind: 'extract', page, contentType, url }),
     markdown: (html) => submit<string>({ kind: 'markdown', html }),
+    withImages: (article, pageUrl, copies) =>
+      submit<Article>({ kind: 'images', article, pageUrl, copies: [...copies] }),
     close() {
       closed = true
       clearTimeout(idle)

@@ -5,6 +5,8 @@ import type { Article } from '../../core/reading/extract-article.ts'
 export interface ExtractedPage {
   metadata: PageMetadata
   article: Article | null
+  /** The article's distinct http(s) image sources in order, for archiving (docs/reading.md#archived-images). */
+  imageSources?: string[]
 }
 
 export type ThreadRequest =
@@ -17,5 +19,7 @@ export type ThreadRequest =
       url: string
     }
   | { id: number; kind: 'markdown'; html: string }
+  /** The article with its archived images pointing at our copies: [source, copy URL] pairs. */
+  | { id: number; kind: 'images'; article: Article; pageUrl: string; copies: [string, string][] }
 
 export type ThreadAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string }

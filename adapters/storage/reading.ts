@@ -3,6 +3,7 @@ import type { Article } from '../../core/reading/extract-article.ts'
 import { SavedItemNotFoundError } from '../../core/errors.ts'
 import type { Database } from './open-database.ts'
 import { reanchorItemHighlights } from './highlights.ts'
+import { NO_IMAGES, replaceArchivedImages, type ArchivedImageSet } from './item-images.ts'
 import { runProgram } from './program.ts'
 import { preparedPer } from './prepared.ts'
 import { capturedPages, enrichmentJobs, itemContents, readingProgress, savedItems } from './schema.ts'
@@ -99,10 +100,12 @@ export async function capturedPageOf(
 }
 
 /**
- * Stores (or, with null, removes) an item's article from one extraction, drops the captured page it was
- * made from (only that one: a newer capture's page stays for the next run), and anchors the item's
- * highlights again in the new text (docs/highlights.md#re-anchoring), all in ONE transaction: no highlight
- * is ever written against a text that is not the stored one. False when the item is gone.
+ * Stores (or, with null, removes) an item's article from one extraction, with the archived images it points
+ * at (docs/reading.md#archived-images: the item's images become exactly `images`, none without an article),
+ * drops the captured page it was made from (only that one: a newer capture's page stays for the next run),
+ * and anchors the item's highlights again in the new text (docs/highlights.md#re-anchoring), all in ONE
+ * transaction: no highlight is ever written against a text that is not the stored one, and no article
+ * points at an image that is not stored. False when the item is gone.
  */
 export function storeArticle(
   db: Database,
@@ -110,6 +113,7 @@ export function storeArticle(
   article: Article | null,
   now: string,
   usedPage: { capturedAt: string } | null,
+  images: ArchivedImageSet = NO_IMAGES,
 ): Promise<boolean> {
   return runProgram(db, function* () {
     const item = (yield { all: 'SELECT id FROM saved_items WHERE id = ?', args: [itemId] }) as unknown[]
@@ -134,6 +138,7 @@ export function storeArticle(
         ],
       }
     } else yield { run: 'DELETE FROM item_contents WHERE item_id = ?', args: [itemId] }
+    yield* replaceArchivedImages(itemId, article ? images : NO_IMAGES, now)
     yield {
       run: 'DELETE FROM captured_pages WHERE item_id = ? AND captured_at = ?',
       args: [itemId, usedPage?.capturedAt ?? ''],

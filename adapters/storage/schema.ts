@@ -541,3 +541,53 @@ export const highlightVersions = sqliteTable('highlight_versions', {
     .references(() => savedItems.id, { onDelete: 'cascade' }),
   version: text('version').notNull(),
 })
+
+/**
+ * An article's images, archived by enrichment (docs/reading.md#archived-images) and served from our origin
+ * at `{APP_URL}/items/{item_id}/images/{n}`, apart from the item row and its article so no list or article
+ * read ever touches the bytes. `n` numbers an item's images 1, 2, 3… in the order its article first showed
+ * them; an image that a later extraction finds again keeps its number and bytes, a new one takes the next
+ * number, so a URL never answers other bytes (it is served as immutable). The blob is the last column:
+ * reading the others never loads its pages. Gone with the item (or the person); `user_id` is the item's
+ * owner, kept here so a person's storage is one index sum.
+ */
+export const itemImages = sqliteTable(
+  'item_images',
+  {
+    itemId: text('item_id')
+      .notNull()
+      .references(() => savedItems.id, { onDelete: 'cascade' }),
+    n: integer('n').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    originalUrl: text('original_url').notNull(),
+    /** Sniffed from the bytes: image/png, image/jpeg, image/gif, image/webp or image/avif. */
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
+    createdAt: text('created_at').notNull(),
+    bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.n] }), index('item_images_user_size_idx').on(t.userId, t.size)],
+)
+
+/**
+ * The archived images of an item deleted from the web queue, kept with its copy in `deleted_items` for its
+ * "Undo" (docs/web.md#queue) and gone with that copy (pruned after the undo window, or restored).
+ */
+export const deletedItemImages = sqliteTable(
+  'deleted_item_images',
+  {
+    itemId: text('item_id')
+      .notNull()
+      .references(() => deletedItems.itemId, { onDelete: 'cascade' }),
+    n: integer('n').notNull(),
+    userId: text('user_id').notNull(),
+    originalUrl: text('original_url').notNull(),
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
+    createdAt: text('created_at').notNull(),
+    bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.n] })],
+)

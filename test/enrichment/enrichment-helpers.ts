@@ -6,6 +6,9 @@ import {
   type EnrichmentWorkers,
 } from '../../adapters/jobs/enrichment-worker.ts'
 import type { Log } from '../../adapters/app/deps.ts'
+import type { ImageArchiving } from '../../adapters/jobs/archive-images.ts'
+import { fetchImage } from '../../adapters/enrichment/image-fetch.ts'
+import { archivedImageUrl } from '../../core/reading/archived-image-url.ts'
 import type { Database } from '../../adapters/storage/open-database.ts'
 import { readPage, type PageName } from '../fixtures/pages/read-page.ts'
 import { createHarness, type Harness, type TestClock } from '../helpers/harness.ts'
@@ -122,14 +125,33 @@ export function fetcher(
   return (url) => guardedFetch(url, { userAgent: USER_AGENT, ...options })
 }
 
+/** Image archiving as production wires it (adapters/jobs/enrichment-start.ts), through the guard with `options`. */
+export function archiving(
+  h: Harness,
+  options: Partial<GuardedFetchOptions> & { allowPrivate: boolean },
+  extra: Partial<ImageArchiving> = {},
+): ImageArchiving {
+  return {
+    fetchImage: (url, limits) => fetchImage(url, { userAgent: USER_AGENT, ...options }, limits),
+    urlOf: (itemId, n) => archivedImageUrl(h.config.appUrl, itemId, n),
+    ...extra,
+  }
+}
+
 /** Workers on `db` with the harness clock and a short poll, stopped in afterEach. */
 export function startWorkers(
   s: { h: Harness; log: Log },
   fetchPage: EnrichmentWorkerDeps['fetchPage'],
-  options: { db?: Database; log?: Log; concurrency?: number } = {},
+  options: { db?: Database; log?: Log; concurrency?: number; images?: ImageArchiving } = {},
 ): EnrichmentWorkers {
   const workers = startEnrichmentWorkers(
-    { db: options.db ?? s.h.db, clock: s.h.clock, log: options.log ?? s.log, fetchPage },
+    {
+      db: options.db ?? s.h.db,
+      clock: s.h.clock,
+      log: options.log ?? s.log,
+      fetchPage,
+      ...(options.images ? { images: options.images } : {}),
+    },
     { concurrency: options.concurrency ?? 4, pollMs: 10 },
   )
   let stopped = false
