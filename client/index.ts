@@ -30,6 +30,25 @@ export type HighlightColor = Of<typeof S.HighlightColor>
 export type Me = Of<typeof S.Me>
 export type Tag = Of<typeof S.Tag>
 
+/**
+ * The item id and number of an archived image's URL in an article's HTML (`{APP_URL}/items/{id}/images/{n}`,
+ * docs/reading.md#archived-images), or null for any other URL: with a bearer credential, read it with
+ * `savedItems.image(itemId, n)`. `appUrl` is the web app's address (the server's APP_URL, by default its
+ * BASE_URL). The client imports nothing at run time, so this is core/reading/archived-image-url.ts's rule
+ * written again (test/client/client.test.ts holds the two to the same answers).
+ */
+export function archivedImageOf(src: string, appUrl: string): { itemId: string; n: number } | null {
+  const prefix = `${appUrl.replace(/\/+$/, '')}/items/`
+  if (!src.startsWith(prefix)) return null
+  const match = /^([^/?#]+)\/images\/([1-9][0-9]{0,8})$/.exec(src.slice(prefix.length))
+  if (!match) return null
+  try {
+    return { itemId: decodeURIComponent(match[1]!), n: Number(match[2]) }
+  } catch {
+    return null
+  }
+}
+
 /** An error answer of the API, with its typed body (docs/api.md#errors). */
 export class ReadlaterError extends Error {
   override readonly name = 'ReadlaterError'
@@ -94,9 +113,14 @@ export function createClient(options: ClientOptions) {
     pathOrUrl: string,
     body?: unknown,
     write: WriteOptions = {},
-  ): Promise<{ response: Response; json: unknown }> {
+    binary = false,
+  ): Promise<{ response: Response; json: unknown; blob?: Blob }> {
     const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${base}${pathOrUrl}`
-    const headers: Record<string, string> = { authorization: `Bearer ${options.token}`, accept: 'application/json' }
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.token}`,
+      // An error is still typed JSON (docs/api.md#errors).
+      accept: binary ? 'image/*, application/json;q=0.5' : 'application/json',
+    }
     if (body !== undefined) headers['content-type'] = 'application/json'
     if (WRITES.has(method)) headers['idempotency-key'] = write.idempotencyKey ?? newKey()
     for (let attempt = 0; ; attempt++) {
@@ -115,6 +139,7 @@ export function createClient(options: ClientOptions) {
           continue
         }
       }
+      if (binary && response.ok) return { response, json: null, blob: await response.blob() }
       const text = await response.text()
       let json: unknown = null
       try {
@@ -200,6 +225,13 @@ export function createClient(options: ClientOptions) {
           'GET',
           `/v1/saved-items/${id(itemId)}/content${format === 'markdown' ? '?format=markdown' : ''}`,
         ),
+      /**
+       * The item's n-th archived image (docs/reading.md#archived-images), as a Blob whose `type` is the sniffed
+       * one. The article's HTML points at it as `{APP_URL}/items/{id}/images/{n}`: {@link archivedImageOf}
+       * reads the id and number off such a URL.
+       */
+      image: async (itemId: string, n: number): Promise<Blob> =>
+        (await send('GET', `/v1/saved-items/${id(itemId)}/images/${n}`, undefined, {}, true)).blob!,
     },
     /** Highlights of articles (docs/highlights.md). */
     highlights: {

@@ -69,6 +69,16 @@ export class ContentNotFoundError extends Error {
   }
 }
 
+/** The item is the caller's, but it has no archived image of that number (docs/reading.md#archived-images). */
+export class ImageNotFoundError extends Error {
+  readonly _tag = 'ImageNotFoundError'
+  readonly savedItemId: string
+  constructor(savedItemId: string, n: string) {
+    super(`Saved item "${savedItemId}" has no archived image ${JSON.stringify(n.slice(0, 32))}`)
+    this.savedItemId = savedItemId
+  }
+}
+
 export class FolderNotFoundError extends Error {
   readonly _tag = 'FolderNotFoundError'
   readonly folderId: string
@@ -235,6 +245,7 @@ export const APP_ERRORS = errorTable({
   OriginNotAllowedError: { error: OriginNotAllowedError, status: 403 },
   SavedItemNotFoundError: { error: SavedItemNotFoundError, status: 404, fields: { savedItemId: 'string' } },
   ContentNotFoundError: { error: ContentNotFoundError, status: 404, fields: { savedItemId: 'string' } },
+  ImageNotFoundError: { error: ImageNotFoundError, status: 404, fields: { savedItemId: 'string' } },
   FolderNotFoundError: { error: FolderNotFoundError, status: 404, fields: { folderId: 'string' } },
   ImportNotFoundError: { error: ImportNotFoundError, status: 404, fields: { importId: 'string' } },
   WebhookNotFoundError: { error: WebhookNotFoundError, status: 404, fields: { webhookId: 'string' } },

@@ -5,6 +5,7 @@ import { findUserById } from '../storage/users.ts'
 import { recentDeliveries } from '../storage/webhooks.ts'
 import type { AppDeps } from './deps.ts'
 import { importsOf, type ImportDto } from './imports.ts'
+import { imageStorageOf } from './item-images.ts'
 import { deliveryDto, RECENT_DELIVERIES, webhooksOf, type DeliveryDto, type WebhookDto } from './webhooks.ts'
 
 // What the web app's settings page lists (docs/web.md#pages), read in the queries it always took.
@@ -23,17 +24,20 @@ export interface SettingsRead {
   imports: ImportDto[]
   /** The person's webhooks, oldest first, each with its newest deliveries. */
   webhooks: { webhook: WebhookDto; deliveries: DeliveryDto[] }[]
+  /** Bytes of the archived images of the person's items (docs/reading.md#archived-images). */
+  imageBytes: number
 }
 
 export async function readSettings(deps: AppDeps, principal: Principal): Promise<SettingsRead> {
   const { db } = deps
   const userId = principal.userId
-  const [keys, agents, user, imports, webhooks] = await Promise.all([
+  const [keys, agents, user, imports, webhooks, imageBytes] = await Promise.all([
     listApiKeys(db, userId),
     listActiveGrants(db, userId),
     findUserById(db, userId),
     importsOf(deps, principal),
     webhookPanels(deps, principal),
+    imageStorageOf(deps, principal),
   ])
   keys.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
   // A key issued through the connect flow names its issuer; while the key is in force so is the issuer.
@@ -54,7 +58,7 @@ export async function readSettings(deps: AppDeps, principal: Principal): Promise
     attempt && deps.clock.now().getTime() - Date.parse(attempt) < SIGNUP_ATTEMPT_NOTICE_DAYS * 86_400_000
       ? attempt
       : null
-  return { keys, agents, issuedBy, signupAttemptedAt, imports, webhooks }
+  return { keys, agents, issuedBy, signupAttemptedAt, imports, webhooks, imageBytes }
 }
 
 /**

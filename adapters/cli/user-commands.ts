@@ -24,11 +24,15 @@ export async function userCreate(args: string[], deps: CliDeps, io: CliIo): Prom
   return 0
 }
 
-/** `user list`: one tab-separated line per person: id, email, created, item count. */
+/**
+ * `user list`: one tab-separated line per person: id, email, created, item count, bytes of archived images
+ * (docs/operations.md#admin-cli).
+ */
 export async function userList(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
   parseFlags(args, {})
   const db = await deps.openDb()
-  for (const row of await listAccounts({ db })) io.out([row.id, row.email, row.createdAt, String(row.items)].join('\t'))
+  for (const row of await listAccounts({ db }))
+    io.out([row.id, row.email, row.createdAt, String(row.items), String(row.imageBytes)].join('\t'))
   return 0
 }
 

@@ -1,11 +1,14 @@
 import type { Database } from './open-database.ts'
-import { runProgram } from './program.ts'
+import { runProgram, type Op } from './program.ts'
 import { readRows } from './read-rows.ts'
 
 /** How long a web delete can be undone (docs/web.md#queue). */
 export const UNDO_WINDOW_MS = 10 * 60 * 1000
 
-/** The rows an undo puts back: the item, its article, its reading position and its highlights, each as stored. */
+/**
+ * The rows an undo puts back: the item, its article, its reading position and its highlights, each as stored
+ * (its archived images are rows of `deleted_item_images` beside it).
+ */
 interface Snapshot {
   item: Record<string, unknown>
   content: Record<string, unknown> | null
@@ -13,6 +16,9 @@ interface Snapshot {
   /** Absent from a copy kept before highlights existed. */
   highlights?: Record<string, unknown>[]
 }
+
+/** The columns of an archived image, the same in `item_images` and `deleted_item_images`. */
+const IMAGE_COLUMNS = 'item_id, n, user_id, original_url, media_type, size, created_at, bytes'
 
 /** The copy of an item this person deleted within the undo window, as a SELECT of `snapshot`. */
 const KEPT = 'SELECT snapshot FROM deleted_items WHERE item_id = ? AND user_id = ? AND deleted_at_ms >= ?'
@@ -37,7 +43,8 @@ const plain = (row: Record<string, unknown> | undefined): Record<string, unknown
 
 /**
  * Deletes one of the person's items and keeps a copy of it for UNDO_WINDOW_MS, in one transaction. The
- * item's other rows go with it (foreign keys); its article, reading position and highlights are in the copy. Returns
+ * item's other rows go with it (foreign keys); its article, reading position and highlights are in the copy, its
+ * archived images in `deleted_item_images`. Returns
  * the item's title (or URL) for the notice, or null when the person has no such item.
  */
 export function deleteItemKeepingUndo(
@@ -76,6 +83,13 @@ export function deleteItemKeepingUndo(
         ON CONFLICT (item_id) DO UPDATE SET snapshot = excluded.snapshot, deleted_at_ms = excluded.deleted_at_ms`,
       args: [id, userId, JSON.stringify(snapshot), nowMs],
     }
+    // The archived images are kept beside the copy, as rows (blobs have no place in its JSON), and go with it
+    // (docs/reading.md#archived-images).
+    yield { run: 'DELETE FROM deleted_item_images WHERE item_id = ?', args: [id] }
+    yield {
+      run: `INSERT INTO deleted_item_images (${IMAGE_COLUMNS}) SELECT ${IMAGE_COLUMNS} FROM item_images WHERE item_id = ?`,
+      args: [id],
+    }
     yield { run: 'DELETE FROM saved_items WHERE id = ? AND user_id = ?', args: [id, userId] }
     return { label: String(item.title ?? item.original_url) }
   })
@@ -97,21 +111,25 @@ function insertOf(table: string, row: Record<string, unknown>) {
 
 /**
  * Puts a deleted item back exactly as it was (same id, folder, read state, times, tags, article, reading
- * position and highlights), in one transaction, within UNDO_WINDOW_MS of its deletion. Its folder, if deleted since, is
+ * position, highlights and archived images), in one transaction, within UNDO_WINDOW_MS of its deletion. Its folder, if deleted since, is
  * none; the same URL saved again since wins (the copy is dropped and 'saved-again' said).
  */
 export function restoreDeletedItem(db: Database, userId: string, id: string, nowMs: number): Promise<RestoreOutcome> {
   return runProgram(db, function* () {
     const [kept] = (yield { all: KEPT, args: keptArgs(userId, id, nowMs) }) as { snapshot: string }[]
     if (!kept) return 'expired'
-    yield { run: 'DELETE FROM deleted_items WHERE item_id = ?', args: [id] }
+    // Last, once the images are back: deleting the copy deletes its images' rows too.
+    const dropCopy: Op = { run: 'DELETE FROM deleted_items WHERE item_id = ?', args: [id] }
     const snapshot = JSON.parse(kept.snapshot) as Snapshot
     const item = { ...snapshot.item }
     const clash = (yield {
       all: 'SELECT id FROM saved_items WHERE user_id = ? AND normalized_url = ?',
       args: [userId, item.normalized_url],
     }) as unknown[]
-    if (clash.length > 0) return 'saved-again'
+    if (clash.length > 0) {
+      yield dropCopy
+      return 'saved-again'
+    }
     if (item.folder_id !== null) {
       const folder = (yield {
         all: 'SELECT id FROM folders WHERE id = ? AND user_id = ?',
@@ -123,6 +141,11 @@ export function restoreDeletedItem(db: Database, userId: string, id: string, now
     if (snapshot.content) yield insertOf('item_contents', snapshot.content)
     if (snapshot.progress) yield insertOf('reading_progress', snapshot.progress)
     for (const highlight of snapshot.highlights ?? []) yield insertOf('highlights', highlight)
+    yield {
+      run: `INSERT INTO item_images (${IMAGE_COLUMNS}) SELECT ${IMAGE_COLUMNS} FROM deleted_item_images WHERE item_id = ?`,
+      args: [id],
+    }
+    yield dropCopy
     return 'restored'
   })
 }

@@ -40,10 +40,13 @@ export async function markSignupAttempt(db: Database, email: string, now: string
   return row?.id ?? null
 }
 
-/** Every person with how many items they have, oldest account first (the admin CLI's `user list`). */
+/**
+ * Every person with how many items they have and the bytes of their archived images, oldest account first
+ * (the admin CLI's `user list`).
+ */
 export async function listUsersWithItemCounts(
   db: Database,
-): Promise<{ id: string; email: string; createdAt: string; items: number }[]> {
+): Promise<{ id: string; email: string; createdAt: string; items: number; imageBytes: number }[]> {
   return db
     .select({
       id: users.id,
@@ -51,6 +54,8 @@ export async function listUsersWithItemCounts(
       createdAt: users.createdAt,
       // Written out: drizzle leaves columns unqualified here, and `user_id = id` would compare inside saved_items.
       items: sql<number>`(SELECT count(*) FROM saved_items AS s WHERE s.user_id = users.id)`,
+      // A sum over the (user_id, size) index: no image's bytes are read.
+      imageBytes: sql<number>`(SELECT coalesce(sum(i.size), 0) FROM item_images AS i WHERE i.user_id = users.id)`,
     })
     .from(users)
     .orderBy(users.createdAt, users.email)

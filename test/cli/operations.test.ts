@@ -8,6 +8,8 @@ import { readConfig } from '../../adapters/config.ts'
 import { createServer } from '../../adapters/http/app.ts'
 import { createSession } from '../../adapters/app/web-sessions.ts'
 import { openDatabase, type Database } from '../../adapters/storage/open-database.ts'
+import { storeArticle } from '../../adapters/storage/reading.ts'
+import { png } from '../fixtures/images/images.ts'
 import { BASE, TestClock, random } from '../helpers/harness.ts'
 import { authorizeBody } from '../connect/connect-fixtures.ts'
 
@@ -109,18 +111,26 @@ describe('user create --password-stdin', () => {
 })
 
 describe('user list', () => {
-  test('one tab-separated line per person: id, email, created, item count', async () => {
+  test('one tab-separated line per person: id, email, created, item count, bytes of archived images', async () => {
     const a = await person('a@example.com')
     const b = await person('b@example.com')
     expect((await http('POST', '/v1/captures', a.key, { url: 'https://example.com/1' })).status).toBe(201)
-    expect((await http('POST', '/v1/captures', a.key, { url: 'https://example.com/2' })).status).toBe(201)
+    const second = await http('POST', '/v1/captures', a.key, { url: 'https://example.com/2' })
+    expect(second.status).toBe(201)
+    // One archived image of the second item, as enrichment stores it (docs/reading.md#archived-images).
+    const image = png(2, 2)
+    const article = { title: null, byline: null, siteName: null, lang: null, html: '<p>x</p>', text: 'x', wordCount: 1 }
+    await storeArticle(s.db, (await second.json()).savedItem.id, article, '2026-11-22T10:00:00.000Z', null, {
+      keep: [],
+      add: [{ n: 1, originalUrl: 'https://example.com/a.png', mediaType: 'image/png', bytes: image }],
+    })
     const listed = await s.cli('', 'user', 'list')
     expect(listed).toEqual({
       code: 0,
       err: [],
       out: [
-        `${a.id}\ta@example.com\t2026-11-22T10:00:00.000Z\t2`,
-        `${b.id}\tb@example.com\t2026-11-22T10:00:00.000Z\t0`,
+        `${a.id}\ta@example.com\t2026-11-22T10:00:00.000Z\t2\t${image.length}`,
+        `${b.id}\tb@example.com\t2026-11-22T10:00:00.000Z\t0\t0`,
       ],
     })
   })

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createClient, ReadlaterError } from '../../client/index.ts'
+import { archivedImageOf, createClient, ReadlaterError, type ArticleHtml } from '../../client/index.ts'
+import { storeArticle } from '../../adapters/storage/reading.ts'
+import { archivedImageOf as coreArchivedImageOf, archivedImageUrl } from '../../core/reading/archived-image-url.ts'
+import { png } from '../fixtures/images/images.ts'
 import { createHarness, type Harness } from '../helpers/harness.ts'
 
 // docs/embedding.md#the-client: the typed REST client over real HTTP, against a server on a real database: every call
@@ -162,6 +165,39 @@ describe('the client', () => {
       .create(savedItem.id, { quote: { exact: 'not in the text' } })
       .catch((error: unknown) => error)
     expect(notThere).toMatchObject({ status: 422, tag: 'HighlightAnchorError' })
+  })
+
+  test("an article's archived images: found in its HTML, read with the bearer as a typed Blob; a missing one is ImageNotFoundError", async () => {
+    const rl = client()
+    const { savedItem } = await rl.capture({ url: 'https://client.example/pictures' })
+    const app = h.config.appUrl
+    const html = `<p>A picture.</p><p><img src="${archivedImageUrl(app, savedItem.id, 1)}" alt=""></p>`
+    const bytes = png(3, 3)
+    await storeArticle(
+      h.db,
+      savedItem.id,
+      { title: 'P', byline: null, siteName: null, lang: null, html, text: 'A picture.', wordCount: 2 },
+      h.clock.now().toISOString(),
+      null,
+      { keep: [], add: [{ n: 1, originalUrl: 'https://cdn.example/p.png', mediaType: 'image/png', bytes }] },
+    )
+    const article = (await rl.savedItems.content(savedItem.id)) as ArticleHtml
+    const src = /src="([^"]+)"/.exec(article.html)![1]!
+    const ref = archivedImageOf(src, app)
+    expect(ref).toEqual({ itemId: savedItem.id, n: 1 })
+    const blob = await rl.savedItems.image(ref!.itemId, ref!.n)
+    expect(blob.type).toBe('image/png')
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(bytes)
+    const missing = await rl.savedItems.image(savedItem.id, 2).catch((error: unknown) => error)
+    expect(missing).toMatchObject({ status: 404, tag: 'ImageNotFoundError', body: { savedItemId: savedItem.id } })
+    // The client's copy of the rule answers as core's does.
+    for (const url of [
+      src,
+      `${app}/items/x/images/0`,
+      `${app}/items/a%20b/images/12`,
+      'https://elsewhere.example/items/x/images/1',
+    ])
+      expect(archivedImageOf(url, app)).toEqual(coreArchivedImageOf(url, app))
   })
 
   test('every call it makes is an operation of /openapi.json', async () => {

@@ -142,6 +142,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
     success: 200,
   }),
   byId('GET', '/v1/saved-items/:id/content', 'saved-items:read', 'itemId', itemNotFound, { success: 200 }),
+  // The seeded article's first archived image (test/http/people.ts); `n` is the image's number.
+  {
+    ...byId('GET', '/v1/saved-items/:id/images/:n', 'saved-items:read', 'itemId', itemNotFound, { success: 200 }),
+    path: (ids: RouteIds) => `/v1/saved-items/${ids.itemId}/images/1`,
+  },
   byId('PUT', '/v1/saved-items/:id/progress', 'saved-items:write', 'itemId', itemNotFound, {
     body: () => ({ progress: 0.5 }),
     success: 200,

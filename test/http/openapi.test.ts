@@ -289,11 +289,27 @@ describe('GET /openapi.json', () => {
     }
   })
 
-  test('path parameters are the documented {id} strings', () => {
+  test('path parameters are the documented {id} strings (and an archived image’s {n})', () => {
     for (const rule of REST_RULES.filter((r) => r.pattern.includes(':id'))) {
       const path = deref(operation(rule).parameters).filter((p: any) => p.in === 'path')
-      expect(path).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }])
+      const names = rule.pattern === '/v1/saved-items/:id/images/:n' ? ['id', 'n'] : ['id']
+      expect(path).toEqual(names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })))
     }
+  })
+
+  test('GET /v1/saved-items/{id}/images/{n}: the image in one of the five sniffed types; 404 SavedItemNotFoundError or ImageNotFoundError', () => {
+    const op = doc.paths['/v1/saved-items/{id}/images/{n}'].get
+    expect(Object.keys(op.responses['200'].content).sort()).toEqual([
+      'image/avif',
+      'image/gif',
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+    ])
+    for (const media of Object.values<any>(op.responses['200'].content))
+      expect(media.schema).toEqual({ type: 'string', format: 'binary' })
+    expect(errorTags(jsonSchemaOf(op.responses['404']))).toEqual(['ImageNotFoundError', 'SavedItemNotFoundError'])
+    expect(op.description).toContain('immutable')
   })
 
   test('request bodies are JSON only and closed objects (additionalProperties: false)', () => {

@@ -1,5 +1,8 @@
 import type { Harness } from '../helpers/harness.ts'
 import type { RouteIds } from './endpoint-table.ts'
+import { gif } from '../fixtures/images/images.ts'
+
+const SEEDED_GIF = gif()
 
 // People for the tests that go over every endpoint (test/http/endpoint-table.ts): one of each resource a
 // path can name, and a snapshot of what they own.
@@ -11,10 +14,16 @@ export async function seedPerson(harness: Harness, token: string, label: string)
     body: { url: `https://example.com/${label}/item`, sourceName: `${label} source` },
   })
   if (capture.status !== 201) throw new Error(`seed capture failed: ${capture.status} ${capture.text}`)
-  // The item's article, as enrichment would store it, so the content route has something to answer.
+  // The item's article, as enrichment would store it, so the content route has something to answer, and
+  // an archived image of it (a 1 × 1 GIF) for the image route.
   await harness.db.$client.execute({
     sql: "INSERT INTO item_contents (item_id, word_count, html, text, extracted_at) VALUES (?, 3, '<p>Seeded article text</p>', 'Seeded article text', ?)",
     args: [capture.body.savedItem.id, capture.body.savedItem.createdAt],
+  })
+  await harness.db.$client.execute({
+    sql: `INSERT INTO item_images (item_id, n, user_id, original_url, media_type, size, created_at, bytes)
+      SELECT id, 1, user_id, 'https://example.com/seeded.gif', 'image/gif', ?, ?, ? FROM saved_items WHERE id = ?`,
+    args: [SEEDED_GIF.length, capture.body.savedItem.createdAt, SEEDED_GIF, capture.body.savedItem.id],
   })
   const highlight = await harness.call('POST', `/v1/saved-items/${capture.body.savedItem.id}/highlights`, {
     token,

@@ -22,7 +22,7 @@ import { textOf, WebClient } from './web-client.ts'
 afterEach(cleanUp)
 
 const READER_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; img-src https: data:; manifest-src 'self'; style-src 'self' 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+  "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' https: data:; manifest-src 'self'; style-src 'self' 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 const env = { IP_RATE_LIMIT_MAX: '100000', RATE_LIMIT_MAX: '100000' }
 

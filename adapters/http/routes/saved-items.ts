@@ -23,6 +23,9 @@ import type { Principal } from '../../../core/types.ts'
 import type { ItemChange } from '../../storage/saved-items.ts'
 import { changeItem, deleteItem, listPage, lookupItem } from '../../app/saved-items.ts'
 import { readContent, saveProgress } from '../../app/reading.ts'
+import { readItemImage } from '../../app/item-images.ts'
+import { ARCHIVED_IMAGE_TYPES } from '../../../core/reading/image-sniff.ts'
+import { imageResponse } from '../image-response.ts'
 import { responseSchemaFailure } from '../errors.ts'
 import { pageSchemaFailure } from '../page-check.ts'
 
@@ -177,6 +180,26 @@ export const savedItemRoutes = ({ deps, guard }: RouteContext) => {
             'The readable article enrichment extracted from the page (or from the `html` a capture sent), sanitized; with `format=markdown`, as Markdown instead of `html` and `text`. 404 `ContentNotFoundError` while the item has none: pending, failed, not an article, or nothing readable.',
           tags,
         },
+      },
+    )
+    .get(
+      '/v1/saved-items/:id/images/:n',
+      async ({ params, principal }) => imageResponse(await readItemImage(deps, principal, params.id, params.n)),
+      {
+        params: t.Object({ id: t.String(), n: t.String() }),
+        response: {
+          200: t.String(),
+          ...commonAuthedErrors,
+          404: t.Union([Errors.SavedItemNotFoundError, Errors.ImageNotFoundError]),
+        },
+        auth: 'saved-items:read',
+        detail: {
+          summary: "Read one of an article's archived images",
+          description:
+            "The n-th image enrichment archived for the item's article (docs/reading.md#archived-images): the bytes, with the type sniffed from them (PNG, JPEG, GIF, WebP or AVIF) and `Cache-Control: private, max-age=31536000, immutable` (an image's number never names other bytes). The article's HTML (`GET …/content`) points at each archived image as `{APP_URL}/items/{id}/images/{n}`, the web app's address of the same image; with a bearer credential, fetch it here instead. 404 `SavedItemNotFoundError` when the item is not the caller's, `ImageNotFoundError` when it has no image of that number.",
+          tags,
+          'x-download': [...ARCHIVED_IMAGE_TYPES],
+        } as never,
       },
     )
     .put(

@@ -11,7 +11,9 @@ import { READER_SCRIPT_ASSET, READER_SCRIPT_PATH } from './reader-script.ts'
 import { READER_STYLES } from './pages/styles.ts'
 import type { RouteContext } from '../route-context.ts'
 import { pageReplies, sendHeldCookie, type PageVisitor, type Posted, type SignedIn } from './page-replies.ts'
-import { formRoute, hidden, idParam, type WithId } from './route-options.ts'
+import { formRoute, hidden, idParam, imageParams, type WithId, type WithImage } from './route-options.ts'
+import { readItemImage } from '../../app/item-images.ts'
+import { imageResponse } from '../image-response.ts'
 
 /** The reader view, its reading position and its script (docs/web.md#reader-view). */
 export function readerRoutes({ deps, guard }: RouteContext) {
@@ -54,6 +56,20 @@ export function readerRoutes({ deps, guard }: RouteContext) {
     })
   }
 
+  /**
+   * An archived image of the article (docs/reading.md#archived-images): what the stored article's `<img>`
+   * points at. Another person's item, or no such image: the same 404 page as any unknown address.
+   */
+  const showImage = async (c: SignedIn & WithImage): Promise<Response> => {
+    try {
+      return imageResponse(await readItemImage(deps, sessionPrincipal(c.session), c.params.id, c.params.n))
+    } catch (error) {
+      if (isAppError(error) && (error._tag === 'SavedItemNotFoundError' || error._tag === 'ImageNotFoundError'))
+        return notFound(c)
+      throw error
+    }
+  }
+
   /** An answer for the reader's script, which reads only the status: never a page, never a redirect. */
   const scriptAnswer = (c: PageVisitor, status: number, text?: string): Response => {
     sendHeldCookie(c)
@@ -79,6 +95,7 @@ export function readerRoutes({ deps, guard }: RouteContext) {
     new Elysia()
       .use(guard)
       .get('/items/:id', showItem, { ...hidden, ...idParam, signedIn: true })
+      .get('/items/:id/images/:n', showImage, { ...hidden, ...imageParams, signedIn: true })
       // Signed out, the script gets 401, never a redirect.
       .post('/items/:id/progress', recordProgress, { ...formRoute, ...idParam, session: true })
       .get(READER_SCRIPT_PATH, ({ request, query }) => READER_SCRIPT_ASSET.respond(request, query.v), hidden)

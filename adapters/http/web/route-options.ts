@@ -30,6 +30,18 @@ export const grantIdParam = {
   },
 }
 
+/** An item's `:id` and the `:n` of one of its archived images, under the same rule as {@link idParam}. */
+export const imageParams = {
+  params: t.Object({ id: t.String(), n: t.String() }),
+  transform({ params }: { params: Record<string, unknown> }) {
+    if (typeof params.id !== 'string') params.id = ''
+    if (typeof params.n !== 'string') params.n = ''
+  },
+}
+
+/** What a page at an archived image's address gets ({@link imageParams}). */
+export type WithImage = { params: { id: string; n: string } }
+
 /** An item's `:id` and one of its highlights' `:highlightId`, under the same rule as {@link idParam}. */
 export const highlightParams = {
   params: t.Object({ id: t.String(), highlightId: t.String() }),

@@ -39,6 +39,7 @@ export function settingsRenderer(deps: RouteContext['deps'], { page }: PageRepli
         imports: view.imports,
         bookmarklet: bookmarklet(deps.config.appUrl),
         webhooks: view.webhooks,
+        imageBytes: view.imageBytes,
         ...extra,
       }),
     )

@@ -77,11 +77,12 @@ export function cspSourceOf(redirectUri: string): string {
 
 /**
  * The reader view's policy: our own script only (no inline script at all, so an article's markup cannot run
- * even if it got past the sanitizer), article images from any https: origin or `data:`, and no frames,
+ * even if it got past the sanitizer), article images from our own origin (the archived copies,
+ * docs/reading.md#archived-images), any https: origin (an image not archived) or `data:`, and no frames,
  * plugins, fonts, stylesheets or base URL from anywhere. @see docs/web.md#reader-view
  */
 export const READER_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; img-src https: data:; manifest-src 'self'; style-src 'self' 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+  "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' https: data:; manifest-src 'self'; style-src 'self' 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 /** Security headers for every HTML page: no framing (consent must not be clickjacked), no inline script. */
 export const HTML_HEADERS: Record<string, string> = {

@@ -34,6 +34,14 @@ export interface SettingsView {
   webhooks?: WebhookPanel[]
   /** What the webhook form just did: the new secret, the refused form, or the test's outcome. */
   webhookState?: WebhookFormState
+  /** Bytes of the archived images of the person's items. */
+  imageBytes?: number
+}
+
+/** Megabytes of a million bytes, one decimal: "0 MB", "0.1 MB" for anything under it, "12.3 MB". */
+export function megabytes(bytes: number): string {
+  if (bytes <= 0) return '0 MB'
+  return `${Math.max(0.1, bytes / 1_000_000).toFixed(1)} MB`
 }
 
 const scopeList = (scopes: readonly string[]): SafeHtml =>
@@ -106,6 +114,7 @@ export function settingsPage(view: SettingsView): SafeHtml {
   const checked = new Set(view.form?.scopes ?? [])
   return html`<h1>Settings</h1>
 <p class="muted">Signed in as ${view.email}.</p>
+${view.imageBytes === undefined ? null : html`<p class="muted" id="storage">Storage: ${megabytes(view.imageBytes)} of archived images</p>`}
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
 ${view.signupAttemptedAt ? html`<p class="notice" role="status">Someone tried to create an account with your email on ${timeOf(view.signupAttemptedAt)}. Nothing changed for your account; if it was not you, you need not do anything.</p>` : null}
 <section aria-labelledby="api-keys">
