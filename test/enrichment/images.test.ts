@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import type { GuardedFetchOptions } from '../../adapters/enrichment/guarded-fetch.ts'
+import { refreshArticles } from '../../adapters/app/reading.ts'
+import { archiveImages } from '../../adapters/jobs/archive-images.ts'
 import { archivedImageOf } from '../../core/reading/archived-image-url.ts'
 import { articleImageSources } from '../../core/reading/article-images.ts'
 import { articleText } from '../../core/reading/article-text.ts'
@@ -273,6 +275,68 @@ describe('archiving an article’s images', () => {
     const served = await restImage(s.h, s.key, id, copy!.n)
     expect(served.status).toBe(200)
     expect(served.bytes).toEqual(bytes)
+  })
+})
+
+describe('items enriched before archiving', () => {
+  test('get their images on articles refresh, and their highlights stay where they were', async () => {
+    const s = await setup()
+    const o = s.fixtures.origin
+    const bytes = png(20, 10)
+    s.fixtures.route('/img/late.png', image(bytes, 'image/png'))
+    s.fixtures.route('/post', () => htmlPage(articleWith(['/img/late.png', '/img/late.png'])))
+    const item = await capture(s.h, s.key, `${o}/post`)
+    // Enriched as before this feature: the article keeps its images' URLs.
+    const before = startWorkers(s, fetcher({ allowPrivate: true }))
+    await waitForStatus(s.h, s.key, item.id, 'enriched')
+    await before.stop()
+    const old = await content(s.h, s.key, item.id)
+    expect(articleImageSources(old.html)).toEqual([`${o}/img/late.png`])
+    expect(s.fixtures.count('/img/late.png')).toBe(0)
+    const highlight = await s.h.call('POST', `/v1/saved-items/${item.id}/highlights`, {
+      token: s.key,
+      body: { quote: { exact: 'changed its address' }, note: 'kept' },
+    })
+    expect(highlight.status).toBe(201)
+
+    const owner = String((await s.h.db.$client.execute('SELECT user_id FROM saved_items')).rows[0]!.user_id)
+    expect(await refreshArticles(s.h, owner)).toBe(1)
+    const lines = (await waitForLogs(s.h, item.id, 1)).length
+    startWorkers(s, fetcher({ allowPrivate: true }), { images: archiving(s.h, { allowPrivate: true }) })
+    await waitForLogs(s.h, item.id, lines + 1)
+
+    const now = await content(s.h, s.key, item.id)
+    expect(articleImageSources(now.html)).toEqual([`${s.h.config.appUrl}/items/${item.id}/images/1`])
+    expect((await restImage(s.h, s.key, item.id, 1)).bytes).toEqual(bytes)
+    expect(now.text).toBe(old.text)
+    const listed = await s.h.call('GET', `/v1/saved-items/${item.id}/highlights`, { token: s.key })
+    expect(listed.body.highlights).toEqual([highlight.body.highlight])
+  })
+})
+
+describe('within the job', () => {
+  test('images not fetched by the deadline keep their URLs, and the run ends at it', async () => {
+    const s = await setup()
+    const o = s.fixtures.origin
+    s.fixtures.route('/img/quick.png', image(png(2, 2), 'image/png'))
+    // Answers headers, then never sends the body.
+    s.fixtures.route(
+      '/img/stuck.png',
+      () => new Response(new ReadableStream({ start() {} }), { headers: { 'content-type': 'image/png' } }),
+    )
+    const item = await capture(s.h, s.key, `${o}/elsewhere`)
+    const started = performance.now()
+    const result = await archiveImages(
+      s.h.db,
+      archiving(s.h, { allowPrivate: true }),
+      item.id,
+      [`${o}/img/stuck.png`, `${o}/img/quick.png`],
+      started + 500,
+    )
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect([...result.copies.keys()]).toEqual([`${o}/img/quick.png`])
+    expect(result.set.add.map((image) => [image.n, image.originalUrl])).toEqual([[1, `${o}/img/quick.png`]])
+    expect(result.log).toMatchObject({ imagesAdded: 1, imagesFailed: 1 })
   })
 })
 
