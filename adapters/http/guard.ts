@@ -92,6 +92,8 @@ const ADMITTED = Symbol('admitted')
 const IP_COUNTED = Symbol('IP counted')
 // A page's visitor, once resolved: it marks the request as a page's, whose errors are pages too.
 const PAGE = Symbol('page')
+// The route's `idempotent` option: its form post honours Idempotency-Key.
+const IDEMPOTENT_FORM = Symbol('idempotent form')
 interface Admission {
   principal: Principal
   /** The body as received, for the Idempotency-Key fingerprint; null until read. */
@@ -104,7 +106,8 @@ export interface GuardContext {
   set: { headers: HTTPHeaders; status?: number | string }
   [ADMITTED]?: Admission
   [IP_COUNTED]?: true
-  [PAGE]?: PageVisitor & { form: URLSearchParams | null }
+  [PAGE]?: PageVisitor & { form: URLSearchParams | null; claim?: IdempotencyClaim | null }
+  [IDEMPOTENT_FORM]?: true
 }
 
 /** The options of a web page's route that decide what the guard resolves for it. */
@@ -160,7 +163,14 @@ export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSessi
     const csrf = browser.csrfOf(c.request)
     if (csrf.setCookie) holdCookie(c.request, csrf.setCookie)
     const session = await browser.sessionOf(c.request)
-    const visitor = { request: c.request, set: c.set, session, csrf: csrf.token, form: null as URLSearchParams | null }
+    const visitor = {
+      request: c.request,
+      set: c.set,
+      session,
+      csrf: csrf.token,
+      form: null as URLSearchParams | null,
+      claim: null as IdempotencyClaim | null,
+    }
     c[PAGE] = visitor
     if (route.form) {
       visitor.form = await readForm(c.request)
@@ -168,6 +178,29 @@ export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSessi
         return replies.formExpired(visitor, replies.formPageOf(new URL(c.request.url).pathname))
     }
     if (route.signedIn && !session) return replies.toSignIn(visitor)
+    // After the CSRF check and sign-in, as on the API after validation: a refused post never holds a key.
+    const key = c.request.headers.get('idempotency-key')
+    if (c[IDEMPOTENT_FORM] && session && key !== null && c.request.method === 'POST') {
+      validateIdempotencyKey(key)
+      const url = c.request.url
+      const outcome = await claimIdempotency(deps.db, {
+        // The session's own credential, as when it calls the API (credentials.ts): one scope for both.
+        credentialId: `session:${session.tokenHash.slice(0, 32)}`,
+        userId: session.userId,
+        rawKey: key,
+        method: 'POST',
+        pathWithQuery: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+        // The form as read (the body is consumed by then): the same fields in the same order are the same request.
+        body: new TextEncoder().encode(visitor.form?.toString() ?? ''),
+        nowMs: deps.clock.now().getTime(),
+      })
+      if ('replay' in outcome) {
+        // Also on `set`: an answer without a body (204) is rebuilt from it on the way out.
+        c.set.headers['idempotent-replayed'] = 'true'
+        return outcome.replay
+      }
+      visitor.claim = outcome.claim
+    }
     return visitor
   }
 
@@ -193,6 +226,14 @@ export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSessi
         if (isAppError(error)) return replies.refused(visitor, STATUS_BY_TAG[error._tag], error.message)
         logUnexpected(deps.log, 'web page failed', error, { path: new URL(c.request.url).pathname })
         return replies.failed(visitor)
+      },
+      // An idempotent form's answer is kept for replay (errors included, as the pages they became).
+      async mapResponse(c: GuardContext & { responseValue: unknown }) {
+        const visitor = c[PAGE]
+        const claim = visitor?.claim
+        if (!visitor || !claim) return
+        visitor.claim = null
+        return settleIdempotency(deps.db, claim, asResponse(c.responseValue, c.set), { keep: true, without: [] })
       },
     }
   }
@@ -315,7 +356,11 @@ export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSessi
           body: admission.raw ?? new Uint8Array(),
           nowMs: deps.clock.now().getTime(),
         })
-        if ('replay' in outcome) return outcome.replay
+        if ('replay' in outcome) {
+          // Also on `set`: an answer without a body (204) is rebuilt from it on the way out.
+          c.set.headers['idempotent-replayed'] = 'true'
+          return outcome.replay
+        }
         admission.claim = outcome.claim
       },
       // Runs for every outcome, errors included (as the Response the error handler made of them).
@@ -371,6 +416,13 @@ export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSessi
     session: (_: true) => pageHooks(({ session, csrf }) => ({ session, csrf })),
     signedIn: (_: true) => pageHooks(({ session, csrf }) => ({ session: session!, csrf })),
     form: (_: true) => pageHooks(({ form, csrf }) => ({ form: form!, csrf })),
+    // A signed-in person's form post that honours Idempotency-Key (docs/web.md#offline): marked before the
+    // page options resolve the visitor, which claims the key after the CSRF check (visitOf).
+    idempotent: (_: true) => ({
+      transform(c: GuardContext) {
+        c[IDEMPOTENT_FORM] = true
+      },
+    }),
     // A route's own per-IP bucket. Counted here for a route without a body step of the guard's (its
     // body unread: `parse: 'none'`, or none at all); the guard's body step counts it first otherwise.
     ipLimit: (format: IpLimitFormat) => ({

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
+import { OFFLINE_SCRIPT_ASSET } from '../../adapters/http/web/pages/offline-asset.ts'
 import { HTML_HEADERS } from '../../adapters/http/web/pages/layout.ts'
 import { READER_SCRIPT_VERSION } from '../../adapters/http/web/reader-script.ts'
 import { cleanUp } from '../enrichment/enrichment-helpers.ts'
@@ -74,11 +75,13 @@ describe('GET /items/:id', () => {
     )
     expect(page.text).toContain(`<form method="post" action="/queue/items/${id}/read-state">`)
     expect(page.text).toContain('<button type="submit" class="secondary">Mark read</button>')
-    // What the script needs comes as data- attributes; the only script is our own file.
+    // What the script needs comes as data- attributes; the only scripts are our own files (the offline one:
+    // docs/web.md#offline).
     expect(page.text).toContain(
       `<article class="reader" data-item-id="${id}" data-csrf="${r.web.csrf}" data-progress="0">`,
     )
     expect(page.text.match(/<script\b[^>]*>/g)).toEqual([
+      `<script src="${OFFLINE_SCRIPT_ASSET.src}" defer>`,
       `<script src="/assets/reader.js?v=${READER_SCRIPT_VERSION}" defer>`,
     ])
     expect(page.text).toContain('max-width: 70ch')
@@ -162,7 +165,8 @@ describe('GET /items/:id', () => {
     // The allowed elements stay elements (their attributes are the CSP's to disarm).
     expect(article).toContain('<img src="x" onerror="window.__pwned = 1">')
     expect(article).toContain('<a id="js-link" href="javascript:window.__pwned = 1">x</a>')
-    expect(page.text.match(/<script\b[^>]*>/g)).toHaveLength(1)
+    // Our two files (the reader's, the offline one), no other.
+    expect(page.text.match(/<script\b[^>]*>/g)).toHaveLength(2)
   })
 })
 

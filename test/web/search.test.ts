@@ -109,7 +109,8 @@ describe('results', () => {
       '<p class="snippet">&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt; «Quoted» <mark>Rust</mark> &amp; Co</p>',
     )
     expect(row).toContain('>&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt; «Quoted» Rust &amp; Co</a>')
-    expect(page.text).not.toMatch(/<script(?! src="\/assets\/queue\.js\?v=\w+" defer><\/script>)/)
+    // Our own files only: the queue's script and the offline one (docs/web.md#offline).
+    expect(page.text).not.toMatch(/<script(?! src="\/assets\/(?:queue|offline)\.js\?v=\w+" defer><\/script>)/)
 
     // A word in « » of the title's own that the query asks for is marked inside them.
     const quoted = await search(p, 'quoted')

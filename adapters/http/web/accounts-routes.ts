@@ -13,6 +13,7 @@ import { createSession, invalidateSession, SESSION_DAYS } from '../../app/web-se
 import { accountThrottle } from '../limits.ts'
 import { pageReplies, setCookie, type PageVisitor } from './page-replies.ts'
 import { formRoute, hidden } from './route-options.ts'
+import { CLEAR_OFFLINE_DATA } from './offline-routes.ts'
 
 const WRONG_CREDENTIALS = 'Wrong email or password.'
 const SIGNED_UP = 'If this email had no account, it has one now: sign in with the password you chose.'
@@ -112,7 +113,11 @@ export function accountRoutes({ deps, guard, browser }: RouteContext) {
     if (c.session) await invalidateSession(deps, c.session.tokenHash)
     setCookie(c, browser.sessionCookie('', 0))
     rotateCsrf(c)
-    return redirect(c, '/sign-in')
+    const answer = redirect(c, '/sign-in')
+    // The pages, articles and queued actions the browser kept for reading offline go with the session, so
+    // the next person at this browser finds none of them (docs/security.md#offline-storage).
+    answer.headers.set('clear-site-data', CLEAR_OFFLINE_DATA)
+    return answer
   }
 
   // Sign-in and sign-up each have their own per-IP bucket, refused with a page: account creation is as

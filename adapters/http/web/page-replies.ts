@@ -1,5 +1,7 @@
 import { type PageVisitor, sendHeldCookie, type WebSession } from '../browser-session.ts'
 import { signInPath } from './forms.ts'
+import { offlineUserKey } from '../../app/offline.ts'
+import { OFFLINE_USER_HEADER } from './pages/offline-asset.ts'
 import type { SafeHtml } from './pages/html.ts'
 import { HTML_HEADERS, layout, type PageOptions } from './pages/layout.ts'
 import { messagePage } from './pages/message.ts'
@@ -14,7 +16,9 @@ export type Posted = PageVisitor & { form: URLSearchParams }
 export type SignedInForm = SignedIn & Posted
 
 export type Link = { href: string; label: string }
-export type PageExtra = Pick<PageOptions, 'styles' | 'script' | 'mainClass' | 'refreshSeconds'> & { csp?: string }
+export type PageExtra = Pick<PageOptions, 'styles' | 'script' | 'mainClass' | 'refreshSeconds' | 'offline'> & {
+  csp?: string
+}
 
 /** The web app's answers (docs/web.md#pages): a page in the layout, a message page, a redirect. */
 export function pageReplies(config: { signup: string }) {
@@ -27,6 +31,9 @@ export function pageReplies(config: { signup: string }) {
     const { csp: _, ...options } = extra
     const signedInAs = visitor.session?.email ?? null
     const text = layout({ title, body, signedInAs, csrfToken: visitor.csrf, signupOpen, ...options })
+    // Whose page this is, for the offline service worker: it keeps a signed-in person's pages only, and
+    // drops what it kept when another person's arrive (docs/web.md#offline).
+    if (visitor.session) headers.set(OFFLINE_USER_HEADER, offlineUserKey(visitor.session.userId))
     return new Response(text, { status, headers })
   }
 

@@ -37,7 +37,8 @@ export function queueRoutes({ deps, guard }: RouteContext) {
   const { signupOpen, page, redirect, message } = pageReplies(deps.config)
   const searchOf = (c: PageVisitor) => new URL(c.request.url).searchParams
 
-  const queueScript = { script: QUEUE_SCRIPT_ASSET.src }
+  // The queue's pages are kept for reading offline (docs/web.md#offline).
+  const queueScript = { script: QUEUE_SCRIPT_ASSET.src, offline: true }
 
   async function queue(c: SignedIn, status: number, extra: Partial<QueueView> = {}): Promise<Response> {
     const userId = c.session.userId
@@ -241,19 +242,22 @@ export function queueRoutes({ deps, guard }: RouteContext) {
 
   const signedInForm = { ...formRoute, signedIn: true } as const
   const signedInPage = { ...hidden, signedIn: true } as const
-  return new Elysia()
-    .use(guard)
-    .get('/', home, { ...hidden, session: true })
-    .post('/queue/capture', capture, signedInForm)
-    .post('/queue/items/:id/read-state', setReadState, { ...signedInForm, ...idParam })
-    .get('/queue/items/:id/move', showMove, { ...signedInPage, ...idParam })
-    .post('/queue/items/:id/folder', move, { ...signedInForm, ...idParam })
-    .post('/queue/items/:id/delete', remove, { ...signedInForm, ...idParam })
-    .post('/queue/items/:id/restore', restore, { ...signedInForm, ...idParam })
-    .get('/queue/items/:id/open', open, { ...signedInPage, ...idParam })
-    .get('/queue/folders', showFolders, signedInPage)
-    .post('/queue/folders', createFolder, signedInForm)
-    .post('/queue/folders/:id/rename', renameFolder, { ...signedInForm, ...idParam })
-    .post('/queue/folders/:id/delete', deleteFolder, { ...signedInForm, ...idParam })
-    .get(QUEUE_SCRIPT_PATH, ({ request, query }) => QUEUE_SCRIPT_ASSET.respond(request, query.v), hidden)
+  return (
+    new Elysia()
+      .use(guard)
+      .get('/', home, { ...hidden, session: true })
+      .post('/queue/capture', capture, signedInForm)
+      // Idempotent: the offline worker replays them with an Idempotency-Key (docs/web.md#offline).
+      .post('/queue/items/:id/read-state', setReadState, { ...signedInForm, ...idParam, idempotent: true })
+      .get('/queue/items/:id/move', showMove, { ...signedInPage, ...idParam })
+      .post('/queue/items/:id/folder', move, { ...signedInForm, ...idParam })
+      .post('/queue/items/:id/delete', remove, { ...signedInForm, ...idParam, idempotent: true })
+      .post('/queue/items/:id/restore', restore, { ...signedInForm, ...idParam })
+      .get('/queue/items/:id/open', open, { ...signedInPage, ...idParam })
+      .get('/queue/folders', showFolders, signedInPage)
+      .post('/queue/folders', createFolder, signedInForm)
+      .post('/queue/folders/:id/rename', renameFolder, { ...signedInForm, ...idParam })
+      .post('/queue/folders/:id/delete', deleteFolder, { ...signedInForm, ...idParam })
+      .get(QUEUE_SCRIPT_PATH, ({ request, query }) => QUEUE_SCRIPT_ASSET.respond(request, query.v), hidden)
+  )
 }

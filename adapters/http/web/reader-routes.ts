@@ -52,7 +52,8 @@ export function readerRoutes({ deps, guard }: RouteContext) {
       csp: READER_CSP,
       styles: READER_STYLES,
       mainClass: 'reader-main',
-      ...(content ? { script: READER_SCRIPT_ASSET.src } : {}),
+      // With an article, kept for reading offline (docs/web.md#offline).
+      ...(content ? { script: READER_SCRIPT_ASSET.src, offline: true } : {}),
     })
   }
 
@@ -97,7 +98,8 @@ export function readerRoutes({ deps, guard }: RouteContext) {
       .get('/items/:id', showItem, { ...hidden, ...idParam, signedIn: true })
       .get('/items/:id/images/:n', showImage, { ...hidden, ...imageParams, signedIn: true })
       // Signed out, the script gets 401, never a redirect.
-      .post('/items/:id/progress', recordProgress, { ...formRoute, ...idParam, session: true })
+      // Idempotent: the offline worker replays it with an Idempotency-Key (docs/web.md#offline).
+      .post('/items/:id/progress', recordProgress, { ...formRoute, ...idParam, session: true, idempotent: true })
       .get(READER_SCRIPT_PATH, ({ request, query }) => READER_SCRIPT_ASSET.respond(request, query.v), hidden)
   )
 }

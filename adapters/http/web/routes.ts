@@ -4,6 +4,7 @@ import { accountRoutes } from './accounts-routes.ts'
 import { connectPageRoutes } from './connect-routes.ts'
 import { highlightRoutes } from './highlight-routes.ts'
 import { hidden } from './route-options.ts'
+import { offlineRoutes } from './offline-routes.ts'
 import { queueRoutes } from './queue-routes.ts'
 import { readerRoutes } from './reader-routes.ts'
 import { saveRoutes } from './save-routes.ts'
@@ -27,5 +28,6 @@ export const webRoutes = (context: RouteContext) => {
     .use(highlightRoutes(context))
     .use(saveRoutes(context))
     .use(connectPageRoutes(context))
+    .use(offlineRoutes(context))
     .get(APP_STYLESHEET_PATH, ({ request, query }) => APP_STYLESHEET.respond(request, query.v), hidden)
 }

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { isScope } from '../../../core/auth/scopes.ts'
 import { ImportFormatError, PayloadTooLargeError, RateLimitExceededError } from '../../../core/errors.ts'
 import { deleteAccountWithPassword } from '../../app/accounts.ts'
+import { CLEAR_OFFLINE_DATA } from './offline-routes.ts'
 import { issueApiKey, keyLabelProblem, revokeKey as revokeApiKey } from '../../app/api-keys.ts'
 import { revokeConsent } from '../../app/oauth-consent.ts'
 import { sessionPrincipal } from './reader.ts'
@@ -78,13 +79,16 @@ export function settingsRoutes({ deps, guard, browser }: RouteContext) {
     // A new CSRF token, as at sign-out.
     const fresh = browser.newCsrf()
     setCookie(c, fresh.setCookie)
-    return message(
+    const answer = message(
       { request: c.request, set: c.set, session: null, csrf: fresh.token },
       200,
       'Account deleted',
       'Your account and everything in it are gone: saved items, folders, API keys and connected agents. This email can be used to create a new account.',
       { href: '/', label: 'Go to the start page' },
     )
+    // What the browser kept for reading offline goes too (docs/security.md#offline-storage).
+    answer.headers.set('clear-site-data', CLEAR_OFFLINE_DATA)
+    return answer
   }
 
   // ── Import and export (docs/import-export.md#web) ──────────────────────────────────────────

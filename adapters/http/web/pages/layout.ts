@@ -1,5 +1,6 @@
 import { html, raw, type SafeHtml } from './html.ts'
 import { APP_STYLESHEET } from './styles.ts'
+import { OFFLINE_SCRIPT_ASSET } from './offline-asset.ts'
 
 export interface PageOptions {
   title: string
@@ -17,6 +18,11 @@ export interface PageOptions {
   mainClass?: string
   /** Reload the page after this many seconds (an import's progress page follows its job without script). */
   refreshSeconds?: number
+  /**
+   * A page kept for reading offline (the queue, the reader view): it also loads the offline script, which
+   * registers the service worker and shows the "Offline" banner (docs/web.md#offline).
+   */
+  offline?: boolean
 }
 
 /**
@@ -36,6 +42,7 @@ export function layout(options: PageOptions): string {
 ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${String(options.refreshSeconds)}">` : null}
 <link rel="stylesheet" href="${APP_STYLESHEET.src}">
 ${options.styles ? html`<style>${raw(options.styles)}</style>` : null}
+${options.offline ? html`<script src="${OFFLINE_SCRIPT_ASSET.src}" defer></script>` : null}
 ${options.script ? html`<script src="${options.script}" defer></script>` : null}
 </head>
 <body>
