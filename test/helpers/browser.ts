@@ -80,7 +80,13 @@ export function browserSuite(env: Record<string, string> = { IP_RATE_LIMIT_MAX: 
     },
     async newPage(options: BrowserContextOptions = {}): Promise<Page> {
       if (!browser.isConnected()) browser = await launchBrowser()
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options })
+      // The offline worker (docs/web.md#offline) is blocked unless a test asks for it: it would answer the
+      // pages' requests itself, out of reach of page.route and of the request lists the tests keep.
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        serviceWorkers: 'block',
+        ...options,
+      })
       context.setDefaultTimeout(15_000)
       contexts.push(context)
       return context.newPage()

@@ -24,7 +24,8 @@ afterAll(async () => {
 async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
   // A browser lost to an earlier failure is replaced, so one failure does not fail every later test.
   if (!browser.isConnected()) browser = await launchBrowser()
-  const context = await browser.newContext({ viewport })
+  // Without the offline worker (test/web/offline-browser.test.ts has it): pages load as they did.
+  const context = await browser.newContext({ viewport, serviceWorkers: 'block' })
   // Below the test's own timeout, so a stuck step fails with Playwright's message naming it.
   context.setDefaultTimeout(10_000)
   contexts.push(context)

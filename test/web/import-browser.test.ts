@@ -51,7 +51,9 @@ async function signedIn(options: { javaScriptEnabled?: boolean } = {}): Promise<
   const userId = await userWithPassword(live.harness, email, PASSWORD)
   const key = await apiKeyFor(live.harness, userId)
   if (!browser.isConnected()) browser = await launchBrowser()
+  // Without the offline worker (test/web/offline-browser.test.ts has it): pages load as they did.
   const context = await browser.newContext({
+    serviceWorkers: 'block',
     viewport: { width: 1280, height: 900 },
     acceptDownloads: true,
     ...options,

@@ -66,7 +66,8 @@ async function signedIn(viewport = { width: 1280, height: 800 }): Promise<Person
   const userId = await userWithPassword(live.harness, email, PASSWORD)
   const key = await apiKeyFor(live.harness, userId)
   if (!browser.isConnected()) browser = await launchBrowser()
-  const context = await browser.newContext({ viewport })
+  // Without the offline worker, which would answer the page's requests itself (out of page.route's reach).
+  const context = await browser.newContext({ viewport, serviceWorkers: 'block' })
   context.setDefaultTimeout(15_000)
   contexts.push(context)
   const visit: Visit = { page: await context.newPage(), requests: [], outside: [], dialogs: [] }
@@ -172,6 +173,7 @@ function expectOnlyOwnRequests(visit: Visit, id: string): string[] {
     ({ url, type }) =>
       !(url === readerUrl && type === 'document') &&
       !(url.startsWith(`${live.url}/assets/reader.js?v=`) && type === 'script') &&
+      !(url.startsWith(`${live.url}/assets/offline.js?v=`) && type === 'script') &&
       !(url.startsWith(`${live.url}/assets/app.css?v=`) && type === 'stylesheet') &&
       !(url === `${live.url}/assets/icon.svg` || url === `${live.url}/manifest.webmanifest`) &&
       !(url === `${readerUrl}/progress` && type === 'fetch') &&
