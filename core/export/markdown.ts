@@ -34,17 +34,10 @@ const wellFormed = (text: string) =>
  * ` (2)`, ` (3)`… before `.md`; the new name is added to it.
  */
 export function markdownFileName(title: string | null, url: string, taken: Set<string>): string {
-  const source = title !== null && title.trim() !== '' ? title : url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
-  let base = wellFormed(source)
-    .normalize('NFC')
-    .replace(UNSAFE, ' ')
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s.]+|[\s.]+$/g, '')
-  if (base === '') base = 'Untitled'
-  if (RESERVED.test(base.split('.')[0]!)) base = `${base}_`
+  const base = safeFileStem(title, url)
   for (let n = 1; ; n++) {
     const suffix = n === 1 ? '' : ` (${n})`
-    const name = `${cut(base, MARKDOWN_FILE_NAME_MAX - suffix.length - 3)}${suffix}.md`
+    const name = `${cutFileStem(base, MARKDOWN_FILE_NAME_MAX - suffix.length - 3)}${suffix}.md`
     const key = name.toLowerCase()
     if (!taken.has(key)) {
       taken.add(key)
@@ -53,8 +46,24 @@ export function markdownFileName(title: string | null, url: string, taken: Set<s
   }
 }
 
+/**
+ * A file name without its extension, from a title (or, without one, the URL without its scheme): the rules
+ * of `markdownFileName` before the cut. Also the EPUB's (docs/import-export.md#epub).
+ */
+export function safeFileStem(title: string | null, url: string): string {
+  const source = title !== null && title.trim() !== '' ? title : url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+  let base = wellFormed(source)
+    .normalize('NFC')
+    .replace(UNSAFE, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+  if (base === '') base = 'Untitled'
+  if (RESERVED.test(base.split('.')[0]!)) base = `${base}_`
+  return base
+}
+
 /** `text` cut to `max` code points and to what leaves room for a suffix within 255 bytes, trimmed again. */
-function cut(text: string, max: number): string {
+export function cutFileStem(text: string, max: number): string {
   let points = [...text]
   if (points.length > max) points = points.slice(0, max)
   // A ` (99999)` suffix and `.md` take at most 11 bytes.
