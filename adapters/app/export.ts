@@ -6,6 +6,7 @@ import {
   type ExportFormat,
   type ExportItem,
   FORMATS_WITH_HIGHLIGHTS,
+  type LibraryFormat,
 } from '../../core/export/export.ts'
 import { exportHighlight } from '../../core/export/export-item.ts'
 import { toHighlightDto } from '../../core/highlights/highlight.ts'
@@ -15,6 +16,8 @@ import { listFolders } from '../storage/folders.ts'
 import { highlightCounts, highlightsOfItems } from '../storage/highlights.ts'
 import { listSavedItems } from '../storage/saved-items.ts'
 import type { AppDeps } from './deps.ts'
+import { downloadResponse, type Download } from './download.ts'
+import { collectionEpub, epubFolderOf, epubStateOf, type EpubSelection } from './epub.ts'
 import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
 
 /** Items read from the database per page while exporting: memory stays flat whatever the library's size. */
@@ -31,6 +34,29 @@ export function exportFormatOf(value: string | null | undefined): ExportFormat {
   throw new ValidationError(`format: "${value.slice(0, 40)}" is not one of ${EXPORT_FORMATS.join(', ')}`)
 }
 
+/** What an export asks for: the library in one format, or a book of a folder's unread or saved items. */
+export type ExportRequest = { format: LibraryFormat } | { format: 'epub'; selection: EpubSelection }
+
+/**
+ * An export's parameters as the API, the web page and the CLI take them (docs/import-export.md#export):
+ * `format` (default `json`), and for `epub` only `folder` (an id or `none`) and `state` (`unread`, the
+ * default, or `all`); an empty value is an absent one, as an emptied form field sends it. ValidationError for an unknown value, and for `folder` or `state` with another
+ * format (which exports the whole library: a filter it ignored would look like data loss).
+ */
+export function exportRequestOf(params: {
+  format?: string | null
+  folder?: string | null
+  state?: string | null
+}): ExportRequest {
+  const format = exportFormatOf(params.format)
+  if (format === 'epub')
+    return { format, selection: { folder: epubFolderOf(params.folder), state: epubStateOf(params.state) } }
+  for (const name of ['folder', 'state'] as const)
+    if (params[name] !== undefined && params[name] !== null && params[name] !== '')
+      throw new ValidationError(`${name}: applies to format=epub only; the ${format} export is the whole library`)
+  return { format }
+}
+
 /**
  * The person's whole library as a file (docs/import-export.md#export): its name, type and a stream of its
  * text (or, for `markdown`, its zip's bytes), read from the database a page at a time as the stream is
@@ -38,11 +64,7 @@ export function exportFormatOf(value: string | null | undefined): ExportFormat {
  * bookmark file folder by folder (each folder one block, in name order), then the items in no folder. The
  * JSON and Markdown exports carry each item's highlights, in text order.
  */
-export function exportLibrary(
-  deps: AppDeps,
-  principal: Principal,
-  format: ExportFormat,
-): { filename: string; contentType: string; chunks: AsyncGenerator<string | Uint8Array, void, undefined> } {
+export function exportLibrary(deps: AppDeps, principal: Principal, format: LibraryFormat): Download {
   const context = { exportedAt: toTimestamp(deps.clock.now()) }
   const userId = principal.userId
   const items =
@@ -52,6 +74,12 @@ export function exportLibrary(
         ? withHighlights(deps, userId, pages(deps, userId, null))
         : flat(pages(deps, userId, null))
   return { ...exportFile(format, context), chunks: exportChunks(format, items, context) }
+}
+
+/** An export as a file: the library, or a book (adapters/app/epub.ts), whose selection is checked first. */
+export function exportOf(deps: AppDeps, principal: Principal, request: ExportRequest): Promise<Download> {
+  if (request.format === 'epub') return collectionEpub(deps, principal, request.selection)
+  return Promise.resolve(exportLibrary(deps, principal, request.format))
 }
 
 async function* pages(deps: AppDeps, userId: string, folder: string | null): AsyncGenerator<ExportItem[]> {
@@ -115,29 +143,7 @@ async function* byFolder(deps: AppDeps, userId: string): AsyncGenerator<ExportIt
   yield* flat(pages(deps, userId, 'none'))
 }
 
-/** The library as a download (the API's and the web page's): an attachment, streamed, never cached. */
-export function exportDownload(deps: AppDeps, principal: Principal, format: ExportFormat): Response {
-  const { filename, contentType, chunks } = exportLibrary(deps, principal, format)
-  return new Response(byteStream(chunks), {
-    headers: {
-      'content-type': contentType,
-      'content-disposition': `attachment; filename="${filename}"`,
-      'cache-control': 'no-store',
-    },
-  })
-}
-
-/** The chunks as a byte stream for a response body; cancelling it (the client went away) stops the reads. */
-function byteStream(chunks: AsyncGenerator<string | Uint8Array, void, undefined>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder()
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next()
-      if (next.done) controller.close()
-      else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value)
-    },
-    async cancel() {
-      await chunks.return(undefined)
-    },
-  })
+/** The export as a download (the API's and the web page's): an attachment, streamed, never cached. */
+export async function exportDownload(deps: AppDeps, principal: Principal, request: ExportRequest): Promise<Response> {
+  return downloadResponse(await exportOf(deps, principal, request))
 }

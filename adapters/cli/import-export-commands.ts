@@ -1,6 +1,7 @@
 import { ImportFormatError, RateLimitExceededError } from '../../core/errors.ts'
 import type { Principal } from '../../core/types.ts'
-import { exportFormatOf, exportLibrary } from '../app/export.ts'
+import { folderIdByName } from '../app/epub.ts'
+import { exportOf, exportRequestOf, type ExportRequest } from '../app/export.ts'
 import { startImportWorker } from '../jobs/import-worker.ts'
 import { importFormatOf, importOf, startImport, type ImportDto } from '../app/imports.ts'
 import type { ImportRecord } from '../storage/imports.ts'
@@ -95,14 +96,21 @@ function progressBar(io: CliIo): (state: { processed: number; total: number }) =
 }
 
 /**
- * `export --email E --format json|netscape|csv|markdown`: the person's whole library (for `markdown`, the zip
- * of their highlights) to standard output, streamed as GET /v1/export streams it (docs/import-export.md#cli).
+ * `export --email E --format json|netscape|csv|markdown|epub [--folder NAME|none] [--state unread|all]`: the
+ * person's whole library (for `markdown`, the zip of their highlights; for `epub`, a book of the articles
+ * of a folder, named as the person named it, or of every folder, unread by default) to standard output,
+ * streamed as GET /v1/export streams it (docs/import-export.md#cli).
  */
 export async function exportLibraryCommand(args: string[], deps: CliDeps, io: CliIo): Promise<number> {
-  const flags = parseFlags(args, { required: ['email'], optional: ['format'] })
-  let format
+  const flags = parseFlags(args, { required: ['email'], optional: ['format', 'folder', 'state'] })
+  let request: ExportRequest
   try {
-    format = exportFormatOf(flags.format)
+    // The folder is named here; it is checked against the person's folders below.
+    request = exportRequestOf({
+      format: flags.format,
+      folder: flags.folder === undefined ? undefined : 'none',
+      state: flags.state,
+    })
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
@@ -111,7 +119,16 @@ export async function exportLibraryCommand(args: string[], deps: CliDeps, io: Cl
   const user = await findAccountByEmail({ db }, flags.email!)
   if (!user) return noAccount(io, flags.email!)
   const appDeps = { db, config: deps.config, clock: deps.clock, random: deps.random, log: () => {} }
-  const { chunks } = exportLibrary(appDeps, cliPrincipal(user.id), format)
+  const principal = cliPrincipal(user.id)
+  if (request.format === 'epub' && flags.folder !== undefined && flags.folder !== 'none') {
+    const folderId = await folderIdByName(appDeps, principal, flags.folder)
+    if (folderId === null) {
+      io.err(`error: ${flags.email} has no folder named ${JSON.stringify(flags.folder)}`)
+      return 1
+    }
+    request = { format: 'epub', selection: { ...request.selection, folder: folderId } }
+  }
+  const { chunks } = await exportOf(appDeps, principal, request)
   for await (const chunk of chunks) await io.write(chunk)
   return 0
 }

@@ -30,7 +30,8 @@ const HELP = `Readlater admin commands (all honour DATABASE_URL / DATABASE_AUTH_
   bun server.ts articles refresh (--email E | --all)        extract the articles of enriched items again, after live work
   bun server.ts import --email E --file F [--format X]      import a Pocket, Instapaper, Omnivore, wallabag, bookmarks or
                                                             URL-list file (progress bar on a terminal, a summary at the end)
-  bun server.ts export --email E --format json|netscape|csv the whole library to stdout
+  bun server.ts export --email E --format json|netscape|csv the whole library to stdout (also markdown: the highlights, a zip;
+    epub [--folder NAME|none] [--state unread|all]          epub: a book of a folder's articles, unread by default)
   bun server.ts help                                        this text
 
 Scopes: ${SCOPES.join(', ')}

@@ -507,8 +507,21 @@ export const ExportQuery = t.Object(
   {
     format: t.Optional(
       t.String({
-        description: 'json (default), netscape, csv or markdown (the highlights, a zip)',
+        description:
+          'json (default), netscape, csv, markdown (the highlights, a zip) or epub (a book of the articles of a folder, unread or all, at most 500 items)',
         enum: [...EXPORT_FORMATS],
+      }),
+    ),
+    folder: t.Optional(
+      t.String({
+        description:
+          "format=epub only: a folder id, or `none` for the items in no folder; absent, every folder. Another person's or an unknown folder is 404 FolderNotFoundError",
+      }),
+    ),
+    state: t.Optional(
+      t.String({
+        description: 'format=epub only: `unread` (default), the items left to read, or `all`',
+        enum: ['unread', 'all'],
       }),
     ),
   },

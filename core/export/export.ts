@@ -8,16 +8,23 @@ import { netscapeExportChunks } from './netscape.ts'
 export type { ExportContext, ExportHighlight, ExportItem } from './export-item.ts'
 
 /**
- * The formats a library is exported in (docs/import-export.md#export): `markdown` is the highlights alone,
- * a zip of notes (docs/import-export.md#markdown-export).
+ * The formats a library is exported in whole (docs/import-export.md#export): `markdown` is the highlights
+ * alone, a zip of notes (docs/import-export.md#markdown-export).
  */
-export const EXPORT_FORMATS = ['json', 'netscape', 'csv', 'markdown'] as const
+export const LIBRARY_FORMATS = ['json', 'netscape', 'csv', 'markdown'] as const
+export type LibraryFormat = (typeof LIBRARY_FORMATS)[number]
+
+/**
+ * Every format of `GET /v1/export`: the library formats, and `epub`, a book of the articles of a folder's
+ * (or every folder's) unread or saved items, at most 500 (docs/import-export.md#epub; core/export/epub).
+ */
+export const EXPORT_FORMATS = [...LIBRARY_FORMATS, 'epub'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
 /** The formats whose items carry their highlights (the caller reads them only for these). */
-export const FORMATS_WITH_HIGHLIGHTS: readonly ExportFormat[] = ['json', 'markdown']
+export const FORMATS_WITH_HIGHLIGHTS: readonly LibraryFormat[] = ['json', 'markdown']
 
-const FILES: Record<ExportFormat, { name: string; extension: string; contentType: string }> = {
+const FILES: Record<LibraryFormat, { name: string; extension: string; contentType: string }> = {
   json: { name: 'readlater-export', extension: 'json', contentType: 'application/json; charset=utf-8' },
   netscape: { name: 'readlater-export', extension: 'html', contentType: 'text/html; charset=utf-8' },
   csv: { name: 'readlater-export', extension: 'csv', contentType: 'text/csv; charset=utf-8' },
@@ -34,7 +41,7 @@ const FILES: Record<ExportFormat, { name: string; extension: string; contentType
  * written correctly; see {@link netscapeExportChunks}).
  */
 export function exportChunks(
-  format: ExportFormat,
+  format: LibraryFormat,
   items: AsyncIterable<ExportItem>,
   context: ExportContext,
 ): AsyncGenerator<string | Uint8Array, void, undefined> {
@@ -55,7 +62,7 @@ export function exportChunks(
  * `readlater-highlights-2026-11-25.zip`, dated with the export's UTC day. Throws a RangeError when
  * `exportedAt` is not a date.
  */
-export function exportFile(format: ExportFormat, context: ExportContext): { filename: string; contentType: string } {
+export function exportFile(format: LibraryFormat, context: ExportContext): { filename: string; contentType: string } {
   const day = toTimestamp(new Date(context.exportedAt)).slice(0, 10)
   const { name, extension, contentType } = FILES[format]
   return { filename: `${name}-${day}.${extension}`, contentType }

@@ -7,6 +7,7 @@ import { runCli, type CliDeps, type CliIo } from '../../adapters/cli/run-cli.ts'
 import { readConfig } from '../../adapters/config.ts'
 import { openDatabase, type Database } from '../../adapters/storage/open-database.ts'
 import { TestClock, random } from '../helpers/harness.ts'
+import { readBook } from '../core/export/epub-fixtures.ts'
 
 // docs/import-export.md#cli: `import` reads the file as the API does, runs the job with a progress bar on a
 // terminal and prints a summary; `export` streams the library to standard output.
@@ -157,5 +158,46 @@ describe('export', () => {
     const text = new TextDecoder().decode(files['One first.md'])
     expect(text).toStartWith('---\ntitle: "One: \\"first\\""\nurl: "https://example.com/one"\n')
     expect(text).toEndWith('---\n\n> a passage\n\nmy note\n')
+  })
+
+  test('epub: a book of the unread items, or of a folder named as the person named it, to standard output', async () => {
+    const filed = JSON.stringify({
+      format: 'readlater',
+      version: 1,
+      savedItems: [
+        { originalUrl: 'https://example.com/filed', title: 'Filed away', folder: { name: 'Deep Reads' } },
+        { originalUrl: 'https://example.com/done', title: 'Done', isRead: true, folder: { name: 'Deep Reads' } },
+      ],
+    })
+    expect(
+      (await cli(['import', '--email', 'cli-importer@example.com', '--file', file('filed.json', filed)])).code,
+    ).toBe(0)
+    const titles = async (...flags: string[]) => {
+      const result = await cli(['export', '--email', 'cli-importer@example.com', '--format', 'epub', ...flags])
+      expect(result.code).toBe(0)
+      expect(result.written).toBe('')
+      const book = readBook(new Uint8Array(result.bytes))
+      return { title: book.title, chapters: book.toc.map(([, title]) => title) }
+    }
+    const unread = await titles()
+    expect(unread.title).toBe('Readlater: Unread, 2026-11-22')
+    expect(unread.chapters).toContain('Filed away')
+    expect(unread.chapters).not.toContain('Done')
+    expect(await titles('--folder', 'deep reads')).toEqual({
+      title: 'Readlater: Deep Reads (unread), 2026-11-22',
+      chapters: ['Filed away'],
+    })
+    expect((await titles('--folder', 'DEEP READS', '--state', 'all')).chapters.sort()).toEqual(['Done', 'Filed away'])
+    expect((await titles('--folder', 'none')).chapters).not.toContain('Filed away')
+    const unknown = await cli(['export', '--email', 'cli-importer@example.com', '--format', 'epub', '--folder', 'Nope'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.err).toEqual(['error: cli-importer@example.com has no folder named "Nope"'])
+    expect(unknown.bytes.length).toBe(0)
+    for (const flags of [
+      ['--format', 'epub', '--state', 'read'],
+      ['--format', 'json', '--folder', 'none'],
+      ['--format', 'csv', '--state', 'all'],
+    ])
+      expect((await cli(['export', '--email', 'cli-importer@example.com', ...flags])).code).toBe(2)
   })
 })

@@ -147,6 +147,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
     ...byId('GET', '/v1/saved-items/:id/images/:n', 'saved-items:read', 'itemId', itemNotFound, { success: 200 }),
     path: (ids: RouteIds) => `/v1/saved-items/${ids.itemId}/images/1`,
   },
+  // docs/import-export.md#epub: the item as a book (an attachment, not JSON).
+  byId('GET', '/v1/saved-items/:id/epub', 'saved-items:read', 'itemId', itemNotFound, { success: 200 }),
   byId('PUT', '/v1/saved-items/:id/progress', 'saved-items:write', 'itemId', itemNotFound, {
     body: () => ({ progress: 0.5 }),
     success: 200,

@@ -425,12 +425,14 @@ describe('GET /v1/export?format=markdown (docs/import-export.md#markdown-export)
       'netscape',
       'csv',
       'markdown',
+      'epub',
     ])
     expect(Object.keys(operation.responses['200'].content)).toEqual([
       'application/json',
       'text/html',
       'text/csv',
       'application/zip',
+      'application/epub+zip',
     ])
   })
 })

@@ -6,10 +6,20 @@ import {
   UnsupportedMediaTypeError,
 } from '../../../core/errors.ts'
 import { IMPORT_FORMATS, IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
-import { exportDownload, exportFormatOf } from '../../app/export.ts'
+import { downloadResponse } from '../../app/download.ts'
+import { itemEpub } from '../../app/epub.ts'
+import { exportDownload, exportRequestOf } from '../../app/export.ts'
 import { IMPORT_RETRY_AFTER_S, importFormatOf, importOf, importsOf, startImport } from '../../app/imports.ts'
 import type { RouteContext } from '../route-context.ts'
-import { commonAuthedErrors, Errors, ExportQuery, ImportList, ImportQuery, ImportResponse } from '../schemas.ts'
+import {
+  commonAuthedErrors,
+  Errors,
+  ExportQuery,
+  IdParams,
+  ImportList,
+  ImportQuery,
+  ImportResponse,
+} from '../schemas.ts'
 
 /**
  * The media types an import file may come as (docs/import-export.md#imports): the five of the formats,
@@ -114,15 +124,36 @@ export const importRoutes = ({ deps, guard }: RouteContext) =>
         tags: ['Import and export'],
       },
     })
-    .get('/v1/export', async ({ query, principal }) => exportDownload(deps, principal, exportFormatOf(query.format)), {
+    .get('/v1/export', async ({ query, principal }) => await exportDownload(deps, principal, exportRequestOf(query)), {
       query: ExportQuery,
-      response: { 200: t.String(), ...commonAuthedErrors, 400: Errors.ValidationError },
+      response: {
+        200: t.String(),
+        ...commonAuthedErrors,
+        400: Errors.ValidationError,
+        404: Errors.FolderNotFoundError,
+      },
       auth: { scopes: ['saved-items:read', 'folders:read'] },
       detail: {
         summary: 'Export the library',
         description:
-          'Every saved item with every field and its folder name, streamed as an attachment: `json` (default; `{ format: "readlater", version: 1, exportedAt, savedItems: [SavedItem…] }`, each item with its `highlights: [{ id, quote, position, color, note, createdAt, updatedAt }]` in text order), `netscape` (bookmark HTML every browser, Pinboard and Raindrop import; folders as folders, TAGS, TOREAD="1" for unread), `csv` (url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name) or `markdown` (the highlights: a zip, `readlater-highlights-<date>.zip`, of one Markdown file per item that has highlights, with YAML front matter `title`, `url`, `savedAt`, `tags`, `folder` and each highlight as a `>` quote followed by its note, for Obsidian and Logseq). JSON, bookmarks and CSV import back into Readlater with their URLs, titles, read state, folders, tags and saved times; JSON with its highlights too.',
+          'Every saved item with every field and its folder name, streamed as an attachment: `json` (default; `{ format: "readlater", version: 1, exportedAt, savedItems: [SavedItem…] }`, each item with its `highlights: [{ id, quote, position, color, note, createdAt, updatedAt }]` in text order), `netscape` (bookmark HTML every browser, Pinboard and Raindrop import; folders as folders, TAGS, TOREAD="1" for unread), `csv` (url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name) or `markdown` (the highlights: a zip, `readlater-highlights-<date>.zip`, of one Markdown file per item that has highlights, with YAML front matter `title`, `url`, `savedAt`, `tags`, `folder` and each highlight as a `>` quote followed by its note, for Obsidian and Logseq). JSON, bookmarks and CSV import back into Readlater with their URLs, titles, read state, folders, tags and saved times; JSON with its highlights too. `epub` is a book for e-readers (EPUB 3, `application/epub+zip`) of the articles of the items `folder` (an id, `none`, or every folder when absent) and `state` (`unread`, the default, or `all`) select, newest saved first, at most 500: one chapter an item (an item without an article gets its title and link), its archived images included, titled "Readlater: <folder or Unread>, <date>". `folder` and `state` with another format are 400 ValidationError; an unknown folder 404 FolderNotFoundError.',
         tags: ['Import and export'],
-        'x-download': ['application/json', 'text/html', 'text/csv', 'application/zip'],
+        'x-download': ['application/json', 'text/html', 'text/csv', 'application/zip', 'application/epub+zip'],
       } as never,
     })
+    .get(
+      '/v1/saved-items/:id/epub',
+      async ({ params, principal }) => downloadResponse(await itemEpub(deps, principal, params.id)),
+      {
+        params: IdParams,
+        response: { 200: t.String(), ...commonAuthedErrors, 404: Errors.SavedItemNotFoundError },
+        auth: 'saved-items:read',
+        detail: {
+          summary: 'Download an item as EPUB',
+          description:
+            'The item as a book for e-readers (EPUB 3, `application/epub+zip`, an attachment named after its title): its article, as the reader view shows it, with its archived images; an item without an article (pending, failed, not an article) is a book of its title, its link and "No article was extracted". The book\'s identifier is `urn:uuid:` and the item\'s id, the same at every download. Images that are not archived are their alt text: a book is never made by fetching other sites.',
+          tags: ['Import and export'],
+          'x-download': ['application/epub+zip'],
+        } as never,
+      },
+    )

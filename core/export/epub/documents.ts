@@ -111,6 +111,8 @@ export function navDocument(
   lang: string,
   entries: readonly NavEntry[],
   notes: readonly string[],
+  /** Whether the contents are a page of the book (a collection's): only then can a landmark lead there. */
+  inReadingOrder: boolean,
 ): string {
   const items = entries.map((entry) => `<li><a href="${xmlAttribute(entry.href)}">${xmlText(entry.title)}</a></li>`)
   return page(
@@ -126,8 +128,7 @@ ${items.join('\n')}
 ${notes.map((note) => `<p class="notice">${xmlText(note)}</p>\n`).join('')}<nav epub:type="landmarks" id="landmarks" hidden="hidden">
 <h2>Landmarks</h2>
 <ol>
-<li><a epub:type="toc" href="nav.xhtml#toc">Contents</a></li>
-<li><a epub:type="bodymatter" href="${xmlAttribute(entries[0]!.href)}">Start of reading</a></li>
+${inReadingOrder ? '<li><a epub:type="toc" href="nav.xhtml#toc">Contents</a></li>\n' : ''}<li><a epub:type="bodymatter" href="${xmlAttribute(entries[0]!.href)}">Start of reading</a></li>
 </ol>
 </nav>`,
     true,

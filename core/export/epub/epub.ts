@@ -180,7 +180,7 @@ export async function* epubChunks(
     book.kind === 'item'
       ? (languageTag(single?.article?.lang) ?? DEFAULT_BOOK_LANGUAGE)
       : ([...languages].sort((a, b) => b[1] - a[1])[0]?.[0] ?? DEFAULT_BOOK_LANGUAGE)
-  zip.add(`${CONTENT_DIR}nav.xhtml`, navDocument(book.title, lang, nav, book.notes))
+  zip.add(`${CONTENT_DIR}nav.xhtml`, navDocument(book.title, lang, nav, book.notes, book.kind === 'collection'))
   zip.add(
     PACKAGE_PATH,
     packageDocument({

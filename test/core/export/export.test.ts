@@ -2,7 +2,13 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { parse } from 'csv-parse/sync'
 import { csvExportChunks } from '../../../core/export/csv.ts'
-import { EXPORT_FORMATS, type ExportFormat, exportChunks, exportFile } from '../../../core/export/export.ts'
+import {
+  EXPORT_FORMATS,
+  exportChunks,
+  exportFile,
+  LIBRARY_FORMATS,
+  type LibraryFormat,
+} from '../../../core/export/export.ts'
 import { jsonExportChunks } from '../../../core/export/json.ts'
 import { netscapeExportChunks } from '../../../core/export/netscape.ts'
 import {
@@ -18,7 +24,7 @@ import {
 
 // docs/import-export.md#export: the library streams out page by page, never held whole.
 
-const files: readonly [format: ExportFormat, filename: string, contentType: string][] = [
+const files: readonly [format: LibraryFormat, filename: string, contentType: string][] = [
   ['json', 'readlater-export-2026-11-25.json', 'application/json; charset=utf-8'],
   ['netscape', 'readlater-export-2026-11-25.html', 'text/html; charset=utf-8'],
   ['csv', 'readlater-export-2026-11-25.csv', 'text/csv; charset=utf-8'],
@@ -26,8 +32,8 @@ const files: readonly [format: ExportFormat, filename: string, contentType: stri
 ]
 
 /** The formats written as text, one chunk per item (markdown.test.ts tests the zip of highlights). */
-type TextFormat = Exclude<ExportFormat, 'markdown'>
-const TEXT_FORMATS = EXPORT_FORMATS.filter((format): format is TextFormat => format !== 'markdown')
+type TextFormat = Exclude<LibraryFormat, 'markdown'>
+const TEXT_FORMATS = LIBRARY_FORMATS.filter((format): format is TextFormat => format !== 'markdown')
 
 /** How many items a chunk holds, counted by what each format writes once per item. */
 const ITEMS_IN: Record<TextFormat, (chunk: string) => number> = {
@@ -63,7 +69,9 @@ describe('exportFile()', () => {
 
 describe('exportChunks()', () => {
   test('knows every format', () => {
-    assert.deepEqual(EXPORT_FORMATS, ['json', 'netscape', 'csv', 'markdown'])
+    assert.deepEqual(LIBRARY_FORMATS, ['json', 'netscape', 'csv', 'markdown'])
+    // The book is made apart (core/export/epub), from articles rather than items (epub.test.ts).
+    assert.deepEqual(EXPORT_FORMATS, ['json', 'netscape', 'csv', 'markdown', 'epub'])
   })
 
   const serializers = { json: jsonExportChunks, netscape: netscapeExportChunks, csv: csvExportChunks }
