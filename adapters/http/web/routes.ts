@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { RouteContext } from '../route-context.ts'
 import { accountRoutes } from './accounts-routes.ts'
 import { connectPageRoutes } from './connect-routes.ts'
+import { epubRoutes } from './epub-routes.ts'
 import { highlightRoutes } from './highlight-routes.ts'
 import { hidden } from './route-options.ts'
 import { offlineRoutes } from './offline-routes.ts'
@@ -25,6 +26,7 @@ export const webRoutes = (context: RouteContext) => {
     .use(webhookSettingsRoutes(context))
     .use(queueRoutes(context))
     .use(readerRoutes(context))
+    .use(epubRoutes(context))
     .use(highlightRoutes(context))
     .use(saveRoutes(context))
     .use(connectPageRoutes(context))

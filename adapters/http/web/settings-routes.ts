@@ -9,7 +9,7 @@ import { sessionPrincipal } from './reader.ts'
 import { settingsPage, type SettingsView } from './pages/settings.ts'
 import { importProgressPage } from './pages/import-export.ts'
 import { importOf, startImport } from '../../app/imports.ts'
-import { exportDownload, exportFormatOf } from '../../app/export.ts'
+import { exportDownload, exportRequestOf } from '../../app/export.ts'
 import { IMPORT_MAX_BYTES } from '../../../core/import/types.ts'
 import { readBodyCapped } from '../body.ts'
 import { invalidateUserSessions } from '../../app/web-sessions.ts'
@@ -138,8 +138,15 @@ export function settingsRoutes({ deps, guard, browser }: RouteContext) {
     return page(c, 200, 'Import', importProgressPage(job), running ? { refreshSeconds: 1 } : {})
   }
 
-  const downloadExport = async (c: SignedIn) =>
-    exportDownload(deps, sessionPrincipal(c.session), exportFormatOf(new URL(c.request.url).searchParams.get('format')))
+  // Every format, and for `epub` the folder and read state (the queue's "Download EPUB" comes here too).
+  const downloadExport = async (c: SignedIn) => {
+    const params = new URL(c.request.url).searchParams
+    return exportDownload(
+      deps,
+      sessionPrincipal(c.session),
+      exportRequestOf({ format: params.get('format'), folder: params.get('folder'), state: params.get('state') }),
+    )
+  }
 
   const showSettings = (c: SignedIn) =>
     settings(c, 200, { notice: NOTICES[new URL(c.request.url).searchParams.get('done') ?? ''] ?? null })

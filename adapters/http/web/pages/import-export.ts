@@ -17,7 +17,8 @@ const summaryOf = (job: ImportDto): string => `${job.created} created, ${job.upd
 /**
  * Settings' "Import" and "Export" sections (docs/import-export.md#web): a file input and the button
  * "Import", the recent imports with their state, and one "Export" link per format (the Markdown one is the
- * highlights alone, docs/import-export.md#markdown-export).
+ * highlights alone, docs/import-export.md#markdown-export), then the EPUB books of the unread and of all
+ * items (docs/import-export.md#epub).
  */
 export function importExportSections(view: {
   csrf: string
@@ -60,6 +61,11 @@ ${view.imports.slice(0, 10).map(
   <li><a href="/settings/export?format=netscape" download>Export as bookmarks (HTML)</a> <span class="muted">(for browsers, Pinboard, Raindrop)</span></li>
   <li><a href="/settings/export?format=csv" download>Export as CSV</a> <span class="muted">(for spreadsheets)</span></li>
   <li><a href="/settings/export?format=markdown" download>Export as Markdown (highlights)</a> <span class="muted">(a zip of notes, one per article you highlighted, for Obsidian or Logseq)</span></li>
+</ul>
+<p>A book for your e-reader, one chapter per article, its images included (the newest 500):</p>
+<ul class="exports">
+  <li><a href="/settings/export?format=epub&amp;state=unread" download>Export unread as EPUB</a> <span class="muted">(what is left to read)</span></li>
+  <li><a href="/settings/export?format=epub&amp;state=all" download>Export all as EPUB</a> <span class="muted">(read and unread)</span></li>
 </ul>
 </section>`
 }

@@ -107,6 +107,18 @@ function filterBar(filters: QueueFilters): SafeHtml {
 </div>`
 }
 
+/**
+ * "Download EPUB": the current view (its folder, unread or all) as a book for an e-reader
+ * (docs/import-export.md#epub), through Settings' export route. The "Read" view has none: a book of what
+ * was read is "All" (docs/web.md#queue).
+ */
+function epubLink(filters: QueueFilters): SafeHtml | null {
+  if (filters.state === 'read') return null
+  const params = new URLSearchParams({ format: 'epub', state: filters.state })
+  if (filters.folder !== '') params.set('folder', filters.folder)
+  return html`<p class="queue-download"><a href="/settings/export?${params.toString()}" download>Download EPUB</a></p>`
+}
+
 const SHORTCUTS = html`<details class="shortcuts">
   <summary>Keyboard shortcuts</summary>
   <dl>
@@ -155,6 +167,7 @@ function queueBody(view: QueueView, back: string): SafeHtml {
 ${folderNav(view)}
 <section class="queue-list" aria-label="Saved items">
   ${filterBar(view.filters)}
+  ${epubLink(view.filters)}
   ${
     view.cards.length === 0
       ? html`<p class="muted">${empty}</p>`

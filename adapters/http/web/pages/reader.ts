@@ -43,6 +43,10 @@ function actions(view: ReaderView): SafeHtml {
       ? html`<a class="button secondary" href="${item.originalUrl}" target="_blank" rel="noopener noreferrer">Open original</a>`
       : null
   }
+  ${
+    // The article as a book for an e-reader (docs/import-export.md#epub); an item without one has no book worth reading.
+    view.content ? html`<a class="button secondary" href="/items/${item.id}/epub" download>Download EPUB</a>` : null
+  }
 </div>`
 }
 
