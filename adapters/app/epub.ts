@@ -13,6 +13,7 @@ import { toTimestamp } from '../../core/time.ts'
 import type { Principal, SavedItem } from '../../core/types.ts'
 import { archivedImageReader, epubArticle } from '../storage/epub.ts'
 import { findFolderByKey, listFolders } from '../storage/folders.ts'
+import { collectGarbage } from '../reading/memory.ts'
 import { findSavedItem, listSavedItems } from '../storage/saved-items.ts'
 import type { AppDeps } from './deps.ts'
 import type { Download } from './download.ts'
@@ -29,6 +30,24 @@ import type { Download } from './download.ts'
 export const EPUB_MAX_ITEMS = 500
 /** Items read from the database at once while making a book (their articles are read one at a time). */
 const EPUB_PAGE = 100
+/**
+ * Bytes of articles and images read between two full collections on Bun (adapters/reading/memory.ts): each
+ * chapter leaves its article, its tree, its images and its deflated bytes behind, much of it outside the
+ * JavaScript heap, where the collector's heuristics do not see it; without these collections a book of 500
+ * large articles peaked 124 MiB over an idle server (docs/benchmarks.md#epub).
+ */
+const EPUB_BYTES_PER_COLLECTION = 16 * 1024 * 1024
+
+/** Counts the bytes a book has read, and collects garbage each time another EPUB_BYTES_PER_COLLECTION were. */
+function readCounter(): (bytes: number) => void {
+  let since = 0
+  return (bytes) => {
+    since += bytes
+    if (since < EPUB_BYTES_PER_COLLECTION) return
+    since = 0
+    collectGarbage()
+  }
+}
 
 export const EPUB_STATES = ['unread', 'all'] as const
 export type EpubState = (typeof EPUB_STATES)[number]
@@ -65,10 +84,18 @@ export async function folderIdByName(deps: AppDeps, principal: Principal, name: 
   return (await findFolderByKey(deps.db, principal.userId, key))?.id ?? null
 }
 
-const bookOptions = (deps: AppDeps, principal: Principal): EpubOptions => ({
-  appUrl: deps.config.appUrl,
-  readArchivedImage: archivedImageReader(deps.db, principal.userId),
-})
+/** The book's options: the app's address, and the person's archived images, counted as they are read. */
+function bookOptions(deps: AppDeps, principal: Principal, read: (bytes: number) => void): EpubOptions {
+  const archive = archivedImageReader(deps.db, principal.userId)
+  return {
+    appUrl: deps.config.appUrl,
+    readArchivedImage: async (itemId, n) => {
+      const image = await archive(itemId, n)
+      read(image?.bytes.byteLength ?? 0)
+      return image
+    },
+  }
+}
 
 function chapterOf(item: SavedItem, article: EpubChapter['article']): EpubChapter {
   return {
@@ -108,7 +135,7 @@ export async function itemEpub(deps: AppDeps, principal: Principal, id: string):
       emptyMessage: '',
     },
     one(),
-    bookOptions(deps, principal),
+    bookOptions(deps, principal, () => {}),
   )
   return { filename: name, asciiFilename: ascii, contentType: EPUB_CONTENT_TYPE, chunks }
 }
@@ -138,6 +165,7 @@ export async function collectionEpub(deps: AppDeps, principal: Principal, select
   const title = `Readlater: ${label}, ${day}`
   // Filled in once the items are read, before the contents page is written (epubChunks reads it last).
   const notes: string[] = []
+  const read = readCounter()
   const chunks = epubChunks(
     {
       uuid: uuidv7(now.getTime(), deps.random),
@@ -147,20 +175,24 @@ export async function collectionEpub(deps: AppDeps, principal: Principal, select
       notes,
       emptyMessage: unread ? 'There are no unread items here.' : 'There are no saved items here.',
     },
-    chaptersOf(deps, userId, selection, () =>
+    chaptersOf(deps, userId, selection, read, () =>
       notes.push(`This book holds the ${EPUB_MAX_ITEMS} most recently saved of these items; older ones are not in it.`),
     ),
-    bookOptions(deps, principal),
+    bookOptions(deps, principal, read),
   )
   const { name, ascii } = epubFileName(title, '')
   return { filename: name, asciiFilename: ascii, contentType: EPUB_CONTENT_TYPE, chunks }
 }
 
-/** The selection's items as chapters, newest saved first, a page at a time; `capped` when more were left out. */
+/**
+ * The selection's items as chapters, newest saved first, a page at a time, each article counted by `read`;
+ * `capped` when more were left out.
+ */
 async function* chaptersOf(
   deps: AppDeps,
   userId: string,
   selection: EpubSelection,
+  read: (bytes: number) => void,
   capped: () => void,
 ): AsyncGenerator<EpubChapter> {
   let after = null
@@ -175,7 +207,9 @@ async function* chaptersOf(
     })
     for (const item of items) {
       // One article at a time, as the book takes it; an item deleted meanwhile is a chapter without one.
-      yield chapterOf(item, await epubArticle(deps.db, userId, item.id))
+      const article = await epubArticle(deps.db, userId, item.id)
+      read(article?.html.length ?? 0)
+      yield chapterOf(item, article)
       taken++
     }
     if (!nextCursorValues) return

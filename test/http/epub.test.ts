@@ -205,7 +205,7 @@ describe('GET /v1/export?format=epub', () => {
 
   test('folder and state select the items; saving again moves an item to the front', async () => {
     const h = await createHarness(env)
-    const { p, folder, ids } = await library(h)
+    const { p, folder } = await library(h)
     expect(titles((await book(p, `/v1/export?format=epub&folder=${folder}`)).read)).toEqual([
       'https://example.com/c',
       'Article a',
