@@ -11,7 +11,8 @@ import { normalizeFolderName } from '../../core/folders/folder-name.ts'
 import { isUuid, uuidv7 } from '../../core/ids.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Principal, SavedItem } from '../../core/types.ts'
-import { archivedImageReader, epubArticle } from '../storage/epub.ts'
+import { epubArticle } from '../storage/epub.ts'
+import { readArchivedImage } from '../storage/item-images.ts'
 import { findFolderByKey, listFolders } from '../storage/folders.ts'
 import { collectGarbage } from '../reading/memory.ts'
 import { findSavedItem, listSavedItems } from '../storage/saved-items.ts'
@@ -84,13 +85,17 @@ export async function folderIdByName(deps: AppDeps, principal: Principal, name: 
   return (await findFolderByKey(deps.db, principal.userId, key))?.id ?? null
 }
 
-/** The book's options: the app's address, and the person's archived images, counted as they are read. */
+/**
+ * The book's options: the app's address, and the port through which it reads the person's archived images
+ * (docs/import-export.md#epub-images): their item's image `n` as the archive serves it, null for another
+ * person's item or a number it has no image of; each counted as it is read.
+ */
 function bookOptions(deps: AppDeps, principal: Principal, read: (bytes: number) => void): EpubOptions {
-  const archive = archivedImageReader(deps.db, principal.userId)
   return {
     appUrl: deps.config.appUrl,
     readArchivedImage: async (itemId, n) => {
-      const image = await archive(itemId, n)
+      const found = await readArchivedImage(deps.db, principal.userId, itemId, n)
+      const image = found === 'no item' ? null : found
       read(image?.bytes.byteLength ?? 0)
       return image
     },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type EpubBook, type EpubChapter, epubChunks } from '../../core/export/epub/epub.ts'
 import { extractArticle } from '../../core/reading/extract-article.ts'
+import { archivedImageUrl } from '../../core/reading/archived-image-url.ts'
 import { sanitizeArticle } from '../../core/reading/sanitize-article.ts'
 import { readPage } from '../fixtures/pages/read-page.ts'
 import { XSS_VECTORS } from '../fixtures/xss/vectors.ts'
@@ -110,7 +111,7 @@ describe.skipIf(!EPUBCHECK)('epubcheck: no error, no warning', () => {
   test(
     'one item with an archived PNG, JPEG, GIF and WebP, a data: image and an external one',
     async () => {
-      const own = (n: number) => `${APP}/items/${ITEM}/images/${n}`
+      const own = (n: number) => archivedImageUrl(APP, ITEM, n)
       const html = [
         '<h2>Images</h2>',
         `<p><img src="${own(1)}" alt="A PNG"> and <img src="${own(2)}" alt="A JPEG"></p>`,
@@ -263,10 +264,19 @@ describe.skipIf(!EPUBCHECK)('epubcheck: no error, no warning', () => {
         args: [
           id,
           HOSTILE_TITLES[0]!,
-          '<p>An <em>article</em> &amp; more<br></p><img src="https://cdn.example/x.png" alt="remote">',
+          `<p>An <em>article</em> &amp; more<br></p><img src="https://cdn.example/x.png" alt="remote">${[1, 2, 3, 4]
+            .map((n) => `<img src="${archivedImageUrl(h.config.appUrl, id, n)}" alt="archived ${n}">`)
+            .join('')}`,
           saved.body.savedItem.createdAt,
         ],
       })
+      // Its archived images, as enrichment stores them (docs/reading.md#archived-images).
+      for (const [n, bytes] of [IMAGES.png, IMAGES.jpeg, IMAGES.gif, IMAGES.webp].entries())
+        await h.db.$client.execute({
+          sql: `INSERT INTO item_images (item_id, n, user_id, original_url, media_type, size, created_at, bytes)
+            SELECT id, ?, user_id, 'https://example.com/image', 'image/png', ?, created_at, ? FROM saved_items WHERE id = ?`,
+          args: [n + 1, bytes.byteLength, bytes, id],
+        })
       await h.call('POST', '/v1/captures', { token: key, body: { url: 'https://example.com/no-article' } })
       const made: Uint8Array[] = []
       for (const path of [`/v1/saved-items/${id}/epub`, '/v1/export?format=epub', '/v1/export?format=epub&state=all']) {
@@ -277,6 +287,7 @@ describe.skipIf(!EPUBCHECK)('epubcheck: no error, no warning', () => {
         expect(response.status).toBe(200)
         made.push(new Uint8Array(await response.arrayBuffer()))
       }
+      expect(readBook(made[0]!).manifest.filter((item) => item.mediaType.startsWith('image/')).length).toBe(5)
       await Promise.all(made.map(expectValid))
     },
     EPUBCHECK_TIMEOUT_MS,

@@ -1,5 +1,17 @@
-import { describe, expect, test } from 'bun:test'
+import { afterEach, describe, expect, test } from 'bun:test'
 import { storeArticle } from '../../adapters/storage/reading.ts'
+import { archivedImageUrl } from '../../core/reading/archived-image-url.ts'
+import {
+  archiving,
+  capture,
+  cleanUp,
+  fetcher,
+  htmlPage,
+  setup,
+  startWorkers,
+  waitForLogs,
+  waitForStatus,
+} from '../enrichment/enrichment-helpers.ts'
 import { EPUB_MAX_ITEMS } from '../../adapters/app/epub.ts'
 import { IMAGES, readBook } from '../core/export/epub-fixtures.ts'
 import { BASE, createHarness, type Harness } from '../helpers/harness.ts'
@@ -37,6 +49,15 @@ async function giveArticle(h: Harness, itemId: string, html: string, fields: { t
     wordCount: 2000,
   }
   expect(await storeArticle(h.db, itemId, article, h.clock.now().toISOString(), null)).toBe(true)
+}
+
+/** An archived image of the item, as enrichment stores one (docs/reading.md#archived-images). */
+async function storeImage(h: Harness, itemId: string, n: number, bytes: Uint8Array) {
+  await h.db.$client.execute({
+    sql: `INSERT INTO item_images (item_id, n, user_id, original_url, media_type, size, created_at, bytes)
+      SELECT id, ?, user_id, 'https://example.com/image', 'image/png', ?, ?, ? FROM saved_items WHERE id = ?`,
+    args: [n, bytes.byteLength, h.clock.now().toISOString(), bytes, itemId],
+  })
 }
 
 /** A download's answer with its bytes (h.call reads a body as text). */
@@ -127,48 +148,77 @@ describe('GET /v1/saved-items/{id}/epub', () => {
     expect(refused.body.requiredScope).toBe('saved-items:read')
   })
 
-  test('an archived image is read from the archive when it has the item’s; otherwise its alt text (never fetched)', async () => {
+  test('an image of another person’s item, or one the item has no copy of, is its alt text', async () => {
     const h = await createHarness(env)
     const p = await person(h)
     const other = await person(h)
     const id = await save(p, 'https://example.com/pictures')
     const foreign = await save(other, 'https://example.com/theirs')
-    const own = (n: number, item = id) => `${h.config.appUrl}/items/${item}/images/${n}`
+    const app = h.config.appUrl
     await giveArticle(
       h,
       id,
-      `<p><img src="${own(1)}" alt="png"><img src="${own(2)}" alt="jpeg"><img src="${own(3)}" alt="gif"><img src="${own(4)}" alt="webp"><img src="${own(1, foreign)}" alt="theirs"><img src="https://cdn.example/x.png" alt="remote"></p>`,
+      `<p><img src="${archivedImageUrl(app, id, 1)}" alt="mine"><img src="${archivedImageUrl(app, foreign, 1)}" alt="theirs"><img src="${archivedImageUrl(app, id, 2)}" alt="no copy"></p>`,
     )
-    // No archive yet: every image is its alt text.
-    const before = (await book(p, `/v1/saved-items/${id}/epub`)).read
-    expect(before.manifest.filter((item) => item.mediaType.startsWith('image/'))).toEqual([])
-    expect(before.text('EPUB/chapter-001.xhtml')).toContain('<span class="image-alt">[png]</span>')
-    // The archive's table as image archiving makes it (item_id, n, media_type, bytes): read through the port.
-    await h.db.$client.execute(
-      'CREATE TABLE IF NOT EXISTS item_images (item_id TEXT NOT NULL, n INTEGER NOT NULL, media_type TEXT NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (item_id, n))',
-    )
-    const images = [IMAGES.png, IMAGES.jpeg, IMAGES.gif, IMAGES.webp]
-    for (const [i, bytes] of images.entries())
-      await h.db.$client.execute({
-        sql: 'INSERT INTO item_images (item_id, n, media_type, bytes) VALUES (?, ?, ?, ?)',
-        args: [id, i + 1, 'image/x', bytes],
-      })
-    await h.db.$client.execute({
-      sql: 'INSERT INTO item_images (item_id, n, media_type, bytes) VALUES (?, 1, ?, ?)',
-      args: [foreign, 'image/png', IMAGES.png],
-    })
-    const after = (await book(p, `/v1/saved-items/${id}/epub`)).read
-    expect(after.manifest.filter((item) => item.mediaType.startsWith('image/')).map((item) => item.mediaType)).toEqual([
-      'image/png',
-      'image/jpeg',
-      'image/gif',
-      'image/webp',
-      'image/svg+xml',
+    // Stored after the article: storing an article keeps only the images it was given.
+    await storeImage(h, foreign, 1, IMAGES.png)
+    await storeImage(h, id, 1, IMAGES.gif)
+    const read = (await book(p, `/v1/saved-items/${id}/epub`)).read
+    expect(read.manifest.filter((item) => item.mediaType.startsWith('image/')).map((item) => item.href)).toEqual([
+      'images/image-001-1.gif',
     ])
-    expect(after.files['EPUB/images/image-001-1.png']).toEqual(IMAGES.png)
-    expect(after.files['EPUB/images/image-001-4.webp']).toEqual(IMAGES.webp)
-    const page = after.text('EPUB/chapter-001.xhtml')
-    expect(page).toContain('<span class="image-alt">[theirs]</span><span class="image-alt">[remote]</span>')
+    expect(read.text('EPUB/chapter-001.xhtml')).toContain(
+      '<img src="images/image-001-1.gif" alt="mine"/><span class="image-alt">[theirs]</span><span class="image-alt">[no copy]</span>',
+    )
+  })
+})
+
+describe('archived images in a book (docs/import-export.md#epub-images)', () => {
+  afterEach(cleanUp)
+
+  test('an enriched article’s archived PNG, JPEG, GIF and WebP are in its book after its site is gone; one not archived is its alt text', async () => {
+    const s = await setup()
+    const o = s.fixtures.origin
+    const served = {
+      '/img/a.png': IMAGES.png,
+      '/img/b.jpg': IMAGES.jpeg,
+      '/img/c.gif': IMAGES.gif,
+      '/img/d.webp': IMAGES.webp,
+    }
+    for (const [path, bytes] of Object.entries(served))
+      s.fixtures.route(path, () => new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } }))
+    const sources = [...Object.keys(served), '/img/missing.png']
+    const prose =
+      'A paragraph long enough for the extractor to take this page for an article worth keeping to read later on.'
+    const page = `<!doctype html><html lang="en"><head><title>Pictures</title></head><body><article><h1>Pictures</h1>
+<p>${prose}</p>${sources.map((src, i) => `<p>${i}. ${prose} <img src="${src}" alt="picture ${i}"></p>`).join('\n')}<p>${prose}</p></article></body></html>`
+    s.fixtures.route('/post', () => htmlPage(page))
+    const item = await capture(s.h, s.key, `${o}/post`)
+    startWorkers(s, fetcher({ allowPrivate: true }), { images: archiving(s.h, { allowPrivate: true }) })
+    await waitForStatus(s.h, s.key, item.id, 'enriched')
+    await waitForLogs(s.h, item.id, 1)
+    // The site goes away: the book is made from what is stored.
+    await cleanUp()
+    const read = (await book({ h: s.h, id: '', key: s.key }, `/v1/saved-items/${item.id}/epub`)).read
+    expect(
+      read.manifest
+        .filter((entry) => entry.mediaType.startsWith('image/'))
+        .map((entry) => [entry.href, entry.mediaType, entry.fallback]),
+    ).toEqual([
+      ['images/image-001-1.png', 'image/png', null],
+      ['images/image-001-2.jpg', 'image/jpeg', null],
+      ['images/image-001-3.gif', 'image/gif', null],
+      ['images/image-001-4.webp', 'image/webp', 'image-001-4-fallback'],
+      ['images/image-001-4-fallback.svg', 'image/svg+xml', null],
+    ])
+    expect(read.files['EPUB/images/image-001-1.png']).toEqual(IMAGES.png)
+    expect(read.files['EPUB/images/image-001-2.jpg']).toEqual(IMAGES.jpeg)
+    expect(read.files['EPUB/images/image-001-3.gif']).toEqual(IMAGES.gif)
+    expect(read.files['EPUB/images/image-001-4.webp']).toEqual(IMAGES.webp)
+    const chapter = read.text('EPUB/chapter-001.xhtml')
+    expect(chapter).toContain('<img src="images/image-001-1.png" alt="picture 0"/>')
+    expect(chapter).toContain('<span class="image-alt">[picture 4]</span>')
+    expect(chapter).not.toContain(`${o}/img`)
   })
 })
 

@@ -12,15 +12,15 @@ import {
   STYLESHEET,
 } from './documents.ts'
 import { EpubZip } from './epub-zip.ts'
+import { archivedImageOf } from '../../reading/archived-image-url.ts'
 import {
-  archivedImageOf,
   type BookImageType,
+  bookImageType,
   dataImageBytes,
   fallbackSvg,
   IMAGE_EXTENSIONS,
   NEEDS_FALLBACK,
   type ReadArchivedImage,
-  sniffImage,
 } from './images.ts'
 import { articleXhtml, type ChapterImage, imageSources, linkHref, parseArticle } from './xhtml.ts'
 import { isRightToLeft, languageTag, oneLine, xmlText } from './xml.ts'
@@ -230,7 +230,7 @@ async function bookImage(
       bytes = (await options.readArchivedImage(itemId, archived.n))?.bytes ?? null
   }
   if (!bytes || bytes.byteLength > left.budget) return null
-  const type = sniffImage(bytes)
+  const type = bookImageType(bytes)
   if (!type) return null
   left.budget -= bytes.byteLength
   left.left -= NEEDS_FALLBACK.has(type) ? 2 : 1

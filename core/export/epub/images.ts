@@ -1,3 +1,4 @@
+import { type ArchivedImageType, sniffImage } from '../../reading/image-sniff.ts'
 import { xmlText } from './xml.ts'
 
 /**
@@ -13,13 +14,13 @@ export interface ArchivedImage {
 
 /**
  * Reads one of the person's archived images, `{app}/items/{itemId}/images/{n}`: null when there is none
- * (not archived, another person's item, or no archive at all). The port the book reads images through; the
+ * (not archived, another person's item). The port the book reads images through (docs/reading.md#archived-images); the
  * caller binds it to the person.
  */
 export type ReadArchivedImage = (itemId: string, n: number) => Promise<ArchivedImage | null>
 
-/** The image types a book carries: EPUB's core media types, and WebP and AVIF, which need a fallback. */
-export type BookImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/avif'
+/** The image types a book carries (the archive's five): EPUB's core media types, and WebP and AVIF, which need a fallback. */
+export type BookImageType = ArchivedImageType
 
 /**
  * WebP and AVIF are not core media types of EPUB 3.2 (epubcheck MED-003): the reading systems the spec
@@ -36,26 +37,15 @@ export const IMAGE_EXTENSIONS: Record<BookImageType, string> = {
   'image/avif': 'avif',
 }
 
-const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0) =>
-  bytes.length >= at + prefix.length && prefix.every((byte, i) => bytes[at + i] === byte)
-const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0))
-
 /**
- * The type of an image by its bytes, never by what it was called: a book declares each file's type and
- * epubcheck (and a reading system) reads the file by it. Null for anything else (SVG, BMP, HTML served as
- * an image): that image is not put in the book.
+ * The type of an image by its bytes, never by what it was called (core/reading/image-sniff.ts, the archive's
+ * own reading: the signature, and dimensions that are there and at most 50 megapixels): a book declares each
+ * file's type and epubcheck (and a reading system) reads the file by it. Null for anything else (SVG, BMP,
+ * HTML served as an image, a truncated header): that image is not put in the book.
  */
-export function sniffImage(bytes: Uint8Array): BookImageType | null {
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png'
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg'
-  if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) return 'image/gif'
-  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp'
-  if (
-    startsWith(bytes, ascii('ftyp'), 4) &&
-    (startsWith(bytes, ascii('avif'), 8) || startsWith(bytes, ascii('avis'), 8))
-  )
-    return 'image/avif'
-  return null
+export function bookImageType(bytes: Uint8Array): BookImageType | null {
+  const sniffed = sniffImage(bytes)
+  return typeof sniffed === 'string' ? null : sniffed.mediaType
 }
 
 const DATA_IMAGE = /^data:image\/[a-z0-9.+-]+;base64,([a-z0-9+/=\s]*)$/i
@@ -72,33 +62,6 @@ export function dataImageBytes(src: string): Uint8Array | null {
   } catch {
     return null
   }
-}
-
-/**
- * Which archived image a `src` names: `{app}/items/{itemId}/images/{n}` under the app's address (a mount
- * path included), any query aside. Null for every other address, an external image included.
- */
-export function archivedImageOf(src: string, appUrl: string): { itemId: string; n: number } | null {
-  let url: URL
-  let app: URL
-  try {
-    url = new URL(src)
-    app = new URL(appUrl)
-  } catch {
-    return null
-  }
-  if (url.origin !== app.origin) return null
-  const base = app.pathname.replace(/\/+$/, '')
-  if (!url.pathname.startsWith(`${base}/`)) return null
-  const match = /^\/items\/([^/]+)\/images\/(\d{1,9})$/.exec(url.pathname.slice(base.length))
-  if (!match) return null
-  let itemId: string
-  try {
-    itemId = decodeURIComponent(match[1]!)
-  } catch {
-    return null
-  }
-  return { itemId, n: Number(match[2]) }
 }
 
 /**

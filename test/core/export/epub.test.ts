@@ -10,7 +10,9 @@ import {
   type ReadArchivedImage,
 } from '../../../core/export/epub/epub.ts'
 import { crc32, EpubZip } from '../../../core/export/epub/epub-zip.ts'
-import { archivedImageOf, dataImageBytes, fallbackSvg, sniffImage } from '../../../core/export/epub/images.ts'
+import { bookImageType, dataImageBytes, fallbackSvg } from '../../../core/export/epub/images.ts'
+import { archivedImageUrl } from '../../../core/reading/archived-image-url.ts'
+import { avifHead, HTML_PAGE, SVG_WITH_SCRIPT } from '../../fixtures/images/images.ts'
 import { articleXhtml, imageSources, linkHref, parseArticle } from '../../../core/export/epub/xhtml.ts'
 import { isRightToLeft, xmlAttribute, xmlText } from '../../../core/export/epub/xml.ts'
 import { bytesOf, IMAGES, readBook } from './epub-fixtures.ts'
@@ -200,31 +202,32 @@ describe('articleXhtml()', () => {
 })
 
 describe('images', () => {
-  test('the type comes from the bytes', () => {
-    assert.equal(sniffImage(IMAGES.png), 'image/png')
-    assert.equal(sniffImage(IMAGES.jpeg), 'image/jpeg')
-    assert.equal(sniffImage(IMAGES.gif), 'image/gif')
-    assert.equal(sniffImage(IMAGES.webp), 'image/webp')
-    const avif = new Uint8Array([0, 0, 0, 28, ...new TextEncoder().encode('ftypavif'), 0, 0, 0, 0])
-    assert.equal(sniffImage(avif), 'image/avif')
-    assert.equal(sniffImage(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>')), null)
-    assert.equal(sniffImage(new Uint8Array([0x42, 0x4d, 0, 0])), null) // BMP
-    assert.equal(sniffImage(new Uint8Array()), null)
+  test('the type comes from the bytes, as the archive reads them', () => {
+    assert.equal(bookImageType(IMAGES.png), 'image/png')
+    assert.equal(bookImageType(IMAGES.jpeg), 'image/jpeg')
+    assert.equal(bookImageType(IMAGES.gif), 'image/gif')
+    assert.equal(bookImageType(IMAGES.webp), 'image/webp')
+    assert.equal(bookImageType(avifHead([64, 48])), 'image/avif')
+    assert.equal(bookImageType(SVG_WITH_SCRIPT), null)
+    assert.equal(bookImageType(HTML_PAGE), null)
+    assert.equal(bookImageType(new Uint8Array([0x42, 0x4d, 0, 0])), null) // BMP
+    assert.equal(bookImageType(IMAGES.png.subarray(0, 12)), null) // a PNG cut before its size
+    assert.equal(bookImageType(new Uint8Array()), null)
   })
-  test('archived copies are the app’s /items/{id}/images/{n}, under its mount path', () => {
-    assert.deepEqual(archivedImageOf(`${APP}/items/${ITEM}/images/3`, APP), { itemId: ITEM, n: 3 })
-    assert.deepEqual(archivedImageOf(`${APP}/items/${ITEM}/images/3?v=2`, `${APP}/`), { itemId: ITEM, n: 3 })
-    assert.deepEqual(archivedImageOf(`${APP}/rl/items/a/images/1`, `${APP}/rl`), { itemId: 'a', n: 1 })
-    for (const src of [
-      `https://elsewhere.example/items/${ITEM}/images/3`,
-      `http://read.example.com/items/${ITEM}/images/3`,
-      `${APP}/items/${ITEM}/images/x`,
-      `${APP}/items/${ITEM}/images/3/more`,
-      `${APP}/other/items/${ITEM}/images/3`,
-      'data:image/png;base64,AAAA',
-    ])
-      assert.equal(archivedImageOf(src, APP), null, src)
-    assert.equal(archivedImageOf(`${APP}/items/a/images/1`, `${APP}/rl`), null)
+  test('the archive’s addresses are read under the app’s mount path, for the item’s own images only', async () => {
+    const mounted = `${APP}/rl`
+    const html = `<p><img src="${archivedImageUrl(mounted, ITEM, 1)}" alt="mounted"><img src="${archivedImageUrl(APP, ITEM, 2)}" alt="not under the mount"><img src="${archivedImageUrl(mounted, 'another', 3)}" alt="another item"></p>`
+    const calls: [string, number][] = []
+    const read = readBook(
+      await bytesOf(
+        epubChunks(book(), listOf([chapter({}, { html })]), { appUrl: mounted, readArchivedImage: archive(calls) }),
+      ),
+    )
+    assert.deepEqual(calls, [[ITEM, 1]])
+    assert.match(
+      read.text('EPUB/chapter-001.xhtml'),
+      /<img src="images\/image-001-1.png" alt="mounted"\/><span class="image-alt">\[not under the mount\]<\/span><span class="image-alt">\[another item\]<\/span>/,
+    )
   })
   test('data: images decode; anything else is null', () => {
     const src = `data:image/png;base64,${btoa(String.fromCharCode(...IMAGES.png))}`
@@ -344,7 +347,7 @@ describe('epubChunks()', () => {
 
   test('images: the item’s archived PNG, JPEG, GIF and WebP (with its fallback) and data: images are in the book; the rest is alt text', async () => {
     const calls: [string, number][] = []
-    const own = (n: number) => `${APP}/items/${ITEM}/images/${n}`
+    const own = (n: number) => archivedImageUrl(APP, ITEM, n)
     const html = [
       `<p><img src="${own(1)}" alt="png"><img src="${own(2)}" alt="jpeg"><img src="${own(1)}" alt="png again"></p>`,
       `<figure><img src="${own(3)}" alt="gif"><figcaption>A GIF</figcaption></figure>`,
