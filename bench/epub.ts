@@ -5,12 +5,13 @@
  *
  *   - 100 and 500 items, each a realistic ~2,000-word article (headings, links, emphasis, a list, a quote,
  *     code, a table, an external image that becomes its alt text), `GET /v1/export?format=epub&state=all`;
- *   - 250 and 500 large items: ~20,000 words and two 64 KiB `data:` PNG images each (the larger book
- *     carries ~64 MiB of images), to show memory does not grow with the book;
+ *   - 250 and 500 large items: ~20,000 words and two archived 64 KiB PNG images each (rows of `item_images`,
+ *     as enrichment stores them; the larger book carries ~64 MiB of images), to show memory does not grow
+ *     with the book;
  *   - the JSON export of the same 500 items (`GET /v1/export?format=json`), the ratio's baseline, and an idle
  *     server's peak, what "flat" is measured against.
  *
- * Time is from the request to the last byte read; every book is checked to hold its chapters. Pinned like
+ * Time is from the request to the last byte read; every book is checked to hold its chapters and images. Pinned like
  * bench/run.ts when taskset is there. Knobs: BENCH_EPUB_RUNS (3 of each download; the median time and the
  * highest peak are reported).
  */
@@ -20,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { zlibSync } from 'fflate'
 import { crc32 } from '../core/export/epub/epub-zip.ts'
+import { archivedImageUrl } from '../core/reading/archived-image-url.ts'
 import { uuidv7 } from '../core/ids.ts'
 import { webRandom } from '../core/time.ts'
 import {
@@ -41,7 +43,10 @@ const RUNS = envNumber('BENCH_EPUB_RUNS', 3)
 const started = performance.now()
 const workDir = mkdtempSync(join(tmpdir(), 'readlater-bench-epub-'))
 const dbPath = join(workDir, 'epub.db')
-const env = benchEnv(`file:${dbPath}`)
+// A fixed web app address: the stored articles point at their archived images under it, whatever port a
+// server of this run listens on.
+const APP_URL = 'https://bench.example'
+const env = benchEnv(`file:${dbPath}`, { APP_URL })
 const random = seededRandom(11)
 
 // A vocabulary with a long tail, as prose has.
@@ -97,8 +102,8 @@ function article(words: number, images: readonly string[] = []): string {
   return parts.join('')
 }
 
-/** A real PNG of noise, ~64 KiB (deflate cannot shrink it), as a `data:` URL. */
-function noisePng(side: number): string {
+/** A real PNG of noise, ~64 KiB (deflate cannot shrink it). */
+function noisePng(side: number): Uint8Array {
   const raw = new Uint8Array(side * (side * 3 + 1))
   for (let i = 0; i < raw.length; i++) raw[i] = i % (side * 3 + 1) === 0 ? 0 : Math.floor(random() * 256)
   const chunk = (type: string, data: Uint8Array) => {
@@ -120,12 +125,14 @@ function noisePng(side: number): string {
     chunk('IDAT', zlibSync(raw, { level: 1 })),
     chunk('IEND', new Uint8Array()),
   ]
-  const png = Buffer.concat(parts)
-  return `data:image/png;base64,${png.toString('base64')}`
+  return new Uint8Array(Buffer.concat(parts))
 }
 
-/** `count` items for the person, each with its article, written straight into the database. */
-function seed(userId: string, count: number, html: () => string, label: string): void {
+/**
+ * `count` items for the person, each with its article and `images` archived images (the article shows
+ * them), written straight into the database as enrichment would.
+ */
+function seed(userId: string, count: number, words: number, images: number, label: string): void {
   const db = new BunDatabase(dbPath)
   db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000')
   const item = db.prepare(`INSERT INTO saved_items (id, user_id, original_url, normalized_url, host, title, type, tags,
@@ -134,6 +141,9 @@ function seed(userId: string, count: number, html: () => string, label: string):
   const content =
     db.prepare(`INSERT INTO item_contents (item_id, title, byline, site_name, lang, word_count, html, text, extracted_at)
     VALUES (?, ?, 'Bench Author', 'Example', 'en', ?, ?, ?, ?)`)
+  const image =
+    db.prepare(`INSERT INTO item_images (item_id, n, user_id, original_url, media_type, size, created_at, bytes)
+    VALUES (?, ?, ?, ?, 'image/png', ?, ?, ?)`)
   const base = Date.parse('2026-11-01T00:00:00.000Z')
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
@@ -141,9 +151,14 @@ function seed(userId: string, count: number, html: () => string, label: string):
       const id = uuidv7(base + i * 1000, webRandom)
       const url = `https://example.com/${label}/${i}`
       const title = sentence(6).slice(0, -1)
-      const body = html()
+      const sources = Array.from({ length: images }, (_, k) => archivedImageUrl(APP_URL, id, k + 1))
+      const body = article(words, sources)
       item.run(id, userId, url, url, title, at, at, at)
-      content.run(id, title, body.length / 6, body, 'text', at)
+      content.run(id, title, words, body, 'text', at)
+      for (let k = 0; k < images; k++) {
+        const png = noisePng(148)
+        image.run(id, k + 1, userId, `https://cdn.example.com/${label}/${i}/${k}.png`, png.byteLength, at, png)
+      }
     }
   })()
   db.close()
@@ -192,32 +207,41 @@ async function main(): Promise<number> {
   const typical = await createPersonWithKey(env, 'epub-500@bench.example', scopes)
   const halfLarge = await createPersonWithKey(env, 'epub-large-250@bench.example', scopes)
   const large = await createPersonWithKey(env, 'epub-large@bench.example', scopes)
-  log('seeding: 100 + 500 items of ~2,000 words, 250 + 500 of ~20,000 words with two 64 KiB images')
-  seed(small.userId, 100, () => article(2_000), 'small')
-  seed(typical.userId, 500, () => article(2_000), 'typical')
-  seed(halfLarge.userId, 250, () => article(20_000, [noisePng(148), noisePng(148)]), 'large-250')
-  seed(large.userId, 500, () => article(20_000, [noisePng(148), noisePng(148)]), 'large')
+  log('seeding: 100 + 500 items of ~2,000 words, 250 + 500 of ~20,000 words with two archived 64 KiB images')
+  seed(small.userId, 100, 2_000, 0, 'small')
+  seed(typical.userId, 500, 2_000, 0, 'typical')
+  seed(halfLarge.userId, 250, 20_000, 2, 'large-250')
+  seed(large.userId, 500, 20_000, 2, 'large')
 
   const cases = [
-    { name: 'EPUB, 100 items × 2,000 words', path: '/v1/export?format=epub&state=all', key: small.key, chapters: 100 },
+    {
+      name: 'EPUB, 100 items × 2,000 words',
+      path: '/v1/export?format=epub&state=all',
+      key: small.key,
+      chapters: 100,
+      images: 0,
+    },
     {
       name: 'EPUB, 500 items × 2,000 words',
       path: '/v1/export?format=epub&state=all',
       key: typical.key,
       chapters: 500,
+      images: 0,
     },
-    { name: 'JSON, the same 500 items', path: '/v1/export?format=json', key: typical.key, chapters: 0 },
+    { name: 'JSON, the same 500 items', path: '/v1/export?format=json', key: typical.key, chapters: 0, images: 0 },
     {
       name: 'EPUB, 250 items × 20,000 words + 2 images',
       path: '/v1/export?format=epub&state=all',
       key: halfLarge.key,
       chapters: 250,
+      images: 2,
     },
     {
       name: 'EPUB, 500 items × 20,000 words + 2 images',
       path: '/v1/export?format=epub&state=all',
       key: large.key,
       chapters: 500,
+      images: 2,
     },
   ]
   const results: Record<string, Download[]> = {}
@@ -226,9 +250,12 @@ async function main(): Promise<number> {
     idle.push(await idlePeak())
     for (const c of cases) {
       const got = await download(c.path, c.key)
-      // mimetype, container, stylesheet, contents, package, and one chapter per item (plus images).
-      if (c.chapters > 0 && got.entries < c.chapters + 5)
-        throw new Error(`${c.name}: the book holds ${got.entries} entries, fewer than its ${c.chapters} chapters`)
+      // mimetype, container, stylesheet, contents, package, one chapter an item and each of its images.
+      const expected = c.chapters === 0 ? 0 : c.chapters * (1 + c.images) + 5
+      if (got.entries !== expected)
+        throw new Error(
+          `${c.name}: the book holds ${got.entries} files, not the ${expected} of its chapters and images`,
+        )
       ;(results[c.name] ??= []).push(got)
       log(`  ${c.name}: ${fmt(got.MiB, 1)} MiB in ${fmt(got.seconds, 2)} s, peak ${fmt(got.peakRssMiB, 0)} MiB`)
     }
