@@ -251,6 +251,9 @@ describe('reading and acting offline', () => {
       await card(page, 'Toggled').getByRole('button', { name: 'Mark read', exact: true }).click()
       await card(page, 'Toggled').waitFor({ state: 'detached' })
       expect((await items(p))[0].isRead).toBe(true)
+      // The worker keeps the action once its lost answer has failed: wait for that, do not race it.
+      for (let waited = 0; (await ask(page, { type: 'pending' })).pending.length !== 1 && waited < 5000; waited += 50)
+        await Bun.sleep(50)
       expect((await ask(page, { type: 'pending' })).pending).toHaveLength(1)
       // Meanwhile, elsewhere: unread again. A second Mark read would undo that; the replay must not.
       await api(p.key, 'POST', `/v1/saved-items/${p.ids.Toggled}/unread`)
