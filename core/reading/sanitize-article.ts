@@ -38,8 +38,8 @@ export const ARTICLE_TAGS = [
   'sup',
 ] as const
 
-// Their text is not article text, or not text at all: dropped whole, not unwrapped.
-const NO_TEXT = [
+// Their text is not article text, or not text at all: dropped whole, not unwrapped (also by the EPUB writer).
+export const NO_TEXT = [
   'script',
   'style',
   'noscript',

@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2'
 import { xmlAttribute, xmlText } from './xml.ts'
+import { NO_TEXT } from '../../reading/sanitize-article.ts'
 
 /**
  * An article as EPUB XHTML (docs/import-export.md#epub). The stored article is sanitized HTML
@@ -43,24 +44,8 @@ const VOID = new Set([
   'source',
   'track',
 ])
-// As the sanitizer (core/reading/sanitize-article.ts): these go with everything inside them.
-const DROPPED = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'textarea',
-  'option',
-  'select',
-  'button',
-  'svg',
-  'math',
-  'iframe',
-  'object',
-  'embed',
-  'head',
-  'title',
-])
+// As the sanitizer: these go with everything inside them.
+const DROPPED: ReadonlySet<string> = new Set(NO_TEXT)
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'])
 // Blocks whose content is phrasing: text and inline elements only.
 const PHRASING_BLOCKS = new Set(['p', 'pre', ...HEADINGS])
