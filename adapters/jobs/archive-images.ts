@@ -2,6 +2,7 @@ import { ARTICLE_IMAGE_LIMITS } from '../../core/reading/article-images.ts'
 import type { FetchedImage } from '../enrichment/image-fetch.ts'
 import {
   archivedImagesOf,
+  highestImageNumberOf,
   type ArchivedImageRow,
   type ArchivedImageSet,
   type NewArchivedImage,
@@ -67,7 +68,7 @@ const hostOf = (url: string): string => {
  * One this item already has (same source URL) is kept as stored, under its number, without a fetch; the
  * others are fetched (`concurrency` at a time, `perHost` per host across the process, until `deadline`, a
  * `performance.now()` time), each at most `bytes`, together with the kept ones at most `itemBytes`, and
- * numbered after the item's highest number in article order. An image that fails keeps its source URL.
+ * numbered in article order after the highest number the item has ever used. An image that fails keeps its source URL.
  */
 export async function archiveImages(
   db: Database,
@@ -124,14 +125,17 @@ export async function archiveImages(
   } finally {
     clearTimeout(timer)
   }
-  let n = stored.reduce((highest, row) => Math.max(highest, row.n), 0)
+  // After every number the item has ever used, not only those it still has: an image's address is cached
+  // as immutable (docs/reading.md#archived-images).
+  const after = await highestImageNumberOf(db, itemId)
+  let n = after
   const add: NewArchivedImage[] = fetched
     .sort((a, b) => a.order - b.order)
     .map(({ source, image }) => ({ n: ++n, originalUrl: source, mediaType: image.mediaType, bytes: image.bytes }))
   const copies = new Map<string, string>()
   for (const row of [...keep, ...add]) copies.set(row.originalUrl, archiving.urlOf(itemId, row.n))
   return {
-    set: { keep, add },
+    set: { keep, add, after },
     copies,
     log: {
       imagesKept: keep.length,

@@ -15,6 +15,8 @@ interface Snapshot {
   progress: Record<string, unknown> | null
   /** Absent from a copy kept before highlights existed. */
   highlights?: Record<string, unknown>[]
+  /** The highest archived image number the item had used (docs/reading.md#archived-images); absent before it was kept. */
+  imageNumber?: number
 }
 
 /** The columns of an archived image, the same in `item_images` and `deleted_item_images`. */
@@ -72,11 +74,16 @@ export function deleteItemKeepingUndo(
       all: 'SELECT * FROM highlights WHERE saved_item_id = ? ORDER BY id',
       args: [id],
     }) as Record<string, unknown>[]
+    const [numbered] = (yield { all: 'SELECT last_n FROM item_image_numbers WHERE item_id = ?', args: [id] }) as Record<
+      string,
+      unknown
+    >[]
     const snapshot: Snapshot = {
       item: plain(item)!,
       content: plain(content),
       progress: plain(progress),
       highlights: highlights.map((row) => plain(row)!),
+      imageNumber: Number(numbered?.last_n ?? 0),
     }
     yield {
       run: `INSERT INTO deleted_items (item_id, user_id, snapshot, deleted_at_ms) VALUES (?, ?, ?, ?)
@@ -144,6 +151,12 @@ export function restoreDeletedItem(db: Database, userId: string, id: string, now
     yield {
       run: `INSERT INTO item_images (${IMAGE_COLUMNS}) SELECT ${IMAGE_COLUMNS} FROM deleted_item_images WHERE item_id = ?`,
       args: [id],
+    }
+    // Numbers go on after the highest the item had used, as if it had never been deleted.
+    yield {
+      run: `INSERT INTO item_image_numbers (item_id, last_n)
+        SELECT ?, max(?, coalesce((SELECT max(n) FROM item_images WHERE item_id = ?), 0)) WHERE max(?, coalesce((SELECT max(n) FROM item_images WHERE item_id = ?), 0)) > 0`,
+      args: [id, snapshot.imageNumber ?? 0, id, snapshot.imageNumber ?? 0, id],
     }
     yield dropCopy
     return 'restored'

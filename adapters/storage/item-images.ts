@@ -31,6 +31,11 @@ export interface ArchivedImageSet {
   /** Numbers of images already stored that the new article still shows (their rows stay untouched). */
   keep: readonly ArchivedImageRow[]
   add: readonly NewArchivedImage[]
+  /**
+   * The item's highest number ever used when the set was computed (`highestImageNumberOf`); the new images
+   * are numbered after it. Absent when nothing is added.
+   */
+  after?: number
 }
 
 /** No archived image: what an article without any (or enrichment without archiving) stores. */
@@ -46,6 +51,19 @@ export async function archivedImagesOf(db: Database, itemId: string): Promise<Ar
   return rows.map((row) => ({ n: Number(row.n), originalUrl: String(row.originalUrl), size: Number(row.size) }))
 }
 
+const HIGHEST = `SELECT max(
+    coalesce((SELECT last_n FROM item_image_numbers WHERE item_id = ?), 0),
+    coalesce((SELECT max(n) FROM item_images WHERE item_id = ?), 0)) AS n`
+
+/**
+ * The highest image number the item has ever used (0 for none): new images are numbered after it, so an
+ * address cached as immutable never shows another picture (docs/reading.md#archived-images).
+ */
+export async function highestImageNumberOf(db: Database, itemId: string): Promise<number> {
+  const [row] = await readRows(db, HIGHEST, [itemId, itemId])
+  return Number(row?.n ?? 0)
+}
+
 /** A blob argument every driver binds as one (bun:sqlite and @libsql/client take a Uint8Array, libsql a Buffer). */
 const blobArg = (bytes: Uint8Array): Uint8Array =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -53,8 +71,9 @@ const blobArg = (bytes: Uint8Array): Uint8Array =>
 /**
  * The statements that make the item's archived images exactly `set`, inside storeArticle's transaction (so
  * an article is never stored pointing at an image that is not): every image not kept goes, the new ones are
- * added under the item's owner. Throws when a kept image is no longer there as it was read (another run
- * replaced it meanwhile): the job is tried again, and reads the images afresh.
+ * added under the item's owner, and the item's highest number ever used moves past them. Throws when a kept
+ * image is no longer there as it was read, or another run numbered images meanwhile: the job is tried
+ * again, and reads the images afresh.
  */
 export function* replaceArchivedImages(
   itemId: string,
@@ -71,9 +90,21 @@ export function* replaceArchivedImages(
     if (set.keep.some((row) => found.get(row.n) !== row.originalUrl))
       throw new Error('archived images changed during enrichment')
   }
+  if (set.add.length > 0) {
+    const [highest] = (yield { all: HIGHEST, args: [itemId, itemId] }) as Record<string, unknown>[]
+    if (Number(highest?.n ?? 0) !== (set.after ?? 0)) throw new Error('archived images numbered during enrichment')
+  }
   yield {
     run: 'DELETE FROM item_images WHERE item_id = ? AND n NOT IN (SELECT value FROM json_each(?))',
     args: [itemId, JSON.stringify(keep)],
+  }
+  if (set.add.length > 0) {
+    const last = set.add.reduce((highest, image) => Math.max(highest, image.n), 0)
+    yield {
+      run: `INSERT INTO item_image_numbers (item_id, last_n) SELECT id, ? FROM saved_items WHERE id = ?
+        ON CONFLICT (item_id) DO UPDATE SET last_n = max(last_n, excluded.last_n)`,
+      args: [last, itemId],
+    }
   }
   for (const image of set.add) {
     yield {

@@ -572,6 +572,19 @@ export const itemImages = sqliteTable(
 )
 
 /**
+ * The highest image number an item has ever used (docs/reading.md#archived-images): an image's address is
+ * cached as immutable, so a number is never given to another picture, even after every image of the item
+ * went (an extraction that kept none) or the item was deleted and restored by its Undo (the number travels
+ * in the copy's snapshot).
+ */
+export const itemImageNumbers = sqliteTable('item_image_numbers', {
+  itemId: text('item_id')
+    .primaryKey()
+    .references(() => savedItems.id, { onDelete: 'cascade' }),
+  lastN: integer('last_n').notNull(),
+})
+
+/**
  * The archived images of an item deleted from the web queue, kept with its copy in `deleted_items` for its
  * "Undo" (docs/web.md#queue) and gone with that copy (pruned after the undo window, or restored).
  */

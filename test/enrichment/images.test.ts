@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import type { GuardedFetchOptions } from '../../adapters/enrichment/guarded-fetch.ts'
 import { refreshArticles } from '../../adapters/app/reading.ts'
 import { archiveImages } from '../../adapters/jobs/archive-images.ts'
+import { deleteItemKeepingUndo, restoreDeletedItem } from '../../adapters/storage/deleted-items.ts'
 import { archivedImageOf } from '../../core/reading/archived-image-url.ts'
 import { articleImageSources } from '../../core/reading/article-images.ts'
 import { articleText } from '../../core/reading/article-text.ts'
@@ -256,6 +257,25 @@ describe('archiving an article’s images', () => {
     // An article without images keeps none.
     await recapture([])
     expect(await imageRows(s.h, id)).toEqual([])
+    // A number is never given to another picture: a browser may hold /images/1 (cached as immutable) with a.png.
+    s.fixtures.route('/img/d.png', image(png(8, 8), 'image/png'))
+    await recapture(['/img/d.png', '/img/a.png'])
+    expect((await imageRows(s.h, id)).map((row) => [row.n, row.originalUrl])).toEqual([
+      [4, `${o}/img/d.png`],
+      [5, `${o}/img/a.png`],
+    ])
+    // Nor after the item is deleted in the web queue and put back by its Undo.
+    const owner = await s.h.db.$client.execute({ sql: 'SELECT user_id FROM saved_items WHERE id = ?', args: [id] })
+    const userId = String(owner.rows[0]!.user_id)
+    expect(await deleteItemKeepingUndo(s.h.db, userId, id, Date.now())).not.toBeNull()
+    expect(await restoreDeletedItem(s.h.db, userId, id, Date.now())).toBe('restored')
+    await recapture(['/img/b.png'])
+    expect((await imageRows(s.h, id)).map((row) => [row.n, row.originalUrl])).toEqual([[6, `${o}/img/b.png`]])
+    await recapture([])
+    expect(await deleteItemKeepingUndo(s.h.db, userId, id, Date.now())).not.toBeNull()
+    expect(await restoreDeletedItem(s.h.db, userId, id, Date.now())).toBe('restored')
+    await recapture(['/img/c.png'])
+    expect((await imageRows(s.h, id)).map((row) => [row.n, row.originalUrl])).toEqual([[7, `${o}/img/c.png`]])
   })
 
   test('an article still shows its images after its site is gone', async () => {
