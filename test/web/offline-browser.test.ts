@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { browserSuite, signInThroughForm } from '../helpers/browser.ts'
+import { storeArticle } from '../../adapters/storage/reading.ts'
+import { png } from '../fixtures/images/images.ts'
 import { userWithPassword } from './fixtures.ts'
 import { apiKeyFor, captureItem, storeRawArticle } from './reader-fixtures.ts'
 
@@ -201,6 +203,80 @@ describe('reading and acting offline', () => {
           (await caches.open('readlater-articles')).keys().then((keys) => keys.map((key) => new URL(key.url).pathname)),
         ),
       ).not.toContain(`/items/${p.ids.Alpha}`)
+    },
+    BROWSER_TEST,
+  )
+
+  test(
+    'a kept article shows its archived images offline; a sign-in page reached by an image address is never kept as it',
+    async () => {
+      const p = await person(['Pictured'])
+      const id = p.ids.Pictured!
+      const src = (n: number) => `${live.url}/items/${id}/images/${n}`
+      const widths = [120, 90]
+      // The article as enrichment stores it once its images are archived (docs/reading.md#archived-images).
+      const stored = await storeArticle(
+        live.harness.db,
+        id,
+        {
+          title: 'Pictured',
+          byline: null,
+          siteName: null,
+          lang: 'en',
+          html: `<h2>Pictured</h2><p>Two pictures.</p><figure><img src="${src(1)}" alt="one"></figure><figure><img src="${src(2)}" alt="two"></figure>${LONG}`,
+          text: 'Pictured. Two pictures.',
+          wordCount: 400,
+        },
+        live.harness.clock.now().toISOString(),
+        null,
+        {
+          keep: [],
+          add: widths.map((width, i) => ({
+            n: i + 1,
+            originalUrl: `https://pictures.example.com/${i}.png`,
+            mediaType: 'image/png',
+            bytes: png(width, 40),
+          })),
+        },
+      )
+      expect(stored).toBe(true)
+      const page = await signedIn(p)
+      expect((await ask(page, { type: 'sync', force: true })).kept.kept).toBe(1)
+      const keptImages = () =>
+        page.evaluate(async () =>
+          (await (await caches.open('readlater-articles')).keys())
+            .map((key) => new URL(key.url).pathname)
+            .filter((path) => path.includes('/images/'))
+            .sort(),
+        )
+      expect(await keptImages()).toEqual([`/items/${id}/images/1`, `/items/${id}/images/2`])
+
+      // Offline, the reader view and both pictures come from the worker's caches.
+      const context = page.context()
+      await context.setOffline(true)
+      await page.goto(`${live.url}/items/${id}`)
+      await banner(page).getByText('Offline', { exact: true }).waitFor()
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLImageElement>('.article img')].every((img) => img.complete),
+      )
+      const shown = await page.$$eval('.article img', (list) =>
+        (list as HTMLImageElement[]).map((img) => ({ src: img.src, width: img.naturalWidth })),
+      )
+      expect(shown).toEqual(widths.map((width, i) => ({ src: src(i + 1), width })))
+
+      // Online again, with the session ended (expired, say): an image address not kept answers with a redirect
+      // to sign-in, which the browser follows. That page is never kept under the image's address.
+      await context.setOffline(false)
+      await page.evaluate((url) => caches.open('readlater-articles').then((cache) => cache.delete(url)), src(2))
+      await context.clearCookies()
+      const answer = await page.evaluate(async (url) => {
+        // Past the browser's own HTTP cache, which holds the picture as immutable.
+        const response = await fetch(url, { cache: 'no-store' })
+        return { redirected: response.redirected, type: response.headers.get('content-type') }
+      }, src(2))
+      expect(answer.redirected).toBe(true)
+      expect(answer.type).toStartWith('text/html')
+      expect(await keptImages()).toEqual([`/items/${id}/images/1`])
     },
     BROWSER_TEST,
   )

@@ -2470,14 +2470,13 @@ This is generally NOT safe. Learn more at https://bit.ly/wb-precache`;
     ({ url, request }) => ours(url) && READER.test(url.pathname) && request.method === "GET",
     new NetworkFirst({ cacheName: ARTICLES, plugins: [ownPages, keptOnly, pendingProgress] })
   );
+  var isImage = (response) => !!response && response.status === 200 && response.type === "basic" && !response.redirected && (response.headers.get("content-type") || "").indexOf("image/") === 0;
   registerRoute(
     ({ url, request }) => ours(url) && IMAGE.test(url.pathname) && request.method === "GET",
     new CacheFirst({
       cacheName: ARTICLES,
       plugins: [
-        {
-          cacheWillUpdate: async ({ response }) => response && response.status === 200 ? response : null
-        },
+        { cacheWillUpdate: async ({ response }) => isImage(response) ? response : null },
         keptOnly
       ]
     })
@@ -2676,8 +2675,8 @@ This is generally NOT safe. Learn more at https://bit.ly/wb-precache`;
           images.push(kept), bytes += kept.bytes;
           continue;
         }
-        let image = await fetch(src, { credentials: "same-origin" }).catch(() => null);
-        if (!image || image.status !== 200) continue;
+        let image = await fetch(src, { credentials: "same-origin", redirect: "manual" }).catch(() => null);
+        if (!isImage(image)) continue;
         let size = await sizeOf(image);
         images.push({ url: src, bytes: size }), fetched.push([src, image]), bytes += size;
       }

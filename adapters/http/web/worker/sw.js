@@ -136,15 +136,24 @@ registerRoute(
   new NetworkFirst({ cacheName: ARTICLES, plugins: [ownPages, keptOnly, pendingProgress] }),
 )
 
+/**
+ * An archived image as its route serves it: never a sign-in page reached by following a redirect (a session
+ * that ended answers an image address with a 303), which kept here would stand for the picture for good.
+ */
+const isImage = (response) =>
+  Boolean(response) &&
+  response.status === 200 &&
+  response.type === 'basic' &&
+  !response.redirected &&
+  (response.headers.get('content-type') || '').indexOf('image/') === 0
+
 // An article's archived images never change at an address (docs/web.md#offline): the kept copy first.
 registerRoute(
   ({ url, request }) => ours(url) && IMAGE.test(url.pathname) && request.method === 'GET',
   new CacheFirst({
     cacheName: ARTICLES,
     plugins: [
-      {
-        cacheWillUpdate: async ({ response }) => (response && response.status === 200 ? response : null),
-      },
+      { cacheWillUpdate: async ({ response }) => (isImage(response) ? response : null) },
       keptOnly,
     ],
   }),
@@ -442,8 +451,8 @@ async function keepNow() {
         bytes += kept.bytes
         continue
       }
-      const image = await fetch(src, { credentials: 'same-origin' }).catch(() => null)
-      if (!image || image.status !== 200) continue
+      const image = await fetch(src, { credentials: 'same-origin', redirect: 'manual' }).catch(() => null)
+      if (!isImage(image)) continue
       const size = await sizeOf(image)
       images.push({ url: src, bytes: size })
       fetched.push([src, image])
