@@ -2475,10 +2475,7 @@ This is generally NOT safe. Learn more at https://bit.ly/wb-precache`;
     ({ url, request }) => ours(url) && IMAGE.test(url.pathname) && request.method === "GET",
     new CacheFirst({
       cacheName: ARTICLES,
-      plugins: [
-        { cacheWillUpdate: async ({ response }) => isImage(response) ? response : null },
-        keptOnly
-      ]
+      plugins: [{ cacheWillUpdate: async ({ response }) => isImage(response) ? response : null }, keptOnly]
     })
   );
   registerRoute(({ url }) => ours(url) && ACTION.test(url.pathname), act, "POST");

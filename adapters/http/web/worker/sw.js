@@ -152,10 +152,7 @@ registerRoute(
   ({ url, request }) => ours(url) && IMAGE.test(url.pathname) && request.method === 'GET',
   new CacheFirst({
     cacheName: ARTICLES,
-    plugins: [
-      { cacheWillUpdate: async ({ response }) => (isImage(response) ? response : null) },
-      keptOnly,
-    ],
+    plugins: [{ cacheWillUpdate: async ({ response }) => (isImage(response) ? response : null) }, keptOnly],
   }),
 )
 
