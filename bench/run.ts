@@ -1,23 +1,29 @@
 /**
- * `npm run bench`: throughput and latency of the hot paths on loopback, each beside a bare Bun.serve
- * baseline measured in the same run (the ratio is what to compare across machines; raw numbers are noisy).
+ * `npm run bench`: throughput and latency of the hot paths on loopback, each beside two baselines measured in
+ * the same run (docs/benchmarks.md#method): raw Bun.serve sending the same bytes (bench/raw-server.ts), and a
+ * bare Bun.serve doing the inherent work of a list or a capture on the same database file
+ * (bench/inherent-server.ts). The ratios are what to compare across machines; raw numbers are noisy.
  *
- *   capture-new   POST /v1/captures, a different URL each request (insert), into the reader's account
- *   recapture     POST /v1/captures of the same 8 URLs again (upsert of an existing row)
- *   list          GET /v1/saved-items?limit=50 for the reader (10,000 items by default)
- *   list-nocache  the same against a second server with LIST_CACHE_MB=0
- *   folders       GET /v1/folders
- *   mcp-save      POST /mcp tools/call save_url, a different URL each request (the MCP twin of capture-new)
- *   mcp-list      POST /mcp tools/call list_saved_items limit 50 for the same person (the twin of list)
- *   read-state    POST /v1/saved-items/:id/read and /unread in turn
- * then capture-new again, open loop, at half its measured rate (p50/p99 from when each was due).
+ *   capture-new       POST /v1/captures, a different URL each request (insert), into the reader's account
+ *   recapture         POST /v1/captures of the same 8 URLs again (upsert of an existing row)
+ *   list              GET /v1/saved-items?limit=50 for the reader (10,000 items by default), page cache on
+ *   list-nocache      the same against a second server with LIST_CACHE_MB=0
+ *   mixed             one capture of a new URL in ten requests, else the list (cache on)
+ *   mixed-nocache     the same mix with LIST_CACHE_MB=0
+ *   folders           GET /v1/folders
+ *   mcp-save          POST /mcp tools/call save_url, a different URL each request (the MCP twin of capture-new)
+ *   mcp-list          POST /mcp tools/call list_saved_items limit 50 (the twin of list), cache on and off
+ *   read-state        POST /v1/saved-items/:id/read and /unread in turn
+ * then capture-new again, open loop, at half its measured rate (p50/p99 from when each was due), against
+ * ours and the inherent-work server.
  *
- * Our servers (`bun server.ts`) and the baseline (bench/raw-server.ts) run as separate processes; this
- * process is the load generator (on its own core when taskset is there). Knobs: BENCH_CONCURRENCY (32),
- * BENCH_DURATION_S (5), BENCH_WARMUP_S (1), BENCH_LIST_ITEMS (10000: items in the database), BENCH_PEOPLE
- * (1: how many people share them; the reader holds one share), BENCH_SERVER_ROOT (another checkout whose
- * server.ts to measure, for before/after tables). Reports the server's peak RSS. Exits 1 if
- * any measured request failed.
+ * The load comes from wrk (Debian's `wrk`) when it is installed, pinned to its own core, and from the
+ * JavaScript generator of bench/lib/load.ts otherwise (or with BENCH_NO_WRK=1). Our servers (`bun server.ts`)
+ * and the baselines run as separate processes on the other core. Knobs: BENCH_CONCURRENCY (32 connections),
+ * BENCH_DURATION_S (5), BENCH_WARMUP_S (1), BENCH_ROUNDS (1; 5 for the published spread), BENCH_LIST_ITEMS
+ * (10000: items in the database), BENCH_PEOPLE (1: how many people share them; the reader holds one share),
+ * BENCH_SERVER_ROOT (another checkout whose server.ts to measure, for before/after tables). Reports the
+ * server's peak RSS and each goal's ratio per round. Exits 1 if any measured request failed.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -32,10 +38,12 @@ import { atomically, openDatabase, type Database } from '../adapters/storage/ope
 import { savedItems } from '../adapters/storage/schema.ts'
 import { insertUser } from '../adapters/storage/users.ts'
 import { runFixedRate, runLoad, type LoadRequest, type LoadResult } from './lib/load.ts'
+import { runWrk, wrkPath, type WrkRequest } from './lib/wrk.ts'
 import {
   createKey,
   createPersonWithKey,
   envNumber,
+  generatorPrefix,
   pinCores,
   rssBytes,
   runBench,
@@ -59,6 +67,8 @@ const SHAPE =
     ? `${LIST_ITEMS} items`
     : `${READER_ITEMS} items, ${PEOPLE * READER_ITEMS} in the database over ${PEOPLE} people`
 const RECAPTURE_URLS = 8
+// BENCH_ROUNDS (1): every scenario this many times in turn, for the spread (docs/benchmarks.md#method).
+const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 1))
 
 const workDir = mkdtempSync(join(tmpdir(), 'readlater-bench-'))
 const databaseUrl = `file:${join(workDir, 'bench.db')}`
@@ -126,12 +136,19 @@ async function probe(
   return { status: response.status, body: text }
 }
 
+/** A scenario: requests by weight (wrk's mix), against our server and against each baseline. */
 interface Scenario {
   name: string
   description: string
-  expect: number[]
-  ours(n: number): LoadRequest
-  raw(n: number): LoadRequest
+  /** Which of our servers answers it. */
+  server: Server
+  mix: [WrkRequest, number][]
+  /** The same mix against raw Bun.serve: each kind's path on it (it answers that kind's recorded reply). */
+  rawPaths: string[]
+  /** Also against the inherent-work server (bench/inherent-server.ts): a list or a capture, same paths. */
+  inherent: boolean
+  /** Another scenario of this run whose rate this one is read against (MCP's list against REST's). */
+  twin?: string
 }
 
 interface ScenarioResult {
@@ -139,8 +156,13 @@ interface ScenarioResult {
   description: string
   ours: LoadResult
   raw: LoadResult
+  inherent: LoadResult | null
   /** ours req/s ÷ raw req/s */
   ratio: number
+  /** ours req/s ÷ inherent-work req/s */
+  inherentRatio: number | null
+  /** ours req/s ÷ the twin scenario's req/s in the same round */
+  twinRatio: number | null
   /** The serving process's peak resident set during the scenario (Linux). */
   rssPeakMiB: number | null
 }
@@ -172,28 +194,74 @@ async function inProcessListTimes(
   return { storageLayerP50Ms, rawSqlP50Ms, iterations }
 }
 
+/** min–max of a list, for the spread over rounds. */
+const spread = (values: number[], digits: number): string =>
+  values.length === 0
+    ? '-'
+    : values.length === 1
+      ? fmt(values[0]!, digits)
+      : `${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)}`
+
 function printResults(results: ScenarioResult[]): void {
   printTable(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'raw req/s', 'raw p50', 'raw p99', 'ratio', 'rss MiB', 'errors'],
+    [
+      'scenario',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'raw req/s',
+      '÷ raw',
+      'inherent req/s',
+      'inh. p99',
+      '÷ inherent',
+      'rss MiB',
+      'errors',
+    ],
     results.map((r) => [
       r.name,
       fmt(r.ours.rps, 0),
       fmt(r.ours.p50Ms, 2),
       fmt(r.ours.p99Ms, 2),
       fmt(r.raw.rps, 0),
-      fmt(r.raw.p50Ms, 2),
-      fmt(r.raw.p99Ms, 2),
       fmt(r.ratio, 3),
+      r.inherent ? fmt(r.inherent.rps, 0) : '-',
+      r.inherent ? fmt(r.inherent.p99Ms, 2) : '-',
+      r.inherentRatio === null
+        ? r.twinRatio === null
+          ? '-'
+          : `${fmt(r.twinRatio, 3)} of twin`
+        : fmt(r.inherentRatio, 3),
       r.rssPeakMiB === null ? '-' : String(r.rssPeakMiB),
-      r.ours.errors + r.raw.errors > 0 ? `${r.ours.errors + r.raw.errors} FAILED` : '0',
+      r.ours.errors + r.raw.errors + (r.inherent?.errors ?? 0) > 0
+        ? `${r.ours.errors + r.raw.errors + (r.inherent?.errors ?? 0)} FAILED`
+        : '0',
     ]),
   )
 }
 
+/** The goals of docs/benchmarks.md#goals, each a ratio of one round, and how many rounds met it. */
+const GOALS: { what: string; bar: number; of: (round: ScenarioResult[]) => number | null }[] = [
+  { what: 'uncached list ÷ inherent-work list', bar: 0.8, of: (r) => pick(r, 'list-nocache')?.inherentRatio ?? null },
+  {
+    what: 'mixed 1:10 uncached ÷ inherent-work mix',
+    bar: 0.7,
+    of: (r) => pick(r, 'mixed-nocache')?.inherentRatio ?? null,
+  },
+  { what: 'cached list ÷ raw Bun.serve', bar: 0.25, of: (r) => pick(r, 'list')?.ratio ?? null },
+  { what: 'capture ÷ inherent-work capture', bar: 0.8, of: (r) => pick(r, 'capture-new')?.inherentRatio ?? null },
+  {
+    what: 'MCP list_saved_items uncached ÷ REST list uncached',
+    bar: 0.6,
+    of: (r) => pick(r, 'mcp-list-nocache')?.twinRatio ?? null,
+  },
+]
+const pick = (round: ScenarioResult[], name: string) => round.find((r) => r.name === name)
+
 async function main(): Promise<number> {
   const started = performance.now()
+  const generator = wrkPath() ? `wrk (${wrkPath()}), 1 thread` : 'the JavaScript generator (wrk not installed)'
   log(
-    `readlater bench: ${CONCURRENCY} in flight, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per run, ${machine()}`,
+    `readlater bench: ${CONCURRENCY} in flight, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per run, ${ROUNDS} round(s), load by ${generator}, ${machine()}`,
   )
   log(`database ${databaseUrl}`)
   const pinning = pinCores()
@@ -222,6 +290,10 @@ async function main(): Promise<number> {
   const ours = await startServer('readlater', [SERVER], serverEnv)
   // The same server without its list page cache: every list read goes to the database.
   const uncached = await startServer('readlater, no list cache', [SERVER], { ...serverEnv, LIST_CACHE_MB: '0' })
+  // The inherent work of a list and of a capture, on the same file (bench/inherent-server.ts).
+  const inherent = await startServer('inherent-work Bun.serve', ['bench/inherent-server.ts'], {
+    DATABASE_FILE: databaseUrl.slice('file:'.length),
+  })
   const folderNames = ['Inbox zero', 'Long reads', 'Recipes', 'Work', 'Papers']
   const readerJson = { authorization: `Bearer ${reader.key}`, 'content-type': 'application/json' }
   for (const name of folderNames) {
@@ -234,64 +306,72 @@ async function main(): Promise<number> {
   }
 
   const runTag = Date.now().toString(36)
-  const captureInit = (key: string, url: string): RequestInit => ({
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url, tags: ['backend'], sourceName: 'bench' }),
-  })
-  const newUrl = (n: number) => `https://news.example.com/${runTag}/story-${n}?utm_source=bench&id=${n}`
+  const captureHeaders = { authorization: `Bearer ${capturer.key}`, 'content-type': 'application/json' }
+  const captureBody = (url: string) => JSON.stringify({ url, tags: ['backend'], sourceName: 'bench' })
+  const newUrl = (n: string | number) => `https://news.example.com/${runTag}/story-${n}?utm_source=bench&id=${n}`
   const recaptureUrl = (n: number) => `https://blog.example.org/${runTag}/post-${n % RECAPTURE_URLS}`
-  const listInit: RequestInit = { headers: { authorization: `Bearer ${reader.key}` } }
+  const listHeaders = { authorization: `Bearer ${reader.key}` }
   // A stateless MCP client sends each tools/call as one POST with the protocol version header.
-  const mcpInit = (key: string, name: string, args: Record<string, unknown>): RequestInit => ({
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  const mcpHeaders = (key: string) => ({
+    authorization: `Bearer ${key}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  })
+  const mcpBody = (name: string, args: Record<string, unknown>) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })
+  const post = (url: string, headers: Record<string, string>, body: string): LoadRequest => ({
+    url,
+    init: { method: 'POST', headers, body },
   })
 
   // Probes: each scenario answers what it should, and its reply becomes the baseline's body.
   const captureSample = await probe(
-    { url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, newUrl(-1)) },
+    post(`${ours.url}/v1/captures`, captureHeaders, captureBody(newUrl(-1))),
     201,
     (b) => (b.captureResult === 'created' ? null : `captureResult ${b.captureResult}`),
   )
   let recaptureSample = { status: 0, body: '' }
   for (let i = 0; i < RECAPTURE_URLS; i++) {
-    await probe({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, recaptureUrl(i)) }, 201, (b) =>
+    await probe(post(`${ours.url}/v1/captures`, captureHeaders, captureBody(recaptureUrl(i))), 201, (b) =>
       b.captureResult === 'created' ? null : `captureResult ${b.captureResult}`,
     )
     recaptureSample = await probe(
-      { url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, recaptureUrl(i)) },
+      post(`${ours.url}/v1/captures`, captureHeaders, captureBody(recaptureUrl(i))),
       200,
       (b) => (b.captureResult === 'updated' ? null : `captureResult ${b.captureResult}`),
     )
   }
-  const listSample = await probe({ url: `${ours.url}/v1/saved-items?limit=50`, init: listInit }, 200, (b, r) =>
-    b.savedItems?.length !== 50
-      ? `${b.savedItems?.length} items, expected 50`
-      : r.headers.get('link')?.includes('rel="next"')
-        ? null
-        : 'no Link rel="next" header',
+  const listProbe = (origin: string) =>
+    probe({ url: `${origin}/v1/saved-items?limit=50`, init: { headers: listHeaders } }, 200, (b, r) =>
+      b.savedItems?.length !== 50
+        ? `${b.savedItems?.length} items, expected 50`
+        : r.headers.get('link')?.includes('rel="next"')
+          ? null
+          : 'no Link rel="next" header',
+    )
+  const listSample = await listProbe(ours.url)
+  // The inherent-work server answers the same page: the same items, the same bytes but for the Link's origin.
+  const inherentList = await listProbe(inherent.url)
+  if (JSON.stringify(JSON.parse(inherentList.body)) !== JSON.stringify(JSON.parse(listSample.body)))
+    throw new Error('the inherent-work list does not answer the same page as the service')
+  await probe(post(`${inherent.url}/v1/captures`, captureHeaders, captureBody(newUrl(-3))), 201, (b) =>
+    b.captureResult === 'created' ? null : `inherent capture: ${b.captureResult}`,
   )
 
   const pageIds = (JSON.parse(listSample.body) as { savedItems: { id: string }[] }).savedItems.map((item) => item.id)
-  const stateInit = (n: number): { path: string; init: RequestInit } => ({
-    path: `/v1/saved-items/${pageIds[n % pageIds.length]}/${Math.floor(n / pageIds.length) % 2 === 0 ? 'read' : 'unread'}`,
-    init: { method: 'POST', headers: { authorization: `Bearer ${reader.key}` } },
-  })
-  const stateSample = await probe({ url: `${ours.url}${stateInit(0).path}`, init: stateInit(0).init }, 200, (b) =>
-    b.isRead === true ? null : `isRead ${b.isRead}`,
+  const statePath = (n: number) =>
+    `/v1/saved-items/${pageIds[n % pageIds.length]}/${Math.floor(n / pageIds.length) % 2 === 0 ? 'read' : 'unread'}`
+  const stateSample = await probe(
+    { url: `${ours.url}${statePath(0)}`, init: { method: 'POST', headers: listHeaders } },
+    200,
+    (b) => (b.isRead === true ? null : `isRead ${b.isRead}`),
   )
-  const foldersSample = await probe({ url: `${ours.url}/v1/folders`, init: listInit }, 200, (b) =>
+  const foldersSample = await probe({ url: `${ours.url}/v1/folders`, init: { headers: listHeaders } }, 200, (b) =>
     b.folders?.length === folderNames.length ? null : `${b.folders?.length} folders`,
   )
   const mcpSaveSample = await probe(
-    { url: `${ours.url}/mcp`, init: mcpInit(capturer.key, 'save_url', { url: newUrl(-2) }) },
+    post(`${ours.url}/mcp`, mcpHeaders(capturer.key), mcpBody('save_url', { url: newUrl(-2) })),
     200,
     (b) =>
       b.result?.structuredContent?.captureResult === 'created'
@@ -299,7 +379,7 @@ async function main(): Promise<number> {
         : `not a created item: ${JSON.stringify(b).slice(0, 200)}`,
   )
   const mcpListSample = await probe(
-    { url: `${ours.url}/mcp`, init: mcpInit(reader.key, 'list_saved_items', { limit: 50 }) },
+    post(`${ours.url}/mcp`, mcpHeaders(reader.key), mcpBody('list_saved_items', { limit: 50 })),
     200,
     (b) =>
       b.result?.structuredContent?.savedItems?.length === 50 && b.result.structuredContent.nextCursor
@@ -322,75 +402,173 @@ async function main(): Promise<number> {
   )
   const raw: Server = await startServer('raw Bun.serve', ['bench/raw-server.ts'], { BODIES_FILE: bodiesFile })
   log(
-    `servers up: readlater ${ours.url} (pid ${ours.process.pid}), raw ${raw.url} (pid ${raw.process.pid}); response bytes capture ${captureSample.body.length}, recapture ${recaptureSample.body.length}, list ${listSample.body.length}`,
+    `servers up: readlater ${ours.url} (pid ${ours.process.pid}), raw ${raw.url} (pid ${raw.process.pid}), inherent ${inherent.url}; response bytes capture ${captureSample.body.length}, recapture ${recaptureSample.body.length}, list ${listSample.body.length}`,
   )
 
+  // {n} in a path or body is a counter unique to the request (wrk's Lua, or the fallback's).
+  const capture: WrkRequest = {
+    method: 'POST',
+    path: '/v1/captures',
+    headers: captureHeaders,
+    body: captureBody(newUrl('{n}')),
+    expect: 201,
+  }
+  const recapture = (i: number): WrkRequest => ({ ...capture, body: captureBody(recaptureUrl(i)), expect: 200 })
+  const list: WrkRequest = { method: 'GET', path: '/v1/saved-items?limit=50', headers: listHeaders, expect: 200 }
+  const mcpList: WrkRequest = {
+    method: 'POST',
+    path: '/mcp',
+    headers: mcpHeaders(reader.key),
+    body: mcpBody('list_saved_items', { limit: 50 }),
+    expect: 200,
+  }
   const scenarios: Scenario[] = [
     {
       name: 'capture-new',
       description: 'POST /v1/captures, a different URL each request (201 created)',
-      expect: [201],
-      ours: (n) => ({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, newUrl(n)) }),
-      raw: (n) => ({ url: `${raw.url}/capture`, init: captureInit(capturer.key, newUrl(n)) }),
+      server: ours,
+      mix: [[capture, 1]],
+      rawPaths: ['/capture'],
+      inherent: true,
     },
     {
       name: 'recapture',
       description: `POST /v1/captures of the same ${RECAPTURE_URLS} URLs again (200 updated)`,
-      expect: [200],
-      ours: (n) => ({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, recaptureUrl(n)) }),
-      raw: (n) => ({ url: `${raw.url}/recapture`, init: captureInit(capturer.key, recaptureUrl(n)) }),
+      server: ours,
+      mix: Array.from({ length: RECAPTURE_URLS }, (_, i) => [recapture(i), 1] as [WrkRequest, number]),
+      rawPaths: Array.from({ length: RECAPTURE_URLS }, () => '/recapture'),
+      inherent: true,
     },
     {
       name: 'list',
-      description: `GET /v1/saved-items?limit=50, person with ${SHAPE}`,
-      expect: [200],
-      ours: () => ({ url: `${ours.url}/v1/saved-items?limit=50`, init: listInit }),
-      raw: () => ({ url: `${raw.url}/list?limit=50`, init: listInit }),
+      description: `GET /v1/saved-items?limit=50, person with ${SHAPE}, page cache on`,
+      server: ours,
+      mix: [[list, 1]],
+      rawPaths: ['/list'],
+      inherent: true,
     },
     {
       name: 'list-nocache',
-      description: `the same list with LIST_CACHE_MB=0: every page read from the database`,
-      expect: [200],
-      ours: () => ({ url: `${uncached.url}/v1/saved-items?limit=50`, init: listInit }),
-      raw: () => ({ url: `${raw.url}/list?limit=50`, init: listInit }),
+      description: 'the same list with LIST_CACHE_MB=0: every page read from the database',
+      server: uncached,
+      mix: [[list, 1]],
+      rawPaths: ['/list'],
+      inherent: true,
+    },
+    {
+      name: 'mixed',
+      description: 'one capture of a new URL in ten requests, else the list, page cache on',
+      server: ours,
+      mix: [
+        [capture, 1],
+        [list, 9],
+      ],
+      rawPaths: ['/capture', '/list'],
+      inherent: true,
+    },
+    {
+      name: 'mixed-nocache',
+      description: 'the same mix with LIST_CACHE_MB=0',
+      server: uncached,
+      mix: [
+        [capture, 1],
+        [list, 9],
+      ],
+      rawPaths: ['/capture', '/list'],
+      inherent: true,
     },
     {
       name: 'folders',
       description: `GET /v1/folders, ${folderNames.length} folders`,
-      expect: [200],
-      ours: () => ({ url: `${ours.url}/v1/folders`, init: listInit }),
-      raw: () => ({ url: `${raw.url}/folders`, init: listInit }),
+      server: ours,
+      mix: [[{ method: 'GET', path: '/v1/folders', headers: listHeaders, expect: 200 }, 1]],
+      rawPaths: ['/folders'],
+      inherent: false,
     },
     {
       name: 'mcp-save',
       description: 'POST /mcp tools/call save_url, a different URL each request',
-      expect: [200],
-      ours: (n) => ({
-        url: `${ours.url}/mcp`,
-        init: mcpInit(capturer.key, 'save_url', { url: newUrl(1_000_000_000 + n) }),
-      }),
-      raw: (n) => ({
-        url: `${raw.url}/mcp-save`,
-        init: mcpInit(capturer.key, 'save_url', { url: newUrl(1_000_000_000 + n) }),
-      }),
+      server: ours,
+      mix: [
+        [
+          {
+            method: 'POST',
+            path: '/mcp',
+            headers: mcpHeaders(capturer.key),
+            body: mcpBody('save_url', { url: newUrl('m{n}') }),
+            expect: 200,
+          },
+          1,
+        ],
+      ],
+      rawPaths: ['/mcp-save'],
+      inherent: false,
+      twin: 'capture-new',
     },
     {
       name: 'mcp-list',
-      description: `POST /mcp tools/call list_saved_items limit 50, person with ${SHAPE}`,
-      expect: [200],
-      ours: () => ({ url: `${ours.url}/mcp`, init: mcpInit(reader.key, 'list_saved_items', { limit: 50 }) }),
-      raw: () => ({ url: `${raw.url}/mcp-list`, init: mcpInit(reader.key, 'list_saved_items', { limit: 50 }) }),
+      description: `POST /mcp tools/call list_saved_items limit 50, person with ${SHAPE}, page cache on`,
+      server: ours,
+      mix: [[mcpList, 1]],
+      rawPaths: ['/mcp-list'],
+      inherent: false,
+      twin: 'list',
+    },
+    {
+      name: 'mcp-list-nocache',
+      description: 'the same MCP list with LIST_CACHE_MB=0',
+      server: uncached,
+      mix: [[mcpList, 1]],
+      rawPaths: ['/mcp-list'],
+      inherent: false,
+      twin: 'list-nocache',
+    },
+    // Last: it writes to the reader's items, so it would empty their list cache under the list scenarios.
+    {
+      name: 'read-state',
+      description: 'POST /v1/saved-items/:id/read and /unread in turn over the first page (an item state change)',
+      server: ours,
+      mix: Array.from(
+        { length: pageIds.length * 2 },
+        (_, n) =>
+          [{ method: 'POST', path: statePath(n), headers: listHeaders, expect: 200 }, 1] as [WrkRequest, number],
+      ),
+      rawPaths: Array.from({ length: pageIds.length * 2 }, () => '/state'),
+      inherent: false,
     },
   ]
 
-  // Last: it writes to the reader's items, so it would empty their list cache under the list scenarios.
-  scenarios.push({
-    name: 'read-state',
-    description: 'POST /v1/saved-items/:id/read and /unread in turn over the first page (an item state change)',
-    expect: [200],
-    ours: (n) => ({ url: `${ours.url}${stateInit(n).path}`, init: stateInit(n).init }),
-    raw: (n) => ({ url: `${raw.url}/state`, init: stateInit(n).init }),
-  })
+  let round = 0
+  /** Drives one mix against one origin: wrk when installed, else the JavaScript generator. */
+  const drive = (origin: string, mix: [WrkRequest, number][], tag: string): Promise<LoadResult> => {
+    const seed = `${runTag}r${round}${tag}`
+    if (wrkPath())
+      return runWrk({
+        origin,
+        mix,
+        connections: CONCURRENCY,
+        durationS: DURATION_MS / 1000,
+        warmupS: WARMUP_MS / 1000,
+        prefix: generatorPrefix(),
+        seed,
+      })
+    const order = mix.flatMap(([request, weight]) => Array.from({ length: weight }, () => request))
+    return runLoad({
+      concurrency: CONCURRENCY,
+      warmupMs: WARMUP_MS,
+      durationMs: DURATION_MS,
+      expect: [...new Set(mix.map(([request]) => request.expect))],
+      request: (n) => {
+        const kind = order[n % order.length]!
+        const unique = `${seed}-${n}`
+        return {
+          url: `${origin}${kind.path.replaceAll('{n}', unique)}`,
+          init: { method: kind.method, headers: kind.headers, body: kind.body?.replaceAll('{n}', unique) },
+        }
+      },
+    })
+  }
+
   // The server's resident set, sampled through every scenario.
   let peakRss = 0
   let scenarioRss = 0
@@ -400,59 +578,119 @@ async function main(): Promise<number> {
     peakRss = Math.max(peakRss, rss)
     scenarioRss = Math.max(scenarioRss, rss)
   }, 100)
-  const results: ScenarioResult[] = []
-  for (const scenario of scenarios) {
-    const load = { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS, expect: scenario.expect }
-    // Baseline first, then ours, back to back, so both see the same background load.
-    const rawResult = await runLoad({ ...load, request: scenario.raw })
-    sampledPid = scenario.name === 'list-nocache' ? uncached.process.pid : ours.process.pid
-    scenarioRss = 0
-    const ourResult = await runLoad({ ...load, request: scenario.ours })
-    results.push({
-      name: scenario.name,
-      description: scenario.description,
-      ours: ourResult,
-      raw: rawResult,
-      ratio: ourResult.rps / rawResult.rps,
-      rssPeakMiB: scenarioRss ? Math.round(scenarioRss / 1024 / 1024) : null,
-    })
-    log(`${scenario.name}: ${ourResult.rps.toFixed(0)} req/s vs raw ${rawResult.rps.toFixed(0)} req/s`)
+  const rounds: ScenarioResult[][] = []
+  for (round = 0; round < ROUNDS; round++) {
+    const results: ScenarioResult[] = []
+    for (const scenario of scenarios) {
+      // Baselines first, then ours, back to back, so all see the same background load.
+      const rawMix = scenario.mix.map(
+        ([request, weight], i) =>
+          [
+            {
+              ...request,
+              path: scenario.rawPaths[i]!,
+              expect: request.expect === 201 ? 201 : 200,
+            },
+            weight,
+          ] as [WrkRequest, number],
+      )
+      const rawResult = await drive(raw.url, rawMix, `${scenario.name}-raw`)
+      const inherentResult = scenario.inherent
+        ? await drive(inherent.url, scenario.mix, `${scenario.name}-inherent`)
+        : null
+      sampledPid = scenario.server.process.pid
+      scenarioRss = 0
+      const ourResult = await drive(scenario.server.url, scenario.mix, scenario.name)
+      const twin = scenario.twin ? results.find((r) => r.name === scenario.twin) : undefined
+      results.push({
+        name: scenario.name,
+        description: scenario.description,
+        ours: ourResult,
+        raw: rawResult,
+        inherent: inherentResult,
+        ratio: ourResult.rps / rawResult.rps,
+        inherentRatio: inherentResult ? ourResult.rps / inherentResult.rps : null,
+        twinRatio: twin ? ourResult.rps / twin.ours.rps : null,
+        rssPeakMiB: scenarioRss ? Math.round(scenarioRss / 1024 / 1024) : null,
+      })
+      log(
+        `round ${round + 1}/${ROUNDS} ${scenario.name}: ${ourResult.rps.toFixed(0)} req/s vs raw ${rawResult.rps.toFixed(0)}${inherentResult ? ` vs inherent ${inherentResult.rps.toFixed(0)}` : ''} req/s`,
+      )
+    }
+    rounds.push(results)
   }
+  const results = rounds.at(-1)!
 
-  // Capture latency at half the closed-loop rate, open loop (latency counted from when each was due).
+  // Capture latency at half the closed-loop rate, open loop (latency counted from when each was due), against
+  // ours and against the inherent-work server at the same rate.
   const captureRate = Math.max(1, Math.round(results.find((r) => r.name === 'capture-new')!.ours.rps / 2))
-  const halfRate = await runFixedRate({
-    rate: captureRate,
-    warmupMs: WARMUP_MS,
-    durationMs: DURATION_MS,
-    expect: [201],
-    request: (n) => ({ url: `${ours.url}/v1/captures`, init: captureInit(capturer.key, newUrl(2_000_000_000 + n)) }),
-  })
+  const openLoop = (origin: string, offset: number) =>
+    runFixedRate({
+      rate: captureRate,
+      warmupMs: WARMUP_MS,
+      durationMs: DURATION_MS,
+      expect: [201],
+      request: (n) => post(`${origin}/v1/captures`, captureHeaders, captureBody(newUrl(offset + n))),
+    })
+  const halfRateFloor = await openLoop(inherent.url, 3_000_000_000)
+  log(`inherent-work capture at ${captureRate}/s: p99 ${halfRateFloor.p99Ms.toFixed(2)} ms`)
+  const halfRate = await openLoop(ours.url, 2_000_000_000)
   log(`capture at ${captureRate}/s (half the closed-loop rate): p99 ${halfRate.p99Ms.toFixed(2)} ms`)
-  // The same open loop against the floor for a durable write: raw Bun.serve inserting each body into SQLite.
-  const writing = await startServer('raw Bun.serve + SQLite insert', ['bench/raw-server.ts'], {
-    BODIES_FILE: bodiesFile,
-    WRITE_DB: `${bodiesFile}.db`,
-  })
-  const halfRateFloor = await runFixedRate({
-    rate: captureRate,
-    warmupMs: WARMUP_MS,
-    durationMs: DURATION_MS,
-    expect: [201],
-    request: (n) => ({ url: `${writing.url}/capture`, init: captureInit(capturer.key, newUrl(3_000_000_000 + n)) }),
-  })
-  log(`raw Bun.serve + SQLite insert at ${captureRate}/s: p99 ${halfRateFloor.p99Ms.toFixed(2)} ms`)
 
   clearInterval(rssTimer)
   const inProcess = await inProcessListTimes(db, reader.userId)
   db.$client.close()
 
+  for (const [i, round] of rounds.entries()) {
+    console.log('')
+    if (ROUNDS > 1) console.log(`round ${i + 1} of ${ROUNDS}`)
+    printResults(round)
+  }
   console.log('')
-  printResults(results)
-  console.log('')
-  for (const r of results) console.log(`  ${r.name.padEnd(12)} ${r.description}`)
+  for (const r of results) console.log(`  ${r.name.padEnd(16)} ${r.description}`)
   console.log(
-    `  ratio = our req/s ÷ raw Bun.serve req/s (same response bytes, same run); ${CONCURRENCY} in flight, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up`,
+    `  ÷ raw = our req/s ÷ raw Bun.serve sending the same bytes; ÷ inherent = our req/s ÷ a bare Bun.serve doing the inherent work (bench/inherent-server.ts); "of twin" = MCP ÷ its REST twin; same round. ${CONCURRENCY} connections, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up, load by ${generator}`,
+  )
+  if (ROUNDS > 1) {
+    console.log('')
+    console.log(`spread over ${ROUNDS} rounds (min–max)`)
+    printTable(
+      ['scenario', 'req/s', 'p99 ms', '÷ raw', '÷ inherent or twin'],
+      scenarios.map((scenario) => {
+        const of = rounds.map((round) => pick(round, scenario.name)!)
+        return [
+          scenario.name,
+          spread(
+            of.map((r) => r.ours.rps),
+            0,
+          ),
+          spread(
+            of.map((r) => r.ours.p99Ms),
+            2,
+          ),
+          spread(
+            of.map((r) => r.ratio),
+            3,
+          ),
+          spread(
+            of.flatMap((r) => r.inherentRatio ?? r.twinRatio ?? []),
+            3,
+          ),
+        ]
+      }),
+    )
+  }
+  console.log('')
+  console.log('goals (docs/benchmarks.md#goals), each round:')
+  for (const goal of GOALS) {
+    const values = rounds.map(goal.of).filter((v): v is number => v !== null)
+    const met = values.filter((v) => v >= goal.bar).length
+    console.log(
+      `  ${goal.what} ≥ ${goal.bar}: ${values.map((v) => fmt(v, 3)).join(', ')} (met in ${met} of ${values.length})`,
+    )
+  }
+  console.log(
+    `  capture p99 at ${captureRate} req/s (half its closed-loop rate, open loop) ≤ 2× the inherent-work server's at the same rate: ${halfRate.p99Ms.toFixed(2)} ms vs ${halfRateFloor.p99Ms.toFixed(2)} ms (${fmt(halfRate.p99Ms / halfRateFloor.p99Ms, 2)}×)`,
   )
   console.log(`  cores: ${pinning}`)
   if (process.env.BENCH_SERVER_ROOT) console.log(`  server: ${SERVER} (BENCH_SERVER_ROOT)`)
@@ -460,29 +698,33 @@ async function main(): Promise<number> {
     `  data: ${SHAPE}; server RSS peak ${peakRss ? `${(peakRss / 1024 / 1024).toFixed(0)} MiB (per scenario in the rss column)` : 'not measured (no /proc)'}`,
   )
   console.log(
-    `  capture-new at half its rate, open loop (${captureRate} req/s for ${DURATION_MS / 1000} s, latency from when each was due): p50 ${halfRate.p50Ms.toFixed(2)} ms, p99 ${halfRate.p99Ms.toFixed(2)} ms, ${halfRate.errors} errors`,
-  )
-  console.log(
-    `  the same open loop against raw Bun.serve inserting each body into SQLite (WAL, synchronous=NORMAL, SQLite's own checkpoints): p50 ${halfRateFloor.p50Ms.toFixed(2)} ms, p99 ${halfRateFloor.p99Ms.toFixed(2)} ms, ${halfRateFloor.errors} errors`,
+    `  capture-new at half its rate, open loop (${captureRate} req/s for ${DURATION_MS / 1000} s, latency from when each was due): p50 ${halfRate.p50Ms.toFixed(2)} ms, p99 ${halfRate.p99Ms.toFixed(2)} ms, ${halfRate.errors} errors; inherent-work server p50 ${halfRateFloor.p50Ms.toFixed(2)} ms, p99 ${halfRateFloor.p99Ms.toFixed(2)} ms`,
   )
   console.log(
     `  list query in-process, no HTTP (p50 of ${inProcess.iterations} serial calls): storage layer ${inProcess.storageLayerP50Ms.toFixed(3)} ms, raw SQL ${inProcess.rawSqlP50Ms.toFixed(3)} ms`,
   )
 
-  const failures = results.flatMap((r) => [
-    ...(r.ours.errors + r.ours.warmupErrors > 0
-      ? [
-          `${r.name} (readlater): ${r.ours.errors} measured + ${r.ours.warmupErrors} warm-up failures; statuses ${JSON.stringify(r.ours.statuses)}; first: ${r.ours.firstError}`,
-        ]
-      : []),
-    ...(r.raw.errors + r.raw.warmupErrors > 0
-      ? [
-          `${r.name} (raw): ${r.raw.errors} measured + ${r.raw.warmupErrors} warm-up failures; first: ${r.raw.firstError}`,
-        ]
-      : []),
-  ])
+  const failures = rounds
+    .flat()
+    .flatMap((r) => [
+      ...(r.ours.errors + r.ours.warmupErrors > 0
+        ? [
+            `${r.name} (readlater): ${r.ours.errors} measured + ${r.ours.warmupErrors} warm-up failures; statuses ${JSON.stringify(r.ours.statuses)}; first: ${r.ours.firstError}`,
+          ]
+        : []),
+      ...(r.raw.errors + r.raw.warmupErrors > 0
+        ? [
+            `${r.name} (raw): ${r.raw.errors} measured + ${r.raw.warmupErrors} warm-up failures; first: ${r.raw.firstError}`,
+          ]
+        : []),
+      ...(r.inherent && r.inherent.errors + r.inherent.warmupErrors > 0
+        ? [`${r.name} (inherent): ${r.inherent.errors} measured failures; first: ${r.inherent.firstError}`]
+        : []),
+    ])
   if (halfRate.errors + halfRate.warmupErrors > 0)
     failures.push(`capture at half rate: ${halfRate.errors} measured failures; first: ${halfRate.firstError}`)
+  if (halfRateFloor.errors + halfRateFloor.warmupErrors > 0)
+    failures.push(`inherent capture at half rate: ${halfRateFloor.errors} failures; first: ${halfRateFloor.firstError}`)
 
   writeResults(
     'results',
@@ -491,6 +733,7 @@ async function main(): Promise<number> {
       bun: Bun.version,
       cores: cpus().length,
       pinning,
+      generator,
       loadavg: loadavg(),
       concurrency: CONCURRENCY,
       warmupSeconds: WARMUP_MS / 1000,
@@ -499,10 +742,10 @@ async function main(): Promise<number> {
       people: PEOPLE,
       readerItems: READER_ITEMS,
       serverRssPeakBytes: peakRss || null,
-      scenarios: results,
+      rounds,
       listQueryInProcess: inProcess,
       captureAtHalfRate: { rate: captureRate, ...halfRate },
-      durableWriteFloorAtHalfRate: { rate: captureRate, ...halfRateFloor },
+      inherentCaptureAtHalfRate: { rate: captureRate, ...halfRateFloor },
       failures,
       wallSeconds: (performance.now() - started) / 1000,
     },

@@ -9,6 +9,7 @@ import type { Principal, SavedItem, Sort } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { PageCache } from './page-cache.ts'
 import { itemsVersionOf } from '../storage/users.ts'
+import { savedItemDtoFromRow } from '../storage/saved-item-rows.ts'
 import { toSavedItemDto, type SavedItemDto } from '../../core/items/saved-item-dto.ts'
 import { deleteItemKeepingUndo, restoreDeletedItem, type RestoreOutcome } from '../storage/deleted-items.ts'
 import {
@@ -17,7 +18,7 @@ import {
   findSavedItem,
   findSavedItemByUrl,
   folderExists,
-  listSavedItems,
+  listSavedItemsAs,
   upsertCapture,
   type ItemChange,
 } from '../storage/saved-items.ts'
@@ -61,10 +62,14 @@ export interface ListPage {
   nextCursor: string | null
 }
 
-/** A page as the list cache holds it: the DTOs, and the REST body `{"savedItems":[…]}` as UTF-8 JSON. */
+/**
+ * A page as the list cache holds it: the DTOs, and the REST body `{"savedItems":[…]}`: UTF-8 bytes when the
+ * page is kept (each hit sends them as they are), the JSON text when it is read for one answer only
+ * (`LIST_CACHE_MB=0`: encoding it here would only copy it once more before the server does).
+ */
 export interface ListedPage {
   page: ListPage
-  json: Uint8Array
+  json: Uint8Array | string
   /** Set once the page has been checked against its response schema, by whichever transport served it first. */
   verified: boolean
 }
@@ -79,7 +84,10 @@ const encoder = new TextEncoder()
  * the rows every time, as `LIST_CACHE_MB=0` does (docs/benchmarks.md#speed-twins).
  */
 export async function listPage(deps: AppDeps, principal: Principal, input: ListInput): Promise<ListedPage> {
-  if (deps.config.listCacheBytes === 0) return encodePage(await readPage(deps, principal, input))
+  if (deps.config.listCacheBytes === 0) {
+    const page = await readPage(deps, principal, input)
+    return { page, json: JSON.stringify({ savedItems: page.savedItems }), verified: false }
+  }
   let cache = listCaches.get(deps.db)
   if (!cache) listCaches.set(deps.db, (cache = new PageCache(deps.config.listCacheBytes)))
   const key = `${principal.userId} ${input.sort} ${input.folder ?? ''} ${input.limit ?? ''} ${input.cursor ?? ''}`
@@ -87,7 +95,7 @@ export async function listPage(deps: AppDeps, principal: Principal, input: ListI
   const cached = cache.get(key, version)
   if (cached) return cached
   const listed = encodePage(await readPage(deps, principal, input))
-  cache.set(key, version, listed, listed.json.byteLength)
+  cache.set(key, version, listed, (listed.json as Uint8Array).byteLength)
   return listed
 }
 
@@ -104,14 +112,14 @@ async function readPage(deps: AppDeps, principal: Principal, input: ListInput): 
   ) {
     throw new FolderNotFoundError(input.folder)
   }
-  const page = await listSavedItems(deps.db, principal.userId, {
-    sort: input.sort,
-    folder: input.folder,
-    limit: input.limit,
-    after,
-  })
+  const page = await listSavedItemsAs(
+    deps.db,
+    principal.userId,
+    { sort: input.sort, folder: input.folder, limit: input.limit, after },
+    savedItemDtoFromRow,
+  )
   return {
-    savedItems: page.items.map(toSavedItemDto),
+    savedItems: page.items,
     nextCursor: page.nextCursorValues ? encodeCursor(input.sort, page.nextCursorValues) : null,
   }
 }

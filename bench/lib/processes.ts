@@ -47,9 +47,14 @@ export function pinCores(): string {
   const pinned = Bun.spawnSync([taskset, '-cp', '1', String(process.pid)], { stdout: 'ignore', stderr: 'pipe' })
   if (pinned.exitCode !== 0) return `not pinned (taskset: ${pinned.stderr.toString().trim()})`
   serverPrefix = [taskset, '-c', '0']
-  return 'pinned with taskset: servers on CPU 0, load generator on CPU 1'
+  loadPrefix = [taskset, '-c', '1']
+  return 'pinned with taskset: servers on CPU 0, load generator (this process, or wrk) on CPU 1'
 }
 let serverPrefix: string[] = []
+let loadPrefix: string[] = []
+
+/** What a native load generator (wrk) runs under: pinned to the load generator's core when pinCores could. */
+export const generatorPrefix = (): string[] => loadPrefix
 
 export async function startServer(name: string, args: string[], env: Record<string, string>): Promise<Server> {
   const port = freePort()

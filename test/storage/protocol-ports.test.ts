@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { connectCodeStore, insertConnectCode } from '../../adapters/storage/connect-codes.ts'
 import { createFolder } from '../../adapters/storage/folders.ts'
 import { insertClient, insertGrantWithCode, insertRefreshToken } from '../../adapters/storage/oauth.ts'
-import { findSavedItem, upsertCapture } from '../../adapters/storage/saved-items.ts'
+import { savedItemDtoFromRow } from '../../adapters/storage/saved-item-rows.ts'
+import { findSavedItem, listSavedItems, listSavedItemsAs, upsertCapture } from '../../adapters/storage/saved-items.ts'
+import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
 import { tokenStore } from '../../adapters/storage/token-store.ts'
 import { exchangeConnectCode } from '../../core/connect/connect-exchange.ts'
 import { uuidv7 } from '../../core/ids.ts'
@@ -286,6 +288,40 @@ describe(`the recapture upsert on ${TEST_DRIVER}`, () => {
       const { created, item } = await upsertCapture(h.db, prepared)
       expect(created).toBe(true)
       expect(item).toEqual((await findSavedItem(h.db, userId, item.id))!)
+    }
+  })
+})
+
+describe(`the list's wire-shape rows on ${TEST_DRIVER}`, () => {
+  // A speed twin (docs/benchmarks.md#speed-twins): the uncached list makes each row its wire shape directly.
+  test('savedItemDtoFromRow is toSavedItemDto(itemFromRow(row)), key order included, on every sort', async () => {
+    const folder = id()
+    await createFolder(h.db, { id: folder, userId, name: 'Twins', nameKey: 'twins', now: at() })
+    for (const input of [
+      { url: 'https://example.com/twin/plain' },
+      { url: 'https://example.com/twin/tagged', tags: ['tools', 'ai'] as const, sourceName: 'Feed', folderId: folder },
+    ])
+      await upsertCapture(h.db, prepareCapture(input, { id: id(), userId, now: h.clock.now(), connectClient: null }))
+    // Every nullable column filled on one item, read and opened on another.
+    await h.db.$client.execute({
+      sql: `UPDATE saved_items SET title = 'A title', description = 'd', site_name = 's', favicon_url = 'https://f/a.ico',
+        favicon_light_url = 'https://f/l.ico', favicon_dark_url = 'https://f/d.ico', image_url = 'https://f/i.png',
+        canonical_url = 'https://example.com/c', preview_summary = 'p', enrichment_status = 'enriched'
+        WHERE user_id = ? AND normalized_url = 'https://example.com/twin/tagged'`,
+      args: [userId],
+    })
+    await h.db.$client.execute({
+      sql: `UPDATE saved_items SET is_read = 1, opened_at = ? WHERE user_id = ? AND normalized_url = 'https://example.com/twin/plain'`,
+      args: [at(), userId],
+    })
+    for (const sort of ['newest', 'oldest', 'title'] as const) {
+      const query = { sort, folder: null, limit: null, after: null }
+      const items = (await listSavedItems(h.db, userId, query)).items
+      const twins = (await listSavedItemsAs(h.db, userId, query, savedItemDtoFromRow)).items
+      expect(items.length).toBeGreaterThan(3)
+      expect(JSON.stringify(twins)).toBe(JSON.stringify(items.map(toSavedItemDto)))
+      expect(twins.some((item) => item.folder?.name === 'Twins' && item.title === 'A title')).toBe(true)
+      expect(twins.some((item) => item.isRead)).toBe(true)
     }
   })
 })

@@ -71,7 +71,7 @@ export const savedItemRoutes = ({ deps, guard }: RouteContext) => {
           next.searchParams.set('cursor', listed.page.nextCursor)
           headers.link = `<${next.href}>; rel="next"`
         }
-        return new Response(listed.json as Uint8Array<ArrayBuffer>, { headers })
+        return new Response(listed.json as Uint8Array<ArrayBuffer> | string, { headers })
       },
       {
         query: ListQuery,
