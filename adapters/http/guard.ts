@@ -337,47 +337,53 @@ export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSessi
         JSON_MEDIA_TYPE,
       ],
       async transform(c: GuardContext) {
-        await countIp(c, route.ipLimit)
+        if (route.ipLimit !== undefined) await countIp(c, route.ipLimit)
         await admit(c, access, resource)
       },
       resolve: (c: GuardContext) => ({ principal: c[ADMITTED]!.principal }),
       // After validation: a body that fails its schema never claims a key.
-      async beforeHandle(c: GuardContext) {
-        const admission = c[ADMITTED]!
+      // Not async where nothing waits (a GET, a request without a key): it runs on every request of the
+      // route, and an async function with nothing to wait for still costs a promise and a turn.
+      beforeHandle(c: GuardContext) {
         const key = c.request.headers.get('idempotency-key')
         if (key === null || resource === 'mcp' || !MUTATING.has(c.request.method)) return
-        const url = c.request.url
-        const outcome = await claimIdempotency(deps.db, {
-          credentialId: admission.principal.credentialId,
-          userId: admission.principal.userId,
-          rawKey: key,
-          method: c.request.method,
-          pathWithQuery: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
-          body: admission.raw ?? new Uint8Array(),
-          nowMs: deps.clock.now().getTime(),
-        })
-        if ('replay' in outcome) {
-          // Also on `set`: an answer without a body (204) is rebuilt from it on the way out.
-          c.set.headers['idempotent-replayed'] = 'true'
-          return outcome.replay
-        }
-        admission.claim = outcome.claim
+        return claimKey(c, c[ADMITTED]!, key)
       },
       // Runs for every outcome, errors included (as the Response the error handler made of them).
-      async mapResponse(c: GuardContext & { responseValue: unknown }) {
+      mapResponse(c: GuardContext & { responseValue: unknown }) {
         const without = c.set.headers[REPLAY_WITHOUT_HEADER]
-        const rule: ReplayRule =
-          NO_REPLAY_HEADER in c.set.headers
-            ? { keep: false }
-            : { keep: true, without: typeof without === 'string' ? without.split(',') : [] }
-        delete c.set.headers[NO_REPLAY_HEADER]
-        delete c.set.headers[REPLAY_WITHOUT_HEADER]
+        const keep = !(NO_REPLAY_HEADER in c.set.headers)
+        if (!keep) delete c.set.headers[NO_REPLAY_HEADER]
+        if (without !== undefined) delete c.set.headers[REPLAY_WITHOUT_HEADER]
         const claim = c[ADMITTED]?.claim
         if (!claim) return
         c[ADMITTED]!.claim = null
+        const rule: ReplayRule = keep
+          ? { keep: true, without: typeof without === 'string' ? without.split(',') : [] }
+          : { keep: false }
         return settleIdempotency(deps.db, claim, asResponse(c.responseValue, c.set), rule)
       },
       detail: securityDetail(access),
+    }
+
+    async function claimKey(c: GuardContext, admission: Admission, key: string): Promise<Response | undefined> {
+      const url = c.request.url
+      const outcome = await claimIdempotency(deps.db, {
+        credentialId: admission.principal.credentialId,
+        userId: admission.principal.userId,
+        rawKey: key,
+        method: c.request.method,
+        pathWithQuery: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+        body: admission.raw ?? new Uint8Array(),
+        nowMs: deps.clock.now().getTime(),
+      })
+      if ('replay' in outcome) {
+        // Also on `set`: an answer without a body (204) is rebuilt from it on the way out.
+        c.set.headers['idempotent-replayed'] = 'true'
+        return outcome.replay
+      }
+      admission.claim = outcome.claim
+      return undefined
     }
   }
 
