@@ -34,7 +34,7 @@ export function noteCaller(request: Request, caller: { userId: string; kind: str
 }
 
 /** The path of a request URL, without its query, read without parsing the URL. */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2)
   const query = url.indexOf('?', start)
   return query < 0 ? url.slice(start) : url.slice(start, query)
@@ -50,10 +50,12 @@ export async function throughPipeline(
   deps: AppDeps,
   request: Request,
   handle: (request: Request) => Response | Promise<Response>,
+  /** When the request was taken, if before this (the direct list resolves its credential first). */
+  started: number = performance.now(),
 ): Promise<Response> {
   const record: RequestRecord = {
     id: uuidv7(Date.now(), deps.random),
-    started: performance.now(),
+    started,
     path: '?',
     caller: null,
   }

@@ -1,0 +1,108 @@
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { looksLikeApiKey } from '../../core/auth/api-keys.ts'
+import { requireScope } from '../../core/auth/scopes.ts'
+import { InsufficientScopeError, isAppError, RateLimitExceededError } from '../../core/errors.ts'
+import { parseLimit, parseSort } from '../../core/items/list-order.ts'
+import type { AppDeps } from '../app/deps.ts'
+import { listPage } from '../app/saved-items.ts'
+import type { Principal } from '../../core/types.ts'
+import { browserSession } from './browser-session.ts'
+import { bearerToken, insufficientScopeChallenge, resolveCredential } from './credentials.ts'
+import { errorResponse, responseSchemaFailure } from './errors.ts'
+import { limitsFor, overLimitMessage, rateLimitHeaders } from './limits.ts'
+import { pageSchemaFailure } from './page-check.ts'
+import { noteCaller } from './pipeline.ts'
+import { nextPageUrl } from './routes/saved-items.ts'
+import { ListQuery } from './schemas.ts'
+
+const queryCheck = TypeCompiler.Compile(ListQuery)
+const LIST_PATH = '/v1/saved-items'
+const QUERY_KEYS = new Set(['sort', 'folder', 'limit', 'cursor'])
+
+/**
+ * `GET /v1/saved-items` with an API key, answered without Elysia's request lifecycle: the most frequent read
+ * of every client, where the framework's per-request work (its context, hooks, header and cookie parsing,
+ * several promise turns) was a third of an uncached list (docs/benchmarks.md#the-uncached-list). It runs the
+ * same steps the route and its guard run, in the same order, with the same functions: the credential, the
+ * per-credential count, the scope, the route's handler (listPage, the page's schema check, the Link header),
+ * and the same typed error answers; the pipeline around it (request id, default headers, log line) is the
+ * one every request passes through.
+ *
+ * Only a request the route would take exactly as it is comes this way: a GET of the path with an API key
+ * (not a JWT, not a session) and a plain query (sort, folder, limit and cursor, each at most once, with no
+ * escapes, valid by the route's own schema). Anything else, and a credential that does not resolve, returns
+ * null before anything is counted, and goes through the app, which stays the reference:
+ * test/http/direct-list.test.ts sends the same requests both ways and compares the answers. A speed twin
+ * (docs/benchmarks.md#speed-twins).
+ */
+export function directList(
+  deps: AppDeps,
+): (request: Request, path: string) => Promise<((request: Request) => Promise<Response>) | null> | null {
+  const browser = browserSession(deps)
+  const listUrl = new URL(`${deps.config.baseUrl}${LIST_PATH}`).href
+  const metadataUrl = `${deps.config.baseUrl}/.well-known/oauth-protected-resource`
+  const limits = limitsFor(deps)
+
+  /** The rest of the route once the credential resolved: inside the request's pipeline (its log line names the caller). */
+  const answer =
+    (principal: Principal, query: Record<string, string>) =>
+    async (request: Request): Promise<Response> => {
+      const limit = await limits.credential(principal)
+      const headers: Record<string, string> = rateLimitHeaders(limit)
+      noteCaller(request, { userId: principal.userId, kind: principal.kind })
+      try {
+        if (!limit.allowed)
+          throw new RateLimitExceededError(overLimitMessage(limit, deps.config.rateLimitWindowSeconds))
+        try {
+          requireScope(principal.scopes, 'saved-items:read')
+        } catch (error) {
+          if (error instanceof InsufficientScopeError)
+            headers['www-authenticate'] = insufficientScopeChallenge(metadataUrl, error.challengeScope)
+          throw error
+        }
+        const sort = parseSort(query.sort)
+        const size = parseLimit(query.limit)
+        const folder = query.folder ?? null
+        const listed = await listPage(deps, principal, { sort, folder, limit: size, cursor: query.cursor ?? null })
+        const failure = pageSchemaFailure(listed)
+        if (failure !== null) return withHeaders(responseSchemaFailure(deps.log, failure), headers)
+        headers['content-type'] = 'application/json'
+        if (listed.page.nextCursor)
+          headers.link = `<${nextPageUrl(listUrl, sort, folder, size, listed.page.nextCursor)}>; rel="next"`
+        return new Response(listed.json as Uint8Array<ArrayBuffer> | string, { headers })
+      } catch (error) {
+        if (isAppError(error)) return withHeaders(errorResponse(error), headers)
+        throw error
+      }
+    }
+
+  return (request, path) => {
+    if (path !== LIST_PATH || request.method !== 'GET') return null
+    const token = bearerToken(request.headers.get('authorization'))
+    if (!token || !looksLikeApiKey(token)) return null
+    const url = request.url
+    const at = url.indexOf('?')
+    const query: Record<string, string> = {}
+    if (at >= 0) {
+      const raw = url.slice(at + 1)
+      if (/[%+#]/.test(raw)) return null
+      for (const pair of raw.split('&')) {
+        if (pair === '') continue
+        const equals = pair.indexOf('=')
+        const key = equals < 0 ? pair : pair.slice(0, equals)
+        if (!QUERY_KEYS.has(key) || key in query) return null
+        query[key] = equals < 0 ? '' : pair.slice(equals + 1)
+      }
+    }
+    if (!queryCheck.Check(query)) return null
+    // Refused credentials are answered by the app (the 401 and its challenge); nothing was counted yet.
+    return resolveCredential(deps, browser, request, deps.config.baseUrl).then((credential) =>
+      credential.kind === 'ok' ? answer(credential.principal, query) : null,
+    )
+  }
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
+  return response
+}
