@@ -12,7 +12,7 @@ import { errorResponse, responseSchemaFailure } from './errors.ts'
 import { limitsFor, overLimitMessage, rateLimitHeaders } from './limits.ts'
 import { pageSchemaFailure } from './page-check.ts'
 import { noteCaller } from './pipeline.ts'
-import { nextPageUrl } from './routes/saved-items.ts'
+import { nextPageUrl } from './next-page-url.ts'
 import { ListQuery } from './schemas.ts'
 
 const queryCheck = TypeCompiler.Compile(ListQuery)

@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test'
-import { nextPageUrl } from '../../adapters/http/routes/saved-items.ts'
+import { nextPageUrl } from '../../adapters/http/next-page-url.ts'
 
-// docs/api.md#pagination: the list's Link header names the next page. nextPageUrl writes it by concatenation
+// docs/api.md#lists: the list's Link header names the next page. nextPageUrl writes it by concatenation
 // when it can; this holds it equal to what URLSearchParams writes, for plain values and for ones it escapes.
 
 function viaUrl(listUrl: string, sort: string, folder: string | null, limit: number | null, cursor: string): string {
