@@ -259,7 +259,9 @@ const pick = (round: ScenarioResult[], name: string) => round.find((r) => r.name
 
 async function main(): Promise<number> {
   const started = performance.now()
-  const generator = wrkPath() ? `wrk (${wrkPath()}), 1 thread` : 'the JavaScript generator (wrk not installed, or BENCH_NO_WRK set)'
+  const generator = wrkPath()
+    ? `wrk (${wrkPath()}), 1 thread`
+    : 'the JavaScript generator (wrk not installed, or BENCH_NO_WRK set)'
   log(
     `readlater bench: ${CONCURRENCY} in flight, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per run, ${ROUNDS} round(s), load by ${generator}, ${machine()}`,
   )
