@@ -15,6 +15,18 @@ const open = <T extends TObject>(schema: T) => Type.Object(schema.properties)
 const itemCheck = TypeCompiler.Compile(open(SavedItem))
 const highlightCheck = TypeCompiler.Compile(open(ListedHighlight))
 
+type Check = ReturnType<typeof TypeCompiler.Compile>
+
+/** Where the first of `entries` breaks `check`, as `response.<field>.<index><path>: <rule>` (never the value), or null. */
+function firstFailure(check: Check, field: string, entries: readonly unknown[]): string | null {
+  for (const [index, entry] of entries.entries()) {
+    if (check.Check(entry)) continue
+    const error = check.Errors(entry).First()
+    return `response.${field}.${index}${error?.path.replace(/\//g, '.') ?? ''}: ${error?.message ?? 'does not match the schema'}`
+  }
+  return null
+}
+
 /**
  * Checks a listed page's items against the SavedItem response schema, once per cached page whichever
  * transport serves it first (REST or MCP): a page that passed is marked and never walked again. Returns
@@ -22,23 +34,15 @@ const highlightCheck = TypeCompiler.Compile(open(ListedHighlight))
  */
 export function pageSchemaFailure(listed: ListedPage): string | null {
   if (listed.verified) return null
-  for (const [index, item] of listed.page.savedItems.entries()) {
-    if (itemCheck.Check(item)) continue
-    const error = itemCheck.Errors(item).First()
-    return `response.savedItems.${index}${error?.path.replace(/\//g, '.') ?? ''}: ${error?.message ?? 'does not match the schema'}`
-  }
-  listed.verified = true
-  return null
+  const failure = firstFailure(itemCheck, 'savedItems', listed.page.savedItems)
+  listed.verified = failure === null
+  return failure
 }
 
 /** `pageSchemaFailure` for a cached page of GET /v1/highlights (docs/highlights.md#endpoints). */
 export function highlightPageSchemaFailure(listed: ListedHighlightPage): string | null {
   if (listed.verified) return null
-  for (const [index, highlight] of listed.page.highlights.entries()) {
-    if (highlightCheck.Check(highlight)) continue
-    const error = highlightCheck.Errors(highlight).First()
-    return `response.highlights.${index}${error?.path.replace(/\//g, '.') ?? ''}: ${error?.message ?? 'does not match the schema'}`
-  }
-  listed.verified = true
-  return null
+  const failure = firstFailure(highlightCheck, 'highlights', listed.page.highlights)
+  listed.verified = failure === null
+  return failure
 }

@@ -1,19 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm'
+import type { EpubArticle } from '../../core/export/epub/epub.ts'
 import type { Database } from './open-database.ts'
 import { preparedPer } from './prepared.ts'
 import { itemContents, savedItems } from './schema.ts'
 
 const p = sql.placeholder
 
-/** What a book's chapter needs of an article (docs/import-export.md#epub): not its text, which can be as long as its HTML. */
-export interface EpubArticle {
-  title: string | null
-  byline: string | null
-  siteName: string | null
-  lang: string | null
-  wordCount: number
-  html: string
-}
 
 const articleOfPerson = preparedPer((db) =>
   db

@@ -37,6 +37,16 @@ export type { ArchivedImage, ReadArchivedImage } from './images.ts'
 
 export const EPUB_CONTENT_TYPE = 'application/epub+zip'
 
+/** What a chapter needs of an article: not its text, which can be as long as its HTML. */
+export interface EpubArticle {
+  title: string | null
+  byline: string | null
+  siteName: string | null
+  lang: string | null
+  wordCount: number
+  html: string
+}
+
 /** One item as a chapter: what the item knows, and its article (null: none was extracted). */
 export interface EpubChapter {
   itemId: string
@@ -44,14 +54,7 @@ export interface EpubChapter {
   title: string | null
   siteName: string | null
   description: string | null
-  article: {
-    title: string | null
-    byline: string | null
-    siteName: string | null
-    lang: string | null
-    wordCount: number
-    html: string
-  } | null
+  article: EpubArticle | null
 }
 
 export interface EpubBook {
