@@ -6,7 +6,6 @@ import { itemContents, savedItems } from './schema.ts'
 
 const p = sql.placeholder
 
-
 const articleOfPerson = preparedPer((db) =>
   db
     .select({
