@@ -1,11 +1,5 @@
 import { expect, test } from 'bun:test'
-import { createClient } from '@libsql/client'
-import { drizzle } from 'drizzle-orm/libsql'
-import { migrate } from 'drizzle-orm/libsql/migrator'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { databaseBefore } from './database-before.ts'
 import { readChanges } from '../../adapters/storage/changes.ts'
 import type { Database } from '../../adapters/storage/open-database.ts'
 import { catchUpSearchIndex } from '../../adapters/storage/search-index.ts'
@@ -15,23 +9,12 @@ import { catchUpSearchIndex } from '../../adapters/storage/search-index.ts'
 // them; every item is due for the rebuilt search index, which then holds their quotes and notes; and the triggers
 // work on the rows that were there.
 
-const MIGRATIONS = fileURLToPath(new URL('../../adapters/storage/migrations', import.meta.url).href)
 const AT = '2026-01-02T00:00:00.000Z'
 
 test('highlights made before migration 0015 start its log, are searched, and are followed from then on', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'readlater-migration-'))
+  const before = await databaseBefore('0015_highlight_changes')
+  const { client, db } = before
   try {
-    const before = join(dir, 'before')
-    cpSync(MIGRATIONS, before, { recursive: true })
-    const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8'))
-    const at = journal.entries.findIndex((entry: { tag: string }) => entry.tag === '0015_highlight_changes')
-    expect(at).toBeGreaterThan(0)
-    journal.entries = journal.entries.slice(0, at)
-    writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify(journal))
-
-    const client = createClient({ url: `file:${join(dir, 'db.sqlite')}` })
-    const db = drizzle(client)
-    await migrate(db, { migrationsFolder: before })
     await client.execute(
       "INSERT INTO users (id, email, password_hash, created_at) VALUES ('u1', 'u1@example.com', 'x', ?)",
       [AT],
@@ -68,7 +51,7 @@ test('highlights made before migration 0015 start its log, are searched, and are
     )
     await client.execute('DELETE FROM search_pending')
 
-    await migrate(db, { migrationsFolder: MIGRATIONS })
+    await before.migrateRest()
     const log = await readChanges(db as unknown as Database, 'u1', cursor, true)
     expect(log.changes.map((c) => [c.kind, c.id, c.op])).toEqual([
       ['highlight', 'h1', 'upsert'],
@@ -103,12 +86,11 @@ test('highlights made before migration 0015 start its log, are searched, and are
     ])
     expect((await client.execute('SELECT item_id FROM search_pending')).rows.map((r) => r.item_id)).toEqual(['a'])
     // Running the migrations again changes nothing.
-    await migrate(db, { migrationsFolder: MIGRATIONS })
+    await before.migrateRest()
     expect(
       Number((await client.execute("SELECT count(*) AS n FROM changes WHERE kind = 'highlight'")).rows[0]!.n),
     ).toBe(4)
-    client.close()
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    before.cleanUp()
   }
 })

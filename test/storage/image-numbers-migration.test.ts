@@ -1,11 +1,5 @@
 import { expect, test } from 'bun:test'
-import { createClient } from '@libsql/client'
-import { drizzle } from 'drizzle-orm/libsql'
-import { migrate } from 'drizzle-orm/libsql/migrator'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { databaseBefore } from './database-before.ts'
 import type { Database } from '../../adapters/storage/open-database.ts'
 import { highestImageNumberOf } from '../../adapters/storage/item-images.ts'
 
@@ -13,23 +7,12 @@ import { highestImageNumberOf } from '../../adapters/storage/item-images.ts'
 // item's highest number so far becomes where its numbering goes on from (docs/reading.md#archived-images), so
 // a later extraction that keeps none of them still never gives one of those numbers to another picture.
 
-const MIGRATIONS = fileURLToPath(new URL('../../adapters/storage/migrations', import.meta.url).href)
 const AT = '2026-01-02T00:00:00.000Z'
 
 test('items archived before migration 0018 go on numbering after their highest image', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'readlater-migration-'))
+  const before = await databaseBefore('0018_item_image_numbers')
+  const { client, db } = before
   try {
-    const before = join(dir, 'before')
-    cpSync(MIGRATIONS, before, { recursive: true })
-    const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8'))
-    const at = journal.entries.findIndex((entry: { tag: string }) => entry.tag === '0018_item_image_numbers')
-    expect(at).toBeGreaterThan(0)
-    journal.entries = journal.entries.slice(0, at)
-    writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify(journal))
-
-    const client = createClient({ url: `file:${join(dir, 'db.sqlite')}` })
-    const db = drizzle(client)
-    await migrate(db, { migrationsFolder: before })
     await client.execute(
       "INSERT INTO users (id, email, password_hash, created_at) VALUES ('u1', 'u1@example.com', 'x', ?)",
       [AT],
@@ -47,7 +30,7 @@ test('items archived before migration 0018 go on numbering after their highest i
         args: [n, `https://example.com/${n}.png`, AT],
       })
 
-    await migrate(db, { migrationsFolder: MIGRATIONS })
+    await before.migrateRest()
     const rows = await client.execute('SELECT item_id, last_n FROM item_image_numbers ORDER BY item_id')
     expect(rows.rows.map((row) => [row.item_id, Number(row.last_n)])).toEqual([['a', 7]])
     // Every image gone (an extraction that kept none): numbering still goes on after 7; b never had any.
@@ -57,8 +40,7 @@ test('items archived before migration 0018 go on numbering after their highest i
     // The number goes with its item.
     await client.execute("DELETE FROM saved_items WHERE id = 'a'")
     expect((await client.execute('SELECT count(*) AS n FROM item_image_numbers')).rows[0]!.n).toBe(0)
-    client.close()
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    before.cleanUp()
   }
 })

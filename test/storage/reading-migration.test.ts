@@ -1,32 +1,13 @@
 import { expect, test } from 'bun:test'
-import { createClient } from '@libsql/client'
-import { drizzle } from 'drizzle-orm/libsql'
-import { migrate } from 'drizzle-orm/libsql/migrator'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { databaseBefore } from './database-before.ts'
 
 // docs/reading.md#backfill: the migration that adds articles queues a low-priority re-enrichment for every
 // item enriched before it, and leaves pending and failed items as they were.
 
-const MIGRATIONS = fileURLToPath(new URL('../../adapters/storage/migrations', import.meta.url).href)
-
 test('the reading migration queues every enriched item at priority 1, and nothing else', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'readlater-migration-'))
+  const before = await databaseBefore('0005_reading')
+  const { client } = before
   try {
-    // The migrations as they were before this one: the same files, the journal cut before 0005.
-    const before = join(dir, 'before')
-    cpSync(MIGRATIONS, before, { recursive: true })
-    const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8'))
-    const reading = journal.entries.findIndex((entry: { tag: string }) => entry.tag === '0005_reading')
-    expect(reading).toBeGreaterThan(0)
-    journal.entries = journal.entries.slice(0, reading)
-    writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify(journal))
-
-    const client = createClient({ url: `file:${join(dir, 'db.sqlite')}` })
-    const db = drizzle(client)
-    await migrate(db, { migrationsFolder: before })
     await client.execute(
       "INSERT INTO users (id, email, password_hash, created_at) VALUES ('u1', 'a@example.com', 'x', '2026-01-01T00:00:00.000Z')",
     )
@@ -45,7 +26,7 @@ test('the reading migration queues every enriched item at priority 1, and nothin
     // Enriched and failed items have no job (the worker dropped it); the pending one has its capture's.
     await client.execute("DELETE FROM enrichment_jobs WHERE item_id <> 'pending-1'")
 
-    await migrate(db, { migrationsFolder: MIGRATIONS })
+    await before.migrateRest()
     const jobs = await client.execute(
       'SELECT item_id, priority, attempts, run_after_ms, lease_until_ms, created_at FROM enrichment_jobs ORDER BY item_id',
     )
@@ -75,8 +56,7 @@ test('the reading migration queues every enriched item at priority 1, and nothin
         created_at: '2026-01-02T00:00:00.000Z',
       },
     ])
-    client.close()
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    before.cleanUp()
   }
 })

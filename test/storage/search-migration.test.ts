@@ -1,33 +1,16 @@
 import { expect, test } from 'bun:test'
+import { databaseBefore } from './database-before.ts'
 import { createClient } from '@libsql/client'
-import { drizzle } from 'drizzle-orm/libsql'
-import { migrate } from 'drizzle-orm/libsql/migrator'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Database } from '../../adapters/storage/open-database.ts'
 import { catchUpSearchIndex, DOC_BITS } from '../../adapters/storage/search-index.ts'
 
 // docs/search.md#index: the migration that numbers each person's items in their own range rebuilds the
 // index from the items: every item is due again, and the next catch-up indexes it in its owner's range.
 
-const MIGRATIONS = fileURLToPath(new URL('../../adapters/storage/migrations', import.meta.url).href)
-
 test('the range migration rebuilds an index built with owner tokens: every item found again, in its range', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'readlater-migration-'))
+  const before = await databaseBefore('0008_search_ranges')
+  const { client, db } = before
   try {
-    const before = join(dir, 'before')
-    cpSync(MIGRATIONS, before, { recursive: true })
-    const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8'))
-    const ranges = journal.entries.findIndex((entry: { tag: string }) => entry.tag === '0008_search_ranges')
-    expect(ranges).toBeGreaterThan(0)
-    journal.entries = journal.entries.slice(0, ranges)
-    writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify(journal))
-
-    const client = createClient({ url: `file:${join(dir, 'db.sqlite')}` })
-    const db = drizzle(client)
-    await migrate(db, { migrationsFolder: before })
     for (const user of ['u1', 'u2'])
       await client.execute({
         sql: "INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, 'x', '2026-01-01T00:00:00.000Z')",
@@ -47,7 +30,7 @@ test('the range migration rebuilds an index built with owner tokens: every item 
     await catchUpOld(client)
     expect(Number((await client.execute('SELECT count(*) AS n FROM search_index')).rows[0]!.n)).toBe(3)
 
-    await migrate(db, { migrationsFolder: MIGRATIONS })
+    await before.migrateRest()
     const columns = (await client.execute('SELECT * FROM search_index LIMIT 0')).columns
     expect(columns).not.toContain('owner')
     expect(Number((await client.execute('SELECT count(*) AS n FROM search_index')).rows[0]!.n)).toBe(0)
@@ -63,9 +46,8 @@ test('the range migration rebuilds an index built with owner tokens: every item 
     )
     expect(rows.rows.map((r) => r.user)).toEqual(['u1', 'u2'])
     for (const row of rows.rows) expect(Number(row.high)).toBe(Number(row.slot))
-    client.close()
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    before.cleanUp()
   }
 })
 
