@@ -2,17 +2,14 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { looksLikeApiKey } from '../../core/auth/api-keys.ts'
 import { requireScope } from '../../core/auth/scopes.ts'
 import { InsufficientScopeError, isAppError, RateLimitExceededError } from '../../core/errors.ts'
-import { parseLimit, parseSort } from '../../core/items/list-order.ts'
 import type { AppDeps } from '../app/deps.ts'
-import { listPage } from '../app/saved-items.ts'
 import type { Principal } from '../../core/types.ts'
 import { browserSession } from './browser-session.ts'
 import { bearerToken, insufficientScopeChallenge, resolveCredential } from './credentials.ts'
-import { errorResponse, responseSchemaFailure } from './errors.ts'
+import { errorResponse } from './errors.ts'
 import { limitsFor, overLimitMessage, rateLimitHeaders } from './limits.ts'
-import { pageSchemaFailure } from './page-check.ts'
 import { noteCaller } from './pipeline.ts'
-import { nextPageUrl } from './next-page-url.ts'
+import { listResponse } from './list-response.ts'
 import { ListQuery } from './schemas.ts'
 
 const queryCheck = TypeCompiler.Compile(ListQuery)
@@ -24,9 +21,9 @@ const QUERY_KEYS = new Set(['sort', 'folder', 'limit', 'cursor'])
  * of every client, where the framework's per-request work (its context, hooks, header and cookie parsing,
  * several promise turns) was a third of an uncached list (docs/benchmarks.md#the-uncached-list). It runs the
  * same steps the route and its guard run, in the same order, with the same functions: the credential, the
- * per-credential count, the scope, the route's handler (listPage, the page's schema check, the Link header),
- * and the same typed error answers; the pipeline around it (request id, default headers, log line) is the
- * one every request passes through.
+ * per-credential count, the scope, the route's own answer (`listResponse`), and the same typed error
+ * answers; the pipeline around it (request id, default headers, log line) is the one every request passes
+ * through.
  *
  * Only a request the route would take exactly as it is comes this way: a GET of the path with an API key
  * (not a JWT, not a session) and a plain query (sort, folder, limit and cursor, each at most once, with no
@@ -60,16 +57,7 @@ export function directList(
             headers['www-authenticate'] = insufficientScopeChallenge(metadataUrl, error.challengeScope)
           throw error
         }
-        const sort = parseSort(query.sort)
-        const size = parseLimit(query.limit)
-        const folder = query.folder ?? null
-        const listed = await listPage(deps, principal, { sort, folder, limit: size, cursor: query.cursor ?? null })
-        const failure = pageSchemaFailure(listed)
-        if (failure !== null) return withHeaders(responseSchemaFailure(deps.log, failure), headers)
-        headers['content-type'] = 'application/json'
-        if (listed.page.nextCursor)
-          headers.link = `<${nextPageUrl(listUrl, sort, folder, size, listed.page.nextCursor)}>; rel="next"`
-        return new Response(listed.json as Uint8Array<ArrayBuffer> | string, { headers })
+        return withHeaders(await listResponse(deps, principal, query, listUrl), headers)
       } catch (error) {
         if (isAppError(error)) return withHeaders(errorResponse(error), headers)
         throw error

@@ -1,5 +1,4 @@
 import { Elysia, t } from 'elysia'
-import { parseLimit, parseSort } from '../../../core/items/list-order.ts'
 import type { RouteContext } from '../route-context.ts'
 import {
   ContentQuery,
@@ -21,14 +20,12 @@ import {
 } from '../schemas.ts'
 import type { Principal } from '../../../core/types.ts'
 import type { ItemChange } from '../../storage/saved-items.ts'
-import { changeItem, deleteItem, listPage, lookupItem } from '../../app/saved-items.ts'
+import { changeItem, deleteItem, lookupItem } from '../../app/saved-items.ts'
 import { readContent, saveProgress } from '../../app/reading.ts'
 import { readItemImage } from '../../app/item-images.ts'
 import { ARCHIVED_IMAGE_TYPES } from '../../../core/reading/image-sniff.ts'
 import { imageResponse } from '../image-response.ts'
-import { responseSchemaFailure } from '../errors.ts'
-import { pageSchemaFailure } from '../page-check.ts'
-import { nextPageUrl } from '../next-page-url.ts'
+import { listResponse } from '../list-response.ts'
 
 const tags = ['Saved items']
 const notFound = { 404: Errors.SavedItemNotFoundError }
@@ -54,38 +51,22 @@ export const savedItemRoutes = ({ deps, guard }: RouteContext) => {
 
   return new Elysia()
     .use(guard)
-    .get(
-      '/v1/saved-items',
-      async ({ query, principal }) => {
-        const sort = parseSort(query.sort)
-        const limit = parseLimit(query.limit)
-        const folder = query.folder ?? null
-        const listed = await listPage(deps, principal, { sort, folder, limit, cursor: query.cursor ?? null })
-        // The page is sent as the JSON the cache holds, so Elysia's response check is done here, once per page.
-        const failure = pageSchemaFailure(listed)
-        if (failure !== null) return responseSchemaFailure(deps.log, failure)
-        const headers: Record<string, string> = { 'content-type': 'application/json' }
-        if (listed.page.nextCursor)
-          headers.link = `<${nextPageUrl(listUrl, sort, folder, limit, listed.page.nextCursor)}>; rel="next"`
-        return new Response(listed.json as Uint8Array<ArrayBuffer> | string, { headers })
+    .get('/v1/saved-items', ({ query, principal }) => listResponse(deps, principal, query, listUrl), {
+      query: ListQuery,
+      response: {
+        200: SavedItemList,
+        ...commonAuthedErrors,
+        400: Errors.ValidationError,
+        404: Errors.FolderNotFoundError,
       },
-      {
-        query: ListQuery,
-        response: {
-          200: SavedItemList,
-          ...commonAuthedErrors,
-          400: Errors.ValidationError,
-          404: Errors.FolderNotFoundError,
-        },
-        auth: 'saved-items:read',
-        detail: {
-          summary: 'List saved items',
-          description:
-            'Sorted by `sort` (newest by default; ties by id, newest first). `folder` filters by a folder id, or `none` for items in no folder. With `limit`, a `Link: <…>; rel="next"` header names the next page.',
-          tags,
-        },
+      auth: 'saved-items:read',
+      detail: {
+        summary: 'List saved items',
+        description:
+          'Sorted by `sort` (newest by default; ties by id, newest first). `folder` filters by a folder id, or `none` for items in no folder. With `limit`, a `Link: <…>; rel="next"` header names the next page.',
+        tags,
       },
-    )
+    })
     .get('/v1/saved-items/lookup', async ({ query, principal }) => await lookupItem(deps, principal, query.url), {
       query: LookupQuery,
       response: {

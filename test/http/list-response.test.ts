@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { nextPageUrl } from '../../adapters/http/next-page-url.ts'
+import { nextPageUrl } from '../../adapters/http/list-response.ts'
 
 // docs/api.md#lists: the list's Link header names the next page. nextPageUrl writes it by concatenation
 // when it can; this holds it equal to what URLSearchParams writes, for plain values and for ones it escapes.

@@ -1,0 +1,71 @@
+import { parseLimit, parseSort } from '../../core/items/list-order.ts'
+import type { Principal } from '../../core/types.ts'
+import type { AppDeps } from '../app/deps.ts'
+import { listPage } from '../app/saved-items.ts'
+import { responseSchemaFailure } from './errors.ts'
+import { pageSchemaFailure } from './page-check.ts'
+
+// GET /v1/saved-items's answer, once the caller may list: one function for the route
+// (routes/saved-items.ts) and for the direct list (direct-list.ts), so the two cannot drift.
+
+/** The list's query as the route's schema let it through. */
+export interface ListQueryInput {
+  sort?: string | null | undefined
+  folder?: string | null | undefined
+  limit?: string | undefined
+  cursor?: string | undefined
+}
+
+/**
+ * The page for `query` as the answer: the JSON the page cache holds (its schema checked here, once per
+ * page, since Elysia's response check does not see a Response), with a Link header to the next page on
+ * `listUrl`. Value errors (sort, limit, cursor, folder) are thrown as the app's typed errors.
+ */
+export async function listResponse(
+  deps: AppDeps,
+  principal: Principal,
+  query: ListQueryInput,
+  listUrl: string,
+): Promise<Response> {
+  const sort = parseSort(query.sort)
+  const limit = parseLimit(query.limit)
+  const folder = query.folder ?? null
+  const listed = await listPage(deps, principal, { sort, folder, limit, cursor: query.cursor ?? null })
+  const failure = pageSchemaFailure(listed)
+  if (failure !== null) return responseSchemaFailure(deps.log, failure)
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (listed.page.nextCursor)
+    headers.link = `<${nextPageUrl(listUrl, sort, folder, limit, listed.page.nextCursor)}>; rel="next"`
+  return new Response(listed.json as Uint8Array<ArrayBuffer> | string, { headers })
+}
+
+/** A value URLSearchParams writes as it is (its form encoding leaves only these, and `*`, alone). */
+const PLAIN_QUERY_VALUE = /^[A-Za-z0-9._-]*$/
+
+/**
+ * The next page's address for the Link header, exactly as URLSearchParams writes it on `listUrl` (the list's
+ * address, parsed once): by concatenation when every value is plain (the sort, a base64url cursor, an id or
+ * `none`), since a URL parsed and serialized on every page cost more than the header is worth
+ * (docs/benchmarks.md#the-uncached-list); through URL otherwise. test/http/list-response.test.ts holds both
+ * equal.
+ */
+export function nextPageUrl(
+  listUrl: string,
+  sort: string,
+  folder: string | null,
+  limit: number | null,
+  cursor: string,
+): string {
+  if (
+    PLAIN_QUERY_VALUE.test(sort) &&
+    PLAIN_QUERY_VALUE.test(cursor) &&
+    (folder === null || PLAIN_QUERY_VALUE.test(folder))
+  )
+    return `${listUrl}?sort=${sort}${folder === null ? '' : `&folder=${folder}`}&limit=${limit}&cursor=${cursor}`
+  const next = new URL(listUrl)
+  next.searchParams.set('sort', sort)
+  if (folder !== null) next.searchParams.set('folder', folder)
+  next.searchParams.set('limit', String(limit))
+  next.searchParams.set('cursor', cursor)
+  return next.href
+}
