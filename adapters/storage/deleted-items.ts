@@ -155,8 +155,8 @@ export function restoreDeletedItem(db: Database, userId: string, id: string, now
     // Numbers go on after the highest the item had used, as if it had never been deleted.
     yield {
       run: `INSERT INTO item_image_numbers (item_id, last_n)
-        SELECT ?, max(?, coalesce((SELECT max(n) FROM item_images WHERE item_id = ?), 0)) WHERE max(?, coalesce((SELECT max(n) FROM item_images WHERE item_id = ?), 0)) > 0`,
-      args: [id, snapshot.imageNumber ?? 0, id, snapshot.imageNumber ?? 0, id],
+        SELECT ?, n FROM (SELECT max(?, coalesce((SELECT max(n) FROM item_images WHERE item_id = ?), 0)) AS n) WHERE n > 0`,
+      args: [id, snapshot.imageNumber ?? 0, id],
     }
     yield dropCopy
     return 'restored'
