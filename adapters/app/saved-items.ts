@@ -9,7 +9,7 @@ import type { Principal, SavedItem, Sort } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { PageCache } from './page-cache.ts'
 import { itemsVersionOf } from '../storage/users.ts'
-import { savedItemDtoFromRow } from '../storage/saved-item-rows.ts'
+import { WIRE_ROWS } from '../storage/saved-item-rows.ts'
 import { toSavedItemDto, type SavedItemDto } from '../../core/items/saved-item-dto.ts'
 import { deleteItemKeepingUndo, restoreDeletedItem, type RestoreOutcome } from '../storage/deleted-items.ts'
 import {
@@ -116,7 +116,7 @@ async function readPage(deps: AppDeps, principal: Principal, input: ListInput): 
     deps.db,
     principal.userId,
     { sort: input.sort, folder: input.folder, limit: input.limit, after },
-    savedItemDtoFromRow,
+    WIRE_ROWS,
   )
   return {
     savedItems: page.items,

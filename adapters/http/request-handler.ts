@@ -12,13 +12,15 @@ import { handOverSocketAddress, lastResort, pathOf, throughPipeline } from './pi
 export function createRequestHandler(deps: AppDeps, app: Elysia): RequestHandler {
   const direct = directList(deps)
   return async (request, connection) => {
-    handOverSocketAddress(request, socketAddressOf(request, connection))
     try {
       // The list with an API key, past the framework (direct-list.ts), when the request is one it takes.
+      // It has no per-IP limit, so the socket address is handed over only to what goes to the app: asking
+      // the host for it is native work on every request.
       const started = performance.now()
       const taking = direct(request, pathOf(request.url))
       const rest = taking && (await taking)
       if (rest) return await throughPipeline(deps, request, rest, started)
+      handOverSocketAddress(request, socketAddressOf(request, connection))
       return await app.handle(request)
     } catch (error) {
       return lastResort(deps, request, error)

@@ -8,7 +8,7 @@ import { folders, savedItems } from './schema.ts'
 import { preparedPer } from './prepared.ts'
 import { groupCommitted } from './group-commit.ts'
 import { keepCapturedPage, keepCapturedPageQuery, queueCapturedPage, queueCapturedPageQuery } from './reading.ts'
-import { AFTER_ITEM_FIELDS, COLUMN, ITEM_FIELDS, itemFromRow, itemOfFirstSave, type RawRow } from './saved-item-rows.ts'
+import { ITEM_FIELDS, ITEM_ROWS, itemFromRow, itemOfFirstSave, type RawRow, type RowShape } from './saved-item-rows.ts'
 
 const isForeignKeyViolation = (error: unknown): boolean =>
   /FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))
@@ -335,7 +335,14 @@ type FolderFilter = 'all' | 'none' | 'one'
  */
 const listStatements = new Map<string, ReturnType<typeof preparedPer<ReturnType<typeof buildList>>>>()
 
-function buildList(db: Database, sort: Sort, folder: FolderFilter, withCursor: boolean, state: ReadStateFilter) {
+function buildList(
+  db: Database,
+  sort: Sort,
+  folder: FolderFilter,
+  withCursor: boolean,
+  state: ReadStateFilter,
+  fields: RowShape<unknown>['fields'],
+) {
   const keys = SORT_KEYS[sort]
   const conditions: SQL[] = [sql`${savedItems.userId} = ${sql.placeholder('userId')}`]
   if (state !== 'all') conditions.push(sql`${savedItems.isRead} = ${state === 'read' ? 1 : 0}`)
@@ -355,14 +362,14 @@ function buildList(db: Database, sort: Sort, folder: FolderFilter, withCursor: b
     .select(
       sort === 'title'
         ? {
-            ...ITEM_FIELDS,
-            // The sort keys beyond the item's own fields, for the next cursor: AFTER_ITEM_FIELDS and the one
-            // after. Only the title sort has them: computing them for every row of another sort cost a tenth
+            ...fields,
+            // The sort keys beyond the item's own fields, for the next cursor: the two columns after
+            // `fields`. Only the title sort has them: computing them for every row of another sort cost a tenth
             // of an uncached list (docs/benchmarks.md#the-uncached-list).
             titleMissing: sql<number>`(${savedItems.title} IS NULL)`,
             titleKey: sql<string>`coalesce(lower(${savedItems.title}), '')`,
           }
-        : ITEM_FIELDS,
+        : fields,
     )
     .from(savedItems)
     .leftJoin(folders, eq(folders.id, savedItems.folderId))
@@ -372,11 +379,18 @@ function buildList(db: Database, sort: Sort, folder: FolderFilter, withCursor: b
     .prepare()
 }
 
-function listStatement(db: Database, sort: Sort, folder: FolderFilter, withCursor: boolean, state: ReadStateFilter) {
-  const key = `${sort}:${folder}:${withCursor}:${state}`
+function listStatement(
+  db: Database,
+  sort: Sort,
+  folder: FolderFilter,
+  withCursor: boolean,
+  state: ReadStateFilter,
+  shape: RowShape<unknown>,
+) {
+  const key = `${sort}:${folder}:${withCursor}:${state}:${shape.fields === ITEM_FIELDS ? 'item' : 'wire'}`
   let statement = listStatements.get(key)
   if (!statement) {
-    statement = preparedPer((database) => buildList(database, sort, folder, withCursor, state))
+    statement = preparedPer((database) => buildList(database, sort, folder, withCursor, state, shape.fields))
     listStatements.set(key, statement)
   }
   return statement(db)
@@ -387,15 +401,15 @@ export function listSavedItems(
   userId: string,
   query: ListQuery,
 ): Promise<{ items: SavedItem[]; nextCursorValues: CursorValues | null }> {
-  return listSavedItemsAs(db, userId, query, itemFromRow)
+  return listSavedItemsAs(db, userId, query, ITEM_ROWS)
 }
 
-/** `listSavedItems` with each row made into what `toItem` makes (the list's wire shape: `savedItemDtoFromRow`). */
+/** `listSavedItems` with each row selected and read as `shape` says (the list's wire shape: `WIRE_ROWS`). */
 export async function listSavedItemsAs<T>(
   db: Database,
   userId: string,
   query: ListQuery,
-  toItem: (row: RawRow) => T,
+  shape: RowShape<T>,
 ): Promise<{ items: T[]; nextCursorValues: CursorValues | null }> {
   const keys = SORT_KEYS[query.sort]
   const folder: FolderFilter = query.folder === null ? 'all' : query.folder === 'none' ? 'none' : 'one'
@@ -404,25 +418,26 @@ export async function listSavedItemsAs<T>(
   query.after?.forEach((value, i) => {
     params[`c${i}`] = value
   })
-  const statement = listStatement(db, query.sort, folder, query.after !== null, query.state ?? 'all')
+  const statement = listStatement(db, query.sort, folder, query.after !== null, query.state ?? 'all', shape)
   const rows = (await statement.values(params)) as RawRow[]
   const hasMore = query.limit !== null && rows.length > query.limit
-  const page = hasMore ? rows.slice(0, query.limit!) : rows
-  const last = page[page.length - 1]
-  const nextCursorValues = hasMore && last ? keys.map((k) => cursorValue(last, k.field)) : null
-  return { items: page.map(toItem), nextCursorValues }
+  const count = hasMore ? query.limit! : rows.length
+  const items = new Array<T>(count)
+  for (let i = 0; i < count; i++) items[i] = shape.read(rows[i]!)
+  const last = rows[count - 1]
+  const nextCursorValues = hasMore && last ? keys.map((k) => cursorValue(last, cursorColumn(shape, k.field))) : null
+  return { items, nextCursorValues }
 }
 
-const CURSOR_COLUMN: Record<SortKey['field'], number> = {
-  id: COLUMN.id,
-  isRead: COLUMN.isRead,
-  lastSavedAt: COLUMN.lastSavedAt,
-  titleMissing: AFTER_ITEM_FIELDS,
-  titleKey: AFTER_ITEM_FIELDS + 1,
+/** Where a sort key's value is in a row of `shape`: one of its columns, or one of the title sort's two after them. */
+function cursorColumn(shape: RowShape<unknown>, field: SortKey['field']): number {
+  if (field === 'titleMissing') return shape.after
+  if (field === 'titleKey') return shape.after + 1
+  return shape.column[field]
 }
 
-/** The row's value of one sort key, as the keyset condition compares it (booleans as 0/1). */
-function cursorValue(row: RawRow, field: SortKey['field']): string | number {
-  const value = row[CURSOR_COLUMN[field]]
+/** The row's value at `column`, as the keyset condition compares it (booleans as 0/1). */
+function cursorValue(row: RawRow, column: number): string | number {
+  const value = row[column]
   return typeof value === 'string' ? value : Number(value)
 }

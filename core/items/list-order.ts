@@ -52,9 +52,11 @@ export function parseLimit(value: string | null | undefined): number | null {
   return Number(value)
 }
 
+const utf8 = new TextEncoder()
+
 /** An opaque cursor naming the last item of a page: its sort and its key values. */
 export function encodeCursor(sort: Sort, values: CursorValues): string {
-  return encodeBase64urlNoPadding(new TextEncoder().encode(JSON.stringify([sort, ...values])))
+  return encodeBase64urlNoPadding(utf8.encode(JSON.stringify([sort, ...values])))
 }
 
 /** Reads a cursor back; throws ValidationError when it is malformed or was made for another sort. */

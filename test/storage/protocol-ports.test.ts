@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { connectCodeStore, insertConnectCode } from '../../adapters/storage/connect-codes.ts'
 import { createFolder } from '../../adapters/storage/folders.ts'
 import { insertClient, insertGrantWithCode, insertRefreshToken } from '../../adapters/storage/oauth.ts'
-import { savedItemDtoFromRow } from '../../adapters/storage/saved-item-rows.ts'
+import { WIRE_ROWS } from '../../adapters/storage/saved-item-rows.ts'
 import { findSavedItem, listSavedItems, listSavedItemsAs, upsertCapture } from '../../adapters/storage/saved-items.ts'
 import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
 import { tokenStore } from '../../adapters/storage/token-store.ts'
@@ -294,7 +294,7 @@ describe(`the recapture upsert on ${TEST_DRIVER}`, () => {
 
 describe(`the list's wire-shape rows on ${TEST_DRIVER}`, () => {
   // A speed twin (docs/benchmarks.md#speed-twins): the uncached list makes each row its wire shape directly.
-  test('savedItemDtoFromRow is toSavedItemDto(itemFromRow(row)), key order included, on every sort', async () => {
+  test('WIRE_ROWS reads toSavedItemDto(itemFromRow(row)), key order and next cursor included, on every sort', async () => {
     const folder = id()
     await createFolder(h.db, { id: folder, userId, name: 'Twins', nameKey: 'twins', now: at() })
     for (const input of [
@@ -317,9 +317,18 @@ describe(`the list's wire-shape rows on ${TEST_DRIVER}`, () => {
     for (const sort of ['newest', 'oldest', 'title'] as const) {
       const query = { sort, folder: null, limit: null, after: null }
       const items = (await listSavedItems(h.db, userId, query)).items
-      const twins = (await listSavedItemsAs(h.db, userId, query, savedItemDtoFromRow)).items
+      const twins = (await listSavedItemsAs(h.db, userId, query, WIRE_ROWS)).items
       expect(items.length).toBeGreaterThan(3)
       expect(JSON.stringify(twins)).toBe(JSON.stringify(items.map(toSavedItemDto)))
+      // The wire rows have fewer columns: the next cursor must still name the same row by the same keys.
+      for (const limit of [1, 2, 3]) {
+        const short = { ...query, limit }
+        const wire = await listSavedItemsAs(h.db, userId, short, WIRE_ROWS)
+        const whole = await listSavedItems(h.db, userId, short)
+        expect(wire.nextCursorValues).not.toBeNull()
+        expect(wire.nextCursorValues).toEqual(whole.nextCursorValues)
+        expect(wire.items.map((item) => item.id)).toEqual(whole.items.map((item) => item.id))
+      }
       expect(twins.some((item) => item.folder?.name === 'Twins' && item.title === 'A title')).toBe(true)
       expect(twins.some((item) => item.isRead)).toBe(true)
     }
