@@ -14,12 +14,29 @@
  *
  * No router, no validation beyond what the work needs, no rate limit, no log, no request id: the floor a
  * service doing this work could reach on this runtime. DATABASE_FILE names the file.
+ *
+ * With LOAD_SERVICE=1 the same server also holds an idle instance of the service (`createReadlater`, every
+ * module loaded, nothing served by it): the same work in a process of the service's size, which tells the
+ * cost of the process's size apart from the cost of the service's own per-request work
+ * (docs/benchmarks.md#the-uncached-list).
  */
 import { Database } from 'bun:sqlite'
 import { createHash } from 'node:crypto'
 import { prepareCapture } from '../core/items/capture.ts'
 import { uuidv7 } from '../core/ids.ts'
 import { webRandom } from '../core/time.ts'
+
+if (process.env.LOAD_SERVICE === '1') {
+  const { createReadlater } = await import('../index.ts')
+  const service = await createReadlater({
+    databaseUrl: `file:${process.env.DATABASE_FILE}`,
+    background: false,
+    enrichment: false,
+    logLevel: 'silent',
+  })
+  // Held for the life of the process, so its modules and state stay live in the heap as in the service's.
+  ;(globalThis as { service?: unknown }).service = service
+}
 
 const db = new Database(process.env.DATABASE_FILE!)
 db.exec('PRAGMA journal_mode=WAL')

@@ -8,6 +8,8 @@
  *   recapture         POST /v1/captures of the same 8 URLs again (upsert of an existing row)
  *   list              GET /v1/saved-items?limit=50 for the reader (10,000 items by default), page cache on
  *   list-nocache      the same against a second server with LIST_CACHE_MB=0
+ *   inherent-sized    not ours: the inherent-work list in a process that also holds an idle service, against
+ *                     the bare inherent-work server (the cost of the process size alone)
  *   mixed             one capture of a new URL in ten requests, else the list (cache on)
  *   mixed-nocache     the same mix with LIST_CACHE_MB=0
  *   folders           GET /v1/folders
@@ -296,6 +298,11 @@ async function main(): Promise<number> {
   const inherent = await startServer('inherent-work Bun.serve', ['bench/inherent-server.ts'], {
     DATABASE_FILE: databaseUrl.slice('file:'.length),
   })
+  // The same inherent work in a process holding an idle service: the cost of the process's size alone.
+  const inherentSized = await startServer('inherent-work Bun.serve, service loaded', ['bench/inherent-server.ts'], {
+    DATABASE_FILE: databaseUrl.slice('file:'.length),
+    LOAD_SERVICE: '1',
+  })
   const folderNames = ['Inbox zero', 'Long reads', 'Recipes', 'Work', 'Papers']
   const readerJson = { authorization: `Bearer ${reader.key}`, 'content-type': 'application/json' }
   for (const name of folderNames) {
@@ -453,6 +460,15 @@ async function main(): Promise<number> {
       name: 'list-nocache',
       description: 'the same list with LIST_CACHE_MB=0: every page read from the database',
       server: uncached,
+      mix: [[list, 1]],
+      rawPaths: ['/list'],
+      inherent: true,
+    },
+    {
+      name: 'inherent-sized',
+      description:
+        'not ours: the inherent-work list in a process that also holds an idle service (LOAD_SERVICE=1); ÷ inherent is the cost of the process size',
+      server: inherentSized,
       mix: [[list, 1]],
       rawPaths: ['/list'],
       inherent: true,
@@ -694,6 +710,17 @@ async function main(): Promise<number> {
       `  ${goal.what} ≥ ${goal.bar}: ${values.map((v) => fmt(v, 3)).join(', ')} (met in ${met} of ${values.length})`,
     )
   }
+  // Not a goal: the uncached list against the same inherent work in a process of the service's size.
+  const sizedRatios = rounds.map((round) => {
+    const ours = pick(round, 'list-nocache')
+    const sized = pick(round, 'inherent-sized')
+    return ours && sized ? ours.ours.rps / sized.ours.rps : null
+  })
+  const processSize = rounds.map((round) => pick(round, 'inherent-sized')?.inherentRatio ?? null)
+  if (sizedRatios.every((v) => v !== null))
+    console.log(
+      `  (not a goal) uncached list ÷ inherent-work list in a process of the service's size: ${sizedRatios.map((v) => fmt(v!, 3)).join(', ')}; that process ÷ the bare one: ${processSize.map((v) => (v === null ? '-' : fmt(v, 3))).join(', ')}`,
+    )
   console.log(
     `  capture p99 at ${captureRate} req/s (half the slower server's closed-loop rate, open loop) ≤ 2× the inherent-work server's at the same rate: ${halfRate.p99Ms.toFixed(2)} ms vs ${halfRateFloor.p99Ms.toFixed(2)} ms (${fmt(halfRate.p99Ms / halfRateFloor.p99Ms, 2)}×)`,
   )
