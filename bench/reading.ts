@@ -9,7 +9,10 @@
  *   2. the content endpoint against the item list, over HTTP (`bun server.ts`, temp database, one person
  *      with BENCH_READING_ITEMS items, 50 of them with an article of realistic size):
  *      GET /v1/saved-items/:id/content (cycling ids), the same with ?format=markdown, and
- *      GET /v1/saved-items?limit=50, closed loop, BENCH_CONCURRENCY in flight.
+ *      GET /v1/saved-items?limit=50, closed loop, BENCH_CONCURRENCY connections, each beside raw Bun.serve
+ *      (bench/raw-server.ts) sending the replies recorded from ours, measured just before it. The load
+ *      comes from wrk when it is installed (pinned to its own core), else the JavaScript generator
+ *      (bench/lib/drive.ts, as bench/run.ts).
  *   3. list latency while enrichment chews through 2 MiB pages: GET /v1/saved-items?limit=50 open loop at
  *      BENCH_READING_RATE req/s (latency from when each was due), in three windows of the same run: with
  *      nothing to enrich (the baseline); after BENCH_READING_BACKLOG captures carrying a 2 MiB page were
@@ -41,7 +44,9 @@ import { webRandom } from '../core/time.ts'
 import { atomically, openDatabase, type Database } from '../adapters/storage/open-database.ts'
 import { enrichmentJobs, itemContents, savedItems } from '../adapters/storage/schema.ts'
 import { articlePage, FIXTURE_ARTICLE } from './article-pages.ts'
-import { runFixedRate, runLoad, type LoadResult } from './lib/load.ts'
+import { drive, generatorName, rawMix, startRawServer, type RecordedReply } from './lib/drive.ts'
+import { runFixedRate, type LoadResult } from './lib/load.ts'
+import type { WrkRequest } from './lib/wrk.ts'
 import {
   createPersonWithKey,
   envNumber,
@@ -222,7 +227,11 @@ interface HttpScenario {
   name: string
   description: string
   result: LoadResult
+  /** Raw `Bun.serve` sending the same replies, measured just before. */
+  raw: LoadResult
   responseBytes: number
+  /** req/s ÷ raw Bun.serve's req/s, same run */
+  ratioToRaw: number
   /** req/s ÷ the list's req/s, same run */
   ratioToList: number
 }
@@ -282,65 +291,97 @@ async function main(): Promise<number> {
   }, 100)
 
   const auth: RequestInit = { headers: { authorization: `Bearer ${reader.key}` } }
-  const listUrl = `${server.url}/v1/saved-items?limit=50`
-  const contentUrl = (n: number, markdown: boolean) =>
-    `${server.url}/v1/saved-items/${contentIds[n % contentIds.length]}/content${markdown ? '?format=markdown' : ''}`
+  const listPath = '/v1/saved-items?limit=50'
+  const listUrl = `${server.url}${listPath}`
+  const contentPath = (n: number, markdown: boolean) =>
+    `/v1/saved-items/${contentIds[n % contentIds.length]}/content${markdown ? '?format=markdown' : ''}`
+  const contentUrl = (n: number, markdown: boolean) => `${server.url}${contentPath(n, markdown)}`
 
-  // Probes: each scenario answers what it should.
-  const probe = async (url: string, check: (body: any) => string | null): Promise<number> => {
+  // Probes: each scenario answers what it should, and its replies become the raw baseline's bodies.
+  const replies: Record<string, RecordedReply> = {}
+  const probe = async (url: string, rawPath: string, check: (body: any) => string | null): Promise<number> => {
     const response = await fetch(url, auth)
     const text = await response.text()
     if (response.status !== 200) throw new Error(`probe ${url}: ${response.status} ${text.slice(0, 300)}`)
     const problem = check(JSON.parse(text))
     if (problem) throw new Error(`probe ${url}: ${problem}`)
+    replies[rawPath] = { status: response.status, body: text }
     return Buffer.byteLength(text)
   }
-  const listBytes = await probe(listUrl, (b) =>
+  const listBytes = await probe(listUrl, '/list', (b) =>
     b.savedItems?.length === 50 ? null : `${b.savedItems?.length} items, expected 50`,
   )
-  const contentBytes = await probe(contentUrl(0, false), (b) =>
-    b.html && b.text && b.wordCount > 1000 ? null : `not an article: ${JSON.stringify(b).slice(0, 200)}`,
-  )
-  const markdownBytes = await probe(contentUrl(0, true), (b) =>
-    b.markdown && !('html' in b) ? null : `not Markdown: ${JSON.stringify(b).slice(0, 200)}`,
-  )
+  const isArticle = (b: any) =>
+    b.html && b.text && b.wordCount > 1000 ? null : `not an article: ${JSON.stringify(b).slice(0, 200)}`
+  const isMarkdown = (b: any) =>
+    b.markdown && !('html' in b) ? null : `not Markdown: ${JSON.stringify(b).slice(0, 200)}`
+  // Every article's reply, so raw Bun.serve sends each request the bytes ours does.
+  const contentSizes: number[] = []
+  const markdownSizes: number[] = []
+  for (let n = 0; n < contentIds.length; n++) {
+    contentSizes.push(await probe(contentUrl(n, false), `/content/${n}`, isArticle))
+    markdownSizes.push(await probe(contentUrl(n, true), `/markdown/${n}`, isMarkdown))
+  }
+  const mean = (values: number[]) => Math.round(values.reduce((a, b) => a + b, 0) / values.length)
+  const raw = await startRawServer(workDir, replies)
 
-  const load = { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS, expect: [200] }
-  const listResult = await runLoad({ ...load, request: () => ({ url: listUrl, init: auth }) })
-  log(`list: ${listResult.rps.toFixed(0)} req/s`)
-  const contentResult = await runLoad({ ...load, request: (n) => ({ url: contentUrl(n, false), init: auth }) })
-  log(`content: ${contentResult.rps.toFixed(0)} req/s`)
-  const markdownResult = await runLoad({ ...load, request: (n) => ({ url: contentUrl(n, true), init: auth }) })
-  log(`content as Markdown: ${markdownResult.rps.toFixed(0)} req/s`)
+  const headers = { authorization: `Bearer ${reader.key}` }
+  const get = (path: string): [WrkRequest, number] => [{ method: 'GET', path, headers, expect: 200 }, 1]
+  const runTag = Date.now().toString(36)
+  /** Raw Bun.serve first, then ours, back to back, so both see the same background load. */
+  const measure = async (name: string, mix: [WrkRequest, number][], rawPaths: string[]) => {
+    const options = { connections: CONCURRENCY, durationS: DURATION_MS / 1000, warmupS: WARMUP_MS / 1000 }
+    const rawResult = await drive(raw.url, rawMix(mix, rawPaths), { ...options, seed: `${runTag}${name}-raw` })
+    const ours = await drive(server.url, mix, { ...options, seed: `${runTag}${name}` })
+    log(`${name}: ${ours.rps.toFixed(0)} req/s vs raw ${rawResult.rps.toFixed(0)} req/s`)
+    return { ours, raw: rawResult }
+  }
+  const articles = contentIds.map((_, n) => n)
+  const listRun = await measure('list', [get(listPath)], ['/list'])
+  const contentRun = await measure(
+    'content',
+    articles.map((n) => get(contentPath(n, false))),
+    articles.map((n) => `/content/${n}`),
+  )
+  const markdownRun = await measure(
+    'content-markdown',
+    articles.map((n) => get(contentPath(n, true))),
+    articles.map((n) => `/markdown/${n}`),
+  )
+  const scenario = (
+    name: string,
+    description: string,
+    run: { ours: LoadResult; raw: LoadResult },
+    responseBytes: number,
+  ): HttpScenario => ({
+    name,
+    description,
+    result: run.ours,
+    raw: run.raw,
+    responseBytes,
+    ratioToRaw: run.ours.rps / run.raw.rps,
+    ratioToList: run.ours.rps / listRun.ours.rps,
+  })
   const http: HttpScenario[] = [
-    {
-      name: 'list',
-      description: `GET /v1/saved-items?limit=50 (${ITEMS} items)`,
-      result: listResult,
-      responseBytes: listBytes,
-      ratioToList: 1,
-    },
-    {
-      name: 'content',
-      description: `GET /v1/saved-items/:id/content, cycling over ${contentIds.length} articles`,
-      result: contentResult,
-      responseBytes: contentBytes,
-      ratioToList: contentResult.rps / listResult.rps,
-    },
-    {
-      name: 'content-markdown',
-      description: "the same with ?format=markdown (turndown on the server's Markdown thread, per request)",
-      result: markdownResult,
-      responseBytes: markdownBytes,
-      ratioToList: markdownResult.rps / listResult.rps,
-    },
+    scenario('list', `GET /v1/saved-items?limit=50 (${ITEMS} items, page cache on)`, listRun, listBytes),
+    scenario(
+      'content',
+      `GET /v1/saved-items/:id/content, cycling over ${contentIds.length} articles (bytes: their mean)`,
+      contentRun,
+      mean(contentSizes),
+    ),
+    scenario(
+      'content-markdown',
+      "the same with ?format=markdown (turndown on the server's Markdown thread, per request)",
+      markdownRun,
+      mean(markdownSizes),
+    ),
   ]
   const httpRssMiB = Math.round(phaseRss / 1024 / 1024)
 
   // 3. List latency, open loop, without and then with an enrichment backlog of 2 MiB pages.
   const hugePage = articlePage(HUGE_PAGE_BYTES)
   const hugePageJson = JSON.stringify(hugePage)
-  const runTag = Date.now().toString(36)
   const captureBody = (n: number) =>
     `{"url":${JSON.stringify(`https://news.bench.example/${runTag}/long-read-${n}`)},"sourceName":"bench","html":${hugePageJson}}`
   const captureInit = (n: number): RequestInit => ({
@@ -486,19 +527,24 @@ async function main(): Promise<number> {
   )
   console.log('')
   console.log(
-    `2. Content endpoint beside the list (${CONCURRENCY} in flight, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up)`,
+    `2. Content endpoint beside the list and raw Bun.serve (${CONCURRENCY} connections, keep-alive, ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up, load by ${generatorName()})`,
   )
   printTable(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'bytes', '÷ list', 'errors'],
-    http.map((s) => [
-      s.name,
-      fmt(s.result.rps, 0),
-      fmt(s.result.p50Ms, 2),
-      fmt(s.result.p99Ms, 2),
-      String(s.responseBytes),
-      fmt(s.ratioToList, 3),
-      s.result.errors + s.result.warmupErrors > 0 ? `${s.result.errors + s.result.warmupErrors} FAILED` : '0',
-    ]),
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'bytes', 'raw req/s', '÷ raw', '÷ list', 'errors'],
+    http.map((s) => {
+      const errors = s.result.errors + s.result.warmupErrors + s.raw.errors + s.raw.warmupErrors
+      return [
+        s.name,
+        fmt(s.result.rps, 0),
+        fmt(s.result.p50Ms, 2),
+        fmt(s.result.p99Ms, 2),
+        String(s.responseBytes),
+        fmt(s.raw.rps, 0),
+        fmt(s.ratioToRaw, 3),
+        fmt(s.ratioToList, 3),
+        errors > 0 ? `${errors} FAILED` : '0',
+      ]
+    }),
   )
   for (const s of http) console.log(`  ${s.name.padEnd(16)} ${s.description}`)
   console.log('')
@@ -538,7 +584,10 @@ async function main(): Promise<number> {
   )
 
   const failures: string[] = [
-    ...http.flatMap((s) => (s.result.errors + s.result.warmupErrors > 0 ? [`${s.name}: ${s.result.firstError}`] : [])),
+    ...http.flatMap((s) => [
+      ...(s.result.errors + s.result.warmupErrors > 0 ? [`${s.name}: ${s.result.firstError}`] : []),
+      ...(s.raw.errors + s.raw.warmupErrors > 0 ? [`${s.name} (raw): ${s.raw.firstError}`] : []),
+    ]),
     ...windows.flatMap((w) =>
       w.list.errors + w.list.warmupErrors > 0 ? [`list open loop, ${w.name}: ${w.list.firstError}`] : [],
     ),
@@ -558,6 +607,7 @@ async function main(): Promise<number> {
       extraction,
       contentEndpoint: {
         concurrency: CONCURRENCY,
+        generator: generatorName(),
         warmupSeconds: WARMUP_MS / 1000,
         durationSeconds: DURATION_MS / 1000,
         items: ITEMS,

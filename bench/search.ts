@@ -12,8 +12,11 @@
  *      round trip of GET /health (the floor no endpoint can beat, measured in the same run);
  *   3. the index's share of the database file (dbstat);
  *   4. captures per second into a database with the index against one whose index triggers were dropped,
- *      closed loop, alternated three times, in the same run.
- * Pinned like bench/run.ts when taskset is there.
+ *      closed loop (BENCH_CONCURRENCY connections, 32; BENCH_DURATION_S, 5, after BENCH_WARMUP_S, 1), alternated
+ *      three times, in the same run: the load from wrk when it is installed (pinned to its own core), else
+ *      the JavaScript generator (bench/lib/drive.ts, as bench/run.ts).
+ * Pinned like bench/run.ts when taskset is there. Knobs: BENCH_SEARCH_ITEMS (100,000), BENCH_SEARCH_KEEP (a path:
+ * keep the seeded database there). Exits 1 if a measured request failed.
  */
 import { Database as BunDatabase } from 'bun:sqlite'
 import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs'
@@ -22,18 +25,31 @@ import { join } from 'node:path'
 import { uuidv7 } from '../core/ids.ts'
 import { prepareCapture } from '../core/items/capture.ts'
 import { webRandom } from '../core/time.ts'
-import { runLoad } from './lib/load.ts'
+import { drive, generatorName } from './lib/drive.ts'
+import type { LoadResult } from './lib/load.ts'
 import { seededRandom } from './lib/seed.ts'
 import { p50p99 } from './lib/stats.ts'
-import { log, machine } from './lib/tables.ts'
+import { fmt, log, machine, printTable, reportFailures } from './lib/tables.ts'
 import { openDatabase } from '../adapters/storage/open-database.ts'
 import { catchUpSearchIndex } from '../adapters/storage/search-index.ts'
-import { benchEnv, createKey, createPerson, pinCores, SERVER, startServer, stopAll } from './lib/processes.ts'
+import {
+  benchEnv,
+  createKey,
+  createPerson,
+  envNumber,
+  pinCores,
+  SERVER,
+  startServer,
+  stopAll,
+} from './lib/processes.ts'
 
-const ITEMS = Number(process.env.BENCH_SEARCH_ITEMS ?? 100_000)
+const ITEMS = Math.round(envNumber('BENCH_SEARCH_ITEMS', 100_000))
 const SAMPLES = 300
 /** Capture runs with and without the index, alternated: the machine drifts, so more than one pair. */
 const CAPTURE_ROUNDS = 3
+const CONCURRENCY = Math.round(envNumber('BENCH_CONCURRENCY', 32))
+const DURATION_S = envNumber('BENCH_DURATION_S', 5)
+const WARMUP_S = envNumber('BENCH_WARMUP_S', 1)
 
 const workDir = mkdtempSync(join(tmpdir(), 'readlater-bench-search-'))
 const dbPath = join(workDir, 'search.db')
@@ -158,6 +174,8 @@ const QUERIES = [
   { name: 'filters only', q: 'is:unread type:video', match: null },
 ] as const
 
+const benchStarted = performance.now()
+
 async function main(): Promise<number> {
   log(`readlater search bench: ${ITEMS} items, ${machine()}`)
   log(pinCores())
@@ -187,7 +205,7 @@ async function main(): Promise<number> {
 
   const server = await startServer('readlater', [SERVER], env(dbPath))
   const headers = { authorization: `Bearer ${key}` }
-  const rows: string[] = []
+  const rows: string[][] = []
   const results: Record<string, unknown>[] = []
   // The floor: a round trip to the same server that reads nothing (GET /health), from the same client.
   const floorSamples: number[] = []
@@ -224,9 +242,14 @@ async function main(): Promise<number> {
     const d = p50p99(direct)
     const overFloor = e.p50 / (d.p50 + floor.p50)
     results.push({ query: query.name, q: query.q, found, endpoint: e, raw: d, ratio: e.p50 / d.p50, overFloor })
-    rows.push(
-      `${query.name.padEnd(30)} ${String(found).padStart(5)} ${e.p50.toFixed(2).padStart(8)} ${e.p99.toFixed(2).padStart(8)} ${d.p50.toFixed(2).padStart(8)} ${d.p99.toFixed(2).padStart(8)} ${(e.p50 / d.p50).toFixed(2).padStart(6)} ${overFloor.toFixed(2).padStart(7)}`,
-    )
+    rows.push([
+      query.name,
+      String(found),
+      `${fmt(e.p50, 2)} / ${fmt(e.p99, 2)}`,
+      `${fmt(d.p50, 2)} / ${fmt(d.p99, 2)}`,
+      fmt(e.p50 / d.p50, 2),
+      fmt(overFloor, 2),
+    ])
   }
   raw.close()
   await stopAll()
@@ -245,61 +268,86 @@ async function main(): Promise<number> {
     .all() as { name: string }[])
     strip.exec(`DROP TRIGGER ${name}`)
   strip.close()
-  const capture = async (path: string, round: number) => {
+  const runTag = Date.now().toString(36)
+  const failures: string[] = []
+  const capture = async (path: string, round: number, side: string): Promise<LoadResult> => {
     const target = await startServer(`capture ${path}`, [SERVER], env(path))
-    const result = await runLoad({
-      concurrency: 32,
-      warmupMs: 1000,
-      durationMs: 5000,
-      expect: [201],
-      request: (n) => ({
-        url: `${target.url}/v1/captures`,
-        init: {
-          method: 'POST',
-          headers: { authorization: `Bearer ${captureKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ url: `https://capture${round}.example.com/post/${n}`, sourceName: 'bench' }),
-        },
-      }),
-    })
+    const result = await drive(
+      target.url,
+      [
+        [
+          {
+            method: 'POST',
+            path: '/v1/captures',
+            headers: { authorization: `Bearer ${captureKey}`, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              url: `https://capture${round}.example.com/${runTag}/post/{n}`,
+              sourceName: 'bench',
+            }),
+            expect: 201,
+          },
+          1,
+        ],
+      ],
+      { connections: CONCURRENCY, durationS: DURATION_S, warmupS: WARMUP_S, seed: `${runTag}${side}${round}` },
+    )
     await stopAll()
-    return result.rps
+    if (result.errors + result.warmupErrors > 0)
+      failures.push(
+        `captures ${side} the index, round ${round + 1}: ${result.errors} measured + ${result.warmupErrors} warm-up failures; first: ${result.firstError}`,
+      )
+    log(`captures ${side} the index, round ${round + 1}: ${result.rps.toFixed(0)} req/s`)
+    return result
   }
   const captureKey = templateKey
   const withIndex: number[] = []
   const withoutIndex: number[] = []
   for (let round = 0; round < CAPTURE_ROUNDS; round++) {
-    withIndex.push(await capture(small, round))
-    withoutIndex.push(await capture(without, round))
+    withIndex.push((await capture(small, round, 'with')).rps)
+    withoutIndex.push((await capture(without, round, 'without')).rps)
   }
   const captureRatio = withIndex.reduce((a, b) => a + b) / withoutIndex.reduce((a, b) => a + b)
 
-  log('')
-  log(`query                          found  p50 ms   p99 ms  raw p50  raw p99  ratio  ÷(raw+floor)`)
-  for (const row of rows) log(row)
-  log('')
-  log(
+  console.log('')
+  console.log(`search at ${ITEMS} items, ${machine()}`)
+  printTable(['query', 'found', 'p50 / p99 ms', 'raw p50 / p99 ms', 'p50 ÷ raw', 'p50 ÷ (raw + floor)'], rows)
+  console.log(
     `  one request at a time, ${SAMPLES} per query after 20 warm-up; raw = the same SQL run directly on the file by this process`,
   )
-  log(
+  console.log(
     `  floor = GET /health from the same client: p50 ${floor.p50.toFixed(2)} ms, p99 ${floor.p99.toFixed(2)} ms (the round trip no endpoint can beat)`,
   )
-  log(
+  console.log(
     `  index: ${(sizes.search / 2 ** 20).toFixed(0)} MiB of a ${(sizes.total / 2 ** 20).toFixed(0)} MiB database (${((100 * sizes.search) / sizes.total).toFixed(0)}%); article text ${(contentBytes / 2 ** 20).toFixed(0)} MiB`,
   )
-  log(
-    `  captures/s with the index ${withIndex.map((r) => r.toFixed(0)).join(' / ')}, without ${withoutIndex.map((r) => r.toFixed(0)).join(' / ')}: ratio ${captureRatio.toFixed(2)} (32 in flight, 5 s each, alternated)`,
+  console.log(
+    `  indexing: ${indexedCount} items in ${indexSeconds.toFixed(1)} s (${((indexSeconds * 1e6) / indexedCount).toFixed(0)} µs an item); seeding took ${seconds.toFixed(1)} s`,
+  )
+  console.log(
+    `  captures/s with the index ${withIndex.map((r) => r.toFixed(0)).join(' / ')}, without ${withoutIndex.map((r) => r.toFixed(0)).join(' / ')}: with ÷ without ${captureRatio.toFixed(2)} (${CONCURRENCY} connections, ${DURATION_S} s after ${WARMUP_S} s warm-up each, alternated; load by ${generatorName()})`,
   )
   const file = join(tmpdir(), `readlater-bench-search-${new Date().toISOString().replaceAll(':', '-')}.json`)
   writeFileSync(
     file,
     JSON.stringify(
-      { items: ITEMS, indexSeconds, floor, results, index: sizes, captureRatio, withIndex, withoutIndex },
+      {
+        items: ITEMS,
+        generator: generatorName(),
+        indexSeconds,
+        floor,
+        results,
+        index: sizes,
+        captureRatio,
+        withIndex,
+        withoutIndex,
+        failures,
+      },
       null,
       2,
     ),
   )
-  log(`  results JSON: ${file}`)
-  return 0
+  console.log(`  results JSON: ${file}   (wall time ${((performance.now() - benchStarted) / 1000).toFixed(1)} s)`)
+  return reportFailures(failures, 'FAILED REQUESTS')
 }
 
 let templateKey = ''
