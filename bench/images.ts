@@ -22,6 +22,7 @@ import { openDatabase } from '../adapters/storage/open-database.ts'
 import { upsertCapture } from '../adapters/storage/saved-items.ts'
 import { itemImages, savedItems, users } from '../adapters/storage/schema.ts'
 import { png } from '../test/fixtures/images/images.ts'
+import { fmt, printTable } from './lib/tables.ts'
 
 const ITEMS = Number(process.env.BENCH_IMAGES_ITEMS ?? 100)
 const PER_PAGE = Number(process.env.BENCH_IMAGES_PER_PAGE ?? 20)
@@ -126,21 +127,31 @@ const without = await enrich('without', undefined)
 const withImages = await enrich('with', archiving)
 fixtures.stop(true)
 
-const mb = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`
+const mb = (bytes: number) => (bytes / 1_000_000).toFixed(1)
 const pageBytes = new TextEncoder().encode(page(0)).byteLength
 console.log('')
 console.log(
   `archived images, ${ITEMS} article pages (${(pageBytes / 1024).toFixed(0)} KiB) of ${PER_PAGE} images (${(IMAGES[0]!.byteLength / 1024).toFixed(0)} KiB PNGs) each, ${CONCURRENCY} workers, from a local server`,
 )
-console.log(
-  `  without archiving: ${without.perSecond.toFixed(1)} items/s enriched (${(1000 / without.perSecond).toFixed(1)} ms an item)`,
+printTable(
+  ['enrichment', 'items/s', 'ms an item', 'images stored', 'MB of images', 'database file MB'],
+  [
+    ['without archiving', without],
+    ['with archiving', withImages],
+  ].map(([name, run]) => {
+    const r = run as Run
+    return [
+      name as string,
+      fmt(r.perSecond, 1),
+      fmt(1000 / r.perSecond, 1),
+      String(r.images),
+      mb(r.imageBytes),
+      mb(r.fileBytes),
+    ]
+  }),
 )
 console.log(
-  `  with archiving:    ${withImages.perSecond.toFixed(1)} items/s enriched (${(1000 / withImages.perSecond).toFixed(1)} ms an item; ${withImages.images} images fetched, sniffed, stored; articles rewritten)`,
-)
-console.log(`  ratio ${(without.perSecond / withImages.perSecond).toFixed(2)}x the time per item`)
-console.log(
-  `  stored: ${mb(withImages.imageBytes)} of images (${mb(withImages.imageBytes / ITEMS)} an item); database file ${mb(withImages.fileBytes)} against ${mb(without.fileBytes)} without`,
+  `  with ÷ without: ${(without.perSecond / withImages.perSecond).toFixed(2)}x the time an item; ${mb(withImages.imageBytes / ITEMS)} MB of images an item (fetched through the guard, sniffed, stored with the article; the article rewritten to point at them)`,
 )
 if (without.enriched !== ITEMS || withImages.enriched !== ITEMS) {
   console.log(`!!! only ${without.enriched} and ${withImages.enriched} of ${ITEMS} items were enriched`)

@@ -11,7 +11,7 @@
  *      import's merge rules, folders, enrichment queueing and durable progress cost;
  *   3. reads the server's peak RSS (VmHWM) after each import, and the p99 of `GET /v1/saved-items?limit=50` (one
  *      request at a time, from a third person) while the import runs;
- *   4. exports the 100,000 items in each format: MB/s and the server's peak RSS.
+ *   4. exports the 100,000 items in each format: MB/s and the server's peak RSS, beside an idle server's.
  * Each import and each export runs on a freshly started server process, so its RSS is its own.
  * Pinned like bench/run.ts when taskset is there.
  */
@@ -22,7 +22,7 @@ import { join } from 'node:path'
 import { benchEnv, personWithKey, peakRssMiB, pinCores, SERVER, startServer, stopAll } from './lib/processes.ts'
 import { seededRandom } from './lib/seed.ts'
 import { p50p99 } from './lib/stats.ts'
-import { log, machine } from './lib/tables.ts'
+import { fmt, log, machine, printTable } from './lib/tables.ts'
 
 const ENTRIES = Number(process.env.BENCH_IMPORT_ENTRIES ?? 100_000)
 const workDir = mkdtempSync(join(tmpdir(), 'readlater-bench-imports-'))
@@ -60,6 +60,8 @@ function pocketFile(): string {
     )
   return out.join('\n')
 }
+
+const benchStarted = performance.now()
 
 async function main(): Promise<number> {
   log(`readlater import bench: ${ENTRIES} entries, ${machine()}`)
@@ -140,6 +142,13 @@ async function main(): Promise<number> {
     })
   }
 
+  // An idle server's peak, what the imports' and exports' peaks are read against.
+  await stopAll()
+  server = await startServer('readlater', [SERVER], env)
+  await (await fetch(`${server.url}/health`)).arrayBuffer()
+  await Bun.sleep(500)
+  const idleMiB = peakRssMiB(server.process.pid)
+
   // Export, each format: MB/s and RSS.
   const exports: Record<string, unknown>[] = []
   for (const format of ['json', 'netscape', 'csv']) {
@@ -184,22 +193,37 @@ async function main(): Promise<number> {
   bare.close()
   const barePerSecond = ENTRIES / bareSeconds
 
-  log('')
-  log('import      entries/s  ÷ bare insert  seconds  file MiB  peak RSS MiB  list p50/p99 ms (samples)')
-  for (const row of rows)
-    log(
-      `${String(row.format).padEnd(10)} ${(row.perSecond as number).toFixed(0).padStart(10)} ${((row.perSecond as number) / barePerSecond).toFixed(3).padStart(14)} ${(row.seconds as number).toFixed(1).padStart(8)} ${(row.fileMiB as number).toFixed(1).padStart(9)} ${(row.peakRssMiB as number).toFixed(0).padStart(13)}  ${(row.listP50 as number).toFixed(1)} / ${(row.listP99 as number).toFixed(1)} (${row.listSamples})`,
-    )
-  log(`  bare batched insert of the same rows (bun:sqlite, 250 a transaction): ${barePerSecond.toFixed(0)} rows/s`)
-  log('')
-  log('export      MiB   seconds   MiB/s  peak RSS MiB')
-  for (const row of exports)
-    log(
-      `${String(row.format).padEnd(9)} ${(row.MiB as number).toFixed(1).padStart(6)} ${(row.seconds as number).toFixed(2).padStart(9)} ${(row.MiBps as number).toFixed(1).padStart(7)} ${(row.peakRssMiB as number).toFixed(0).padStart(13)}`,
-    )
+  console.log('')
+  console.log(`import and export at ${ENTRIES} entries, ${machine()}`)
+  printTable(
+    ['import', 'entries/s', '÷ bare insert', 'seconds', 'file MiB', 'peak RSS MiB', 'list p50 / p99 ms (samples)'],
+    rows.map((row) => [
+      String(row.format),
+      fmt(row.perSecond as number, 0),
+      fmt((row.perSecond as number) / barePerSecond, 3),
+      fmt(row.seconds as number, 1),
+      fmt(row.fileMiB as number, 1),
+      fmt(row.peakRssMiB as number, 0),
+      `${fmt(row.listP50 as number, 1)} / ${fmt(row.listP99 as number, 1)} (${row.listSamples})`,
+    ]),
+  )
+  console.log(
+    `  bare batched insert of the same rows (bun:sqlite, 250 a transaction): ${barePerSecond.toFixed(0)} rows/s; an idle server's peak RSS ${fmt(idleMiB, 0)} MiB`,
+  )
+  console.log('')
+  printTable(
+    ['export', 'MiB', 'seconds', 'MiB/s', 'peak RSS MiB'],
+    exports.map((row) => [
+      String(row.format),
+      fmt(row.MiB as number, 1),
+      fmt(row.seconds as number, 2),
+      fmt(row.MiBps as number, 1),
+      fmt(row.peakRssMiB as number, 0),
+    ]),
+  )
   const file = join(tmpdir(), `readlater-bench-imports-${new Date().toISOString().replaceAll(':', '-')}.json`)
-  writeFileSync(file, JSON.stringify({ entries: ENTRIES, imports: rows, barePerSecond, exports }, null, 2))
-  log(`  results JSON: ${file}`)
+  writeFileSync(file, JSON.stringify({ entries: ENTRIES, imports: rows, barePerSecond, idleMiB, exports }, null, 2))
+  console.log(`  results JSON: ${file}   (wall time ${((performance.now() - benchStarted) / 1000).toFixed(1)} s)`)
   return rows.every((row) => row.status === 'done') ? 0 : 1
 }
 
