@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2'
 import { articleText } from './article-text.ts'
-import { capHtml, type Article } from './extract-article.ts'
+import { capHtml } from './cap-html.ts'
+import type { Article } from './extract-article.ts'
 import { countWords } from './reading-time.ts'
 import { sanitizeArticle } from './sanitize-article.ts'
 

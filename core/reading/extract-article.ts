@@ -4,6 +4,7 @@ import { parseHTML } from 'linkedom'
 import { cleanText } from '../enrichment/clean-text.ts'
 import { articleText } from './article-text.ts'
 import { countWords } from './reading-time.ts'
+import { ARTICLE_HTML_MAX_BYTES, capHtml } from './cap-html.ts'
 import { httpUrl, sanitizeArticle } from './sanitize-article.ts'
 
 /** The readable article of a page, sanitized. @see docs/reading.md#content */
@@ -20,8 +21,8 @@ export interface Article {
   wordCount: number
 }
 
-/** The stored article HTML's cap, in bytes of UTF-8. */
-export const ARTICLE_HTML_MAX_BYTES = 1024 * 1024
+/** The stored article HTML's cap (cap-html.ts), for those who read it beside the extractor. */
+export { ARTICLE_HTML_MAX_BYTES }
 /** Past this many elements a page is not read as an article. */
 export const ARTICLE_MAX_ELEMENTS = 100_000
 /**
@@ -30,22 +31,7 @@ export const ARTICLE_MAX_ELEMENTS = 100_000
  */
 export const ARTICLE_MAX_DEPTH = 256
 
-const BLOCK_CLOSERS = [
-  '</p>',
-  '</li>',
-  '</pre>',
-  '</blockquote>',
-  '</figure>',
-  '</table>',
-  '</h1>',
-  '</h2>',
-  '</h3>',
-  '</h4>',
-  '</h5>',
-  '</h6>',
-]
 const LANG_TAG = /^[a-z]{2,8}(?:-[a-z0-9]{1,8})*$/i
-const encoder = new TextEncoder()
 
 /**
  * The page's article as Readability finds it, then sanitized to the allowlist, cut to
@@ -117,35 +103,4 @@ function baseUrlOf(
 ): string {
   const href = document.querySelector('base[href]')?.getAttribute('href')
   return (href && httpUrl(href, pageUrl)) || pageUrl
-}
-
-/**
- * Sanitized HTML over the cap is cut after the last block that ends below it, and sanitized again so
- * every element left open is closed.
- */
-export function capHtml(html: string, base: string): string {
-  if (html.length <= ARTICLE_HTML_MAX_BYTES / 3 || encoder.encode(html).byteLength <= ARTICLE_HTML_MAX_BYTES)
-    return html
-  // Room for the closing tags the second pass adds.
-  const budget = ARTICLE_HTML_MAX_BYTES - 16 * 1024
-  let end = Math.min(html.length, budget)
-  while (end > 0 && encoder.encode(html.slice(0, end)).byteLength > budget) end = Math.floor(end * 0.9)
-  // Never between the two halves of a surrogate pair (a lone half would be stored as U+FFFD, or worse).
-  const last = html.charCodeAt(end - 1)
-  if (last >= 0xd800 && last <= 0xdbff) end--
-  const head = html.slice(0, end)
-  let blockEnd = -1
-  for (const closer of BLOCK_CLOSERS) {
-    const at = head.lastIndexOf(closer)
-    if (at >= 0) blockEnd = Math.max(blockEnd, at + closer.length)
-  }
-  // No block ends in time (one huge paragraph), or the last one ends so early that cutting there would drop
-  // most of what fits (a heading, then one huge paragraph): cut in the text, never inside a tag.
-  const cut =
-    blockEnd >= head.length / 2
-      ? head.slice(0, blockEnd)
-      : head.lastIndexOf('<') > head.lastIndexOf('>')
-        ? head.slice(0, head.lastIndexOf('<'))
-        : head
-  return sanitizeArticle(cut, base)
 }
