@@ -64,14 +64,24 @@ export interface ListPage {
 
 /**
  * A page as the list cache holds it: the DTOs, and the REST body `{"savedItems":[…]}`: UTF-8 bytes when the
- * page is kept (each hit sends them as they are), the JSON text when it is read for one answer only
- * (`LIST_CACHE_MB=0`: encoding it here would only copy it once more before the server does).
+ * page is kept (each hit sends them as they are); null when it is read for one answer only
+ * (`LIST_CACHE_MB=0`), until REST asks for it with `pageJson` (MCP answers with its own serialization, so
+ * the REST body made for every uncached page was a second `JSON.stringify` of each MCP list).
  */
 export interface ListedPage {
   page: ListPage
-  json: Uint8Array | string
+  json: Uint8Array | string | null
   /** Set once the page has been checked against its response schema, by whichever transport served it first. */
   verified: boolean
+}
+
+/**
+ * The REST body of a listed page: the kept bytes, or the JSON text of a page read for one answer (as text:
+ * encoding it here would only copy it once more before the server does).
+ */
+export function pageJson(listed: ListedPage): Uint8Array | string {
+  listed.json ??= JSON.stringify({ savedItems: listed.page.savedItems })
+  return listed.json
 }
 
 const listCaches = new WeakMap<object, PageCache<ListedPage>>()
@@ -86,7 +96,7 @@ const encoder = new TextEncoder()
 export async function listPage(deps: AppDeps, principal: Principal, input: ListInput): Promise<ListedPage> {
   if (deps.config.listCacheBytes === 0) {
     const page = await readPage(deps, principal, input)
-    return { page, json: JSON.stringify({ savedItems: page.savedItems }), verified: false }
+    return { page, json: null, verified: false }
   }
   let cache = listCaches.get(deps.db)
   if (!cache) listCaches.set(deps.db, (cache = new PageCache(deps.config.listCacheBytes)))

@@ -79,6 +79,38 @@ describe('the direct path answers as the SDK does', () => {
   })
 })
 
+describe('a list page served again', () => {
+  // The answer's head is kept as text when first made and as bytes once the page is served again
+  // (adapters/http/mcp/server.ts); a page read for one answer (LIST_CACHE_MB=0) stays text. Either way
+  // the bytes on the wire are the SDK's.
+  test.each([
+    ['with the page cache', {}],
+    ['without it (LIST_CACHE_MB=0)', { LIST_CACHE_MB: '0' }],
+  ])('%s: the same answer as the SDK, every time', async (_name, env) => {
+    const own = await createHarness({ env })
+    const user = await own.user()
+    const key = await user.key()
+    await own.call('POST', '/v1/captures', {
+      token: key,
+      body: { url: 'https://example.com/été', sourceName: 'Lecteur' },
+    })
+    const send = async (headers: Record<string, string>) =>
+      (
+        await own.call('POST', '/mcp', {
+          token: key,
+          raw: JSON.stringify(call('list_saved_items', {}, 9)),
+          headers,
+          unchecked: true,
+        })
+      ).text
+    const viaSdk = await send(VIA_SDK)
+    const answers = [await send(DIRECT), await send(DIRECT), await send(DIRECT)]
+    expect(viaSdk).toContain('"structuredContent"')
+    for (const answer of answers) expect(answer).toBe(viaSdk)
+    own.db.$client.close()
+  })
+})
+
 describe('what the direct path leaves to the SDK', () => {
   const request = (headers: Record<string, string>) =>
     new Request('http://localhost:3000/mcp', { method: 'POST', headers })

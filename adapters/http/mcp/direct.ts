@@ -3,8 +3,8 @@ import type { Principal } from '../../../core/types.ts'
 import type { AppDeps } from '../../app/deps.ts'
 import { answerHead, runToolHead, TOOL_LIST } from './server.ts'
 
-const TOOL_LIST_HEAD = answerHead(JSON.stringify({ tools: TOOL_LIST }))
 const encoder = new TextEncoder()
+const TOOL_LIST_HEAD = encoder.encode(answerHead(JSON.stringify({ tools: TOOL_LIST })))
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -41,7 +41,7 @@ export async function answerDirectly(
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null
 
   const params = message.params
-  let head: Uint8Array
+  let head: Uint8Array | string
   if (message.method === 'tools/list') {
     if (params !== undefined && !(isPlainObject(params) && Object.keys(params).length === 0)) return null
     head = TOOL_LIST_HEAD
@@ -54,8 +54,11 @@ export async function answerDirectly(
     return null
   }
   // The SDK's answer, byte for byte: `{"result":…,"jsonrpc":"2.0","id":…}`. The head of a cached list
-  // page is encoded once, so a request copies its bytes instead of building and encoding a 44 KB string.
-  const tail = encoder.encode(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)
+  // page is encoded once, so a request copies its bytes instead of building and encoding a 44 KB string;
+  // any other head is text, and the answer is that text and the tail, encoded once by the server.
+  const tailText = `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`
+  if (typeof head === 'string') return new Response(head + tailText, { status: 200, headers: JSON_HEADERS })
+  const tail = encoder.encode(tailText)
   const body = new Uint8Array(head.byteLength + tail.byteLength)
   body.set(head)
   body.set(tail, head.byteLength)

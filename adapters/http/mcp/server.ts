@@ -114,26 +114,35 @@ async function executeTool(deps: AppDeps, principal: Principal, name: string, ar
   }
 }
 
-// A cached list page is served to MCP as often as to REST: its answer's head is serialized and encoded once.
-const pageHeads = new WeakMap<object, Uint8Array>()
+// A cached list page is served to MCP as often as to REST: its answer's head is serialized once, and encoded
+// once it is served a second time. A page read for one answer (LIST_CACHE_MB=0, every other tool) stays
+// text, which the server encodes as it sends it: encoding it here first was a copy of the whole answer.
+const pageHeads = new WeakMap<object, Uint8Array | string>()
 const encoder = new TextEncoder()
 
-/** The head of a direct answer (direct.ts), `{"result":<the tools/call result>`, as UTF-8 bytes. */
+/** The head of a direct answer (direct.ts), `{"result":<the tools/call result>`: text, or UTF-8 bytes when kept. */
 export async function runToolHead(
   deps: AppDeps,
   principal: Principal,
   name: string,
   args: unknown,
-): Promise<Uint8Array> {
+): Promise<Uint8Array | string> {
   const { result, page } = await executeTool(deps, principal, name, args)
   if (!page) return answerHead(JSON.stringify(result))
-  let head = pageHeads.get(page)
-  if (head === undefined) pageHeads.set(page, (head = answerHead(JSON.stringify(result))))
-  return head
+  const head = pageHeads.get(page)
+  if (head === undefined) {
+    const text = answerHead(JSON.stringify(result))
+    pageHeads.set(page, text)
+    return text
+  }
+  if (typeof head !== 'string') return head
+  const bytes = encoder.encode(head)
+  pageHeads.set(page, bytes)
+  return bytes
 }
 
 /** `{"result":<json>`: the SDK's answer starts with its result (direct.ts). */
-export const answerHead = (resultJson: string): Uint8Array => encoder.encode(`{"result":${resultJson}`)
+export const answerHead = (resultJson: string): string => `{"result":${resultJson}`
 
 /**
  * An MCP server for one request, for one person (stateless Streamable HTTP: any instance can answer any
