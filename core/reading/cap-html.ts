@@ -2,7 +2,8 @@ import { sanitizeArticle } from './sanitize-article.ts'
 
 // The stored article's cap, apart from the extraction (extract-article.ts): archiving an article's images
 // caps it again, on the main thread, and importing the cap from the extractor loaded linkedom and Readability
-// into every process, a sixth of the live heap of one that never extracts there (docs/benchmarks.md#the-uncached-list).
+// into every process (1.5 of a started service's 15 MB of live heap), though extraction runs on its threads.
+// A larger heap makes every request's allocations cost more (docs/benchmarks.md#the-uncached-list).
 
 /** The stored article HTML's cap, in bytes of UTF-8. */
 export const ARTICLE_HTML_MAX_BYTES = 1024 * 1024
