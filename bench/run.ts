@@ -39,13 +39,13 @@ import { listSavedItems } from '../adapters/storage/saved-items.ts'
 import { atomically, openDatabase, type Database } from '../adapters/storage/open-database.ts'
 import { savedItems } from '../adapters/storage/schema.ts'
 import { insertUser } from '../adapters/storage/users.ts'
-import { runFixedRate, runLoad, type LoadRequest, type LoadResult } from './lib/load.ts'
-import { runWrk, wrkPath, type WrkRequest } from './lib/wrk.ts'
+import { runFixedRate, type LoadRequest, type LoadResult } from './lib/load.ts'
+import { drive as driveLoad, generatorName } from './lib/drive.ts'
+import type { WrkRequest } from './lib/wrk.ts'
 import {
   createKey,
   createPersonWithKey,
   envNumber,
-  generatorPrefix,
   pinCores,
   rssBytes,
   runBench,
@@ -261,9 +261,7 @@ const pick = (round: ScenarioResult[], name: string) => round.find((r) => r.name
 
 async function main(): Promise<number> {
   const started = performance.now()
-  const generator = wrkPath()
-    ? `wrk (${wrkPath()}), 1 thread`
-    : 'the JavaScript generator (wrk not installed, or BENCH_NO_WRK set)'
+  const generator = generatorName()
   log(
     `readlater bench: ${CONCURRENCY} in flight, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s per run, ${ROUNDS} round(s), load by ${generator}, ${machine()}`,
   )
@@ -563,35 +561,14 @@ async function main(): Promise<number> {
   ]
 
   let round = 0
-  /** Drives one mix against one origin: wrk when installed, else the JavaScript generator. */
-  const drive = (origin: string, mix: [WrkRequest, number][], tag: string): Promise<LoadResult> => {
-    const seed = `${runTag}r${round}${tag}`
-    if (wrkPath())
-      return runWrk({
-        origin,
-        mix,
-        connections: CONCURRENCY,
-        durationS: DURATION_MS / 1000,
-        warmupS: WARMUP_MS / 1000,
-        prefix: generatorPrefix(),
-        seed,
-      })
-    const order = mix.flatMap(([request, weight]) => Array.from({ length: weight }, () => request))
-    return runLoad({
-      concurrency: CONCURRENCY,
-      warmupMs: WARMUP_MS,
-      durationMs: DURATION_MS,
-      expect: [...new Set(mix.map(([request]) => request.expect))],
-      request: (n) => {
-        const kind = order[n % order.length]!
-        const unique = `${seed}-${n}`
-        return {
-          url: `${origin}${kind.path.replaceAll('{n}', unique)}`,
-          init: { method: kind.method, headers: kind.headers, body: kind.body?.replaceAll('{n}', unique) },
-        }
-      },
+  /** Drives one mix against one origin (bench/lib/drive.ts: wrk when installed, else the JavaScript generator). */
+  const drive = (origin: string, mix: [WrkRequest, number][], tag: string): Promise<LoadResult> =>
+    driveLoad(origin, mix, {
+      connections: CONCURRENCY,
+      durationS: DURATION_MS / 1000,
+      warmupS: WARMUP_MS / 1000,
+      seed: `${runTag}r${round}${tag}`,
     })
-  }
 
   // The server's resident set, sampled through every scenario.
   let peakRss = 0
