@@ -1,3 +1,4 @@
+import type { Article } from '../../reading/extract-article.ts'
 import { readingMinutes } from '../../reading/reading-time.ts'
 import { cutFileStem, safeFileStem } from '../markdown.ts'
 import {
@@ -37,15 +38,8 @@ export type { ArchivedImage, ReadArchivedImage } from './images.ts'
 
 export const EPUB_CONTENT_TYPE = 'application/epub+zip'
 
-/** What a chapter needs of an article: not its text, which can be as long as its HTML. */
-export interface EpubArticle {
-  title: string | null
-  byline: string | null
-  siteName: string | null
-  lang: string | null
-  wordCount: number
-  html: string
-}
+/** What a chapter needs of an article: all of it but its text, which can be as long as its HTML. */
+export type EpubArticle = Omit<Article, 'text'>
 
 /** One item as a chapter: what the item knows, and its article (null: none was extracted). */
 export interface EpubChapter {
