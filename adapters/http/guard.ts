@@ -29,7 +29,7 @@ import {
   settleIdempotency,
 } from './idempotency.ts'
 import { isAllowedMcpOrigin, MCP_CORS_HEADERS } from './mcp-origin.ts'
-import { noteCaller } from './pipeline.ts'
+import { noteCaller, pathWithQueryOf } from './pipeline.ts'
 import {
   IP_LIMIT_WINDOW_SECONDS,
   type IpLimitFormat,
@@ -182,14 +182,13 @@ export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSessi
     const key = c.request.headers.get('idempotency-key')
     if (c[IDEMPOTENT_FORM] && session && key !== null && c.request.method === 'POST') {
       validateIdempotencyKey(key)
-      const url = c.request.url
       const outcome = await claimIdempotency(deps.db, {
         // The session's own credential, as when it calls the API (credentials.ts): one scope for both.
         credentialId: `session:${session.tokenHash.slice(0, 32)}`,
         userId: session.userId,
         rawKey: key,
         method: 'POST',
-        pathWithQuery: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+        pathWithQuery: pathWithQueryOf(c.request.url),
         // The form as read (the body is consumed by then): the same fields in the same order are the same request.
         body: new TextEncoder().encode(visitor.form?.toString() ?? ''),
         nowMs: deps.clock.now().getTime(),
@@ -367,13 +366,12 @@ export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSessi
     }
 
     async function claimKey(c: GuardContext, admission: Admission, key: string): Promise<Response | undefined> {
-      const url = c.request.url
       const outcome = await claimIdempotency(deps.db, {
         credentialId: admission.principal.credentialId,
         userId: admission.principal.userId,
         rawKey: key,
         method: c.request.method,
-        pathWithQuery: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+        pathWithQuery: pathWithQueryOf(c.request.url),
         body: admission.raw ?? new Uint8Array(),
         nowMs: deps.clock.now().getTime(),
       })

@@ -33,11 +33,16 @@ export function noteCaller(request: Request, caller: { userId: string; kind: str
   if (record) record.caller = { userId: caller.userId, kind: caller.kind }
 }
 
+/** The path and query of a request URL (everything after its origin), read without parsing the URL. */
+export function pathWithQueryOf(url: string): string {
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2))
+}
+
 /** The path of a request URL, without its query, read without parsing the URL. */
 export function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2)
-  const query = url.indexOf('?', start)
-  return query < 0 ? url.slice(start) : url.slice(start, query)
+  const path = pathWithQueryOf(url)
+  const query = path.indexOf('?')
+  return query < 0 ? path : path.slice(0, query)
 }
 
 /**
