@@ -27,7 +27,7 @@
  * BENCH_SERVER_ROOT (another checkout whose server.ts to measure, for before/after tables). Reports the
  * server's peak RSS and each goal's ratio per round. Exits 1 if any measured request failed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { count, eq } from 'drizzle-orm'
@@ -40,7 +40,7 @@ import { atomically, openDatabase, type Database } from '../adapters/storage/ope
 import { savedItems } from '../adapters/storage/schema.ts'
 import { insertUser } from '../adapters/storage/users.ts'
 import { runFixedRate, type LoadRequest, type LoadResult } from './lib/load.ts'
-import { drive as driveLoad, generatorName } from './lib/drive.ts'
+import { drive as driveLoad, generatorName, rawMix, startRawServer } from './lib/drive.ts'
 import type { WrkRequest } from './lib/wrk.ts'
 import {
   createKey,
@@ -400,20 +400,15 @@ async function main(): Promise<number> {
         : `not a page of 50: ${JSON.stringify(b).slice(0, 200)}`,
   )
 
-  const bodiesFile = join(workDir, 'raw-bodies.json')
-  writeFileSync(
-    bodiesFile,
-    JSON.stringify({
-      '/capture': captureSample,
-      '/recapture': recaptureSample,
-      '/list': listSample,
-      '/state': stateSample,
-      '/folders': foldersSample,
-      '/mcp-save': mcpSaveSample,
-      '/mcp-list': mcpListSample,
-    }),
-  )
-  const raw: Server = await startServer('raw Bun.serve', ['bench/raw-server.ts'], { BODIES_FILE: bodiesFile })
+  const raw = await startRawServer(workDir, {
+    '/capture': captureSample,
+    '/recapture': recaptureSample,
+    '/list': listSample,
+    '/state': stateSample,
+    '/folders': foldersSample,
+    '/mcp-save': mcpSaveSample,
+    '/mcp-list': mcpListSample,
+  })
   log(
     `servers up: readlater ${ours.url} (pid ${ours.process.pid}), raw ${raw.url} (pid ${raw.process.pid}), inherent ${inherent.url}; response bytes capture ${captureSample.body.length}, recapture ${recaptureSample.body.length}, list ${listSample.body.length}`,
   )
@@ -584,18 +579,8 @@ async function main(): Promise<number> {
     const results: ScenarioResult[] = []
     for (const scenario of scenarios) {
       // Baselines first, then ours, back to back, so all see the same background load.
-      const rawMix = scenario.mix.map(
-        ([request, weight], i) =>
-          [
-            {
-              ...request,
-              path: scenario.rawPaths[i]!,
-              expect: request.expect === 201 ? 201 : 200,
-            },
-            weight,
-          ] as [WrkRequest, number],
-      )
-      const rawResult = await drive(raw.url, rawMix, `${scenario.name}-raw`)
+      // The raw server answers each path with the status it recorded, so the expectations carry over.
+      const rawResult = await drive(raw.url, rawMix(scenario.mix, scenario.rawPaths), `${scenario.name}-raw`)
       const inherentResult = scenario.inherent
         ? await drive(inherent.url, scenario.mix, `${scenario.name}-inherent`)
         : null
