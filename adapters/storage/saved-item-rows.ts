@@ -37,11 +37,12 @@ export const ITEM_FIELDS = {
   folderName: folders.name,
 }
 
-/** Each field's position in a row, read off ITEM_FIELDS so the order is written once. */
-export const COLUMN = Object.fromEntries(Object.keys(ITEM_FIELDS).map((name, i) => [name, i])) as Record<
-  keyof typeof ITEM_FIELDS,
-  number
->
+/** Each field's position in a row of `fields`, read off the fields so the order is written once. */
+const columnsOf = <F extends object>(fields: F) =>
+  Object.fromEntries(Object.keys(fields).map((name, i) => [name, i])) as Record<keyof F, number>
+
+/** Each field's position in a row of ITEM_FIELDS. */
+export const COLUMN = columnsOf(ITEM_FIELDS)
 
 /** Index of the first column after ITEM_FIELDS: list queries append their sort keys there. */
 export const AFTER_ITEM_FIELDS = Object.keys(ITEM_FIELDS).length
@@ -55,10 +56,7 @@ const { userId: _owner, openedAt: _openedAt, ...WIRE_FIELDS } = ITEM_FIELDS
 export { WIRE_FIELDS }
 
 /** Each wire field's position in a wire row. */
-const WIRE_COLUMN = Object.fromEntries(Object.keys(WIRE_FIELDS).map((name, i) => [name, i])) as Record<
-  keyof typeof WIRE_FIELDS,
-  number
->
+const WIRE_COLUMN = columnsOf(WIRE_FIELDS)
 
 /** The fields a list statement selects, and how each of its rows is read: the item, or its wire shape. */
 export interface RowShape<T> {
