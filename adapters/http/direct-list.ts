@@ -9,11 +9,10 @@ import { bearerToken, insufficientScopeChallenge, resolveCredential } from './cr
 import { errorResponse } from './errors.ts'
 import { limitsFor, overLimitMessage, rateLimitHeaders } from './limits.ts'
 import { noteCaller } from './pipeline.ts'
-import { listResponse } from './list-response.ts'
+import { LIST_PATH, listResponse, listUrlOf } from './list-response.ts'
 import { ListQuery } from './schemas.ts'
 
 const queryCheck = TypeCompiler.Compile(ListQuery)
-const LIST_PATH = '/v1/saved-items'
 const QUERY_KEYS = new Set(['sort', 'folder', 'limit', 'cursor'])
 
 /**
@@ -36,7 +35,7 @@ export function directList(
   deps: AppDeps,
 ): (request: Request, path: string) => Promise<((request: Request) => Promise<Response>) | null> | null {
   const browser = browserSession(deps)
-  const listUrl = new URL(`${deps.config.baseUrl}${LIST_PATH}`).href
+  const listUrl = listUrlOf(deps.config.baseUrl)
   const metadataUrl = `${deps.config.baseUrl}/.well-known/oauth-protected-resource`
   const limits = limitsFor(deps)
 

@@ -8,6 +8,12 @@ import { pageSchemaFailure } from './page-check.ts'
 // GET /v1/saved-items's answer, once the caller may list: one function for the route
 // (routes/saved-items.ts) and for the direct list (direct-list.ts), so the two cannot drift.
 
+/** The list's path. */
+export const LIST_PATH = '/v1/saved-items'
+
+/** The list's address under `baseUrl`, for the Link header: made once per app, not per request. */
+export const listUrlOf = (baseUrl: string): string => new URL(`${baseUrl}${LIST_PATH}`).href
+
 /** The list's query as the route's schema let it through. */
 export interface ListQueryInput {
   sort?: string | null | undefined

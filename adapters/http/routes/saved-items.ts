@@ -25,13 +25,13 @@ import { readContent, saveProgress } from '../../app/reading.ts'
 import { readItemImage } from '../../app/item-images.ts'
 import { ARCHIVED_IMAGE_TYPES } from '../../../core/reading/image-sniff.ts'
 import { imageResponse } from '../image-response.ts'
-import { listResponse } from '../list-response.ts'
+import { LIST_PATH, listResponse, listUrlOf } from '../list-response.ts'
 
 const tags = ['Saved items']
 const notFound = { 404: Errors.SavedItemNotFoundError }
 
 export const savedItemRoutes = ({ deps, guard }: RouteContext) => {
-  const listUrl = new URL(`${deps.config.baseUrl}/v1/saved-items`).href
+  const listUrl = listUrlOf(deps.config.baseUrl)
   const stateChange = (path: string, summary: string, itemChange: ItemChange) => ({
     path,
     handler: ({ params, principal }: { params: { id: string }; principal: Principal }) =>
@@ -51,7 +51,7 @@ export const savedItemRoutes = ({ deps, guard }: RouteContext) => {
 
   return new Elysia()
     .use(guard)
-    .get('/v1/saved-items', ({ query, principal }) => listResponse(deps, principal, query, listUrl), {
+    .get(LIST_PATH, ({ query, principal }) => listResponse(deps, principal, query, listUrl), {
       query: ListQuery,
       response: {
         200: SavedItemList,
