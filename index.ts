@@ -8,12 +8,12 @@ import { createServer } from './adapters/http/app.ts'
 import { startBackground, type Background } from './adapters/jobs/background.ts'
 import { loadSigningKeys, SigningKeyError } from './adapters/oauth/signing-keys.ts'
 import { closeSharedArticleThreads } from './adapters/reading/article-threads.ts'
-import type { ConnectionInfo, RequestHandler } from './adapters/runtime/connection.ts'
+import type { ConnectionInfo, RequestHandler, ServingHandler } from './adapters/runtime/connection.ts'
 import { createLogger } from './adapters/runtime/logger.ts'
 import { DatabaseOpenError, openDatabase } from './adapters/storage/open-database.ts'
 import * as core from './core/index.ts'
 
-export type { Config, ConnectionInfo, Log, LogLevel, ReadlaterOptions, RequestHandler }
+export type { Config, ConnectionInfo, Log, LogLevel, ReadlaterOptions, RequestHandler, ServingHandler }
 export { ConfigError, DatabaseOpenError, SigningKeyError }
 
 export interface CreateReadlaterOptions extends ReadlaterOptions {
@@ -35,6 +35,12 @@ export interface Readlater {
    * limits see the client.
    */
   fetch: RequestHandler
+  /**
+   * The same handler for hosts that take a Response or a promise of one (`Bun.serve`, `Deno.serve`; what
+   * `server.ts` serves): a request answered without waiting, such as the list on an embedded file, gets its
+   * Response itself (docs/operations.md#embedding).
+   */
+  handle: ServingHandler
   /** Stops the background work (in-flight jobs get 2 s), then closes the database. */
   close(): Promise<void>
   /** The pure domain (URL normalization, capture rules, scopes, PKCE, …): `readlater/core`. */
@@ -76,8 +82,11 @@ export async function createFromConfig(
   const background: Background | null =
     options.background !== false ? await startBackground({ db, config, clock, random: webRandom, log }) : null
   let closed: Promise<void> | null = null
+  const handle = mountedAt(config.baseUrl, server.handle)
   return {
-    fetch: mountedAt(config.baseUrl, server.fetch),
+    // A promise always, whatever the handler answered (an embedder may call `.then` on it).
+    fetch: async (request, connection) => handle(request, connection),
+    handle,
     core,
     config,
     engine: db.$engine,

@@ -69,7 +69,7 @@ const log = createLogger(config.logLevel)
 const readlater = await orExit(() => createFromConfig(config, { log }))
 // The transport limit sits above the API's own caps (64 KiB, 5 MiB for a capture with its page, 50 MiB for
 // an import file), so oversized bodies get their typed error.
-const http = serve(readlater.fetch, {
+const http = serve(readlater.handle, {
   port: config.port,
   hostname: config.host,
   maxBodyBytes: Math.max(PAGE_BODY_MAX_BYTES, IMPORT_MAX_BYTES) + 1024 * 1024,

@@ -10,10 +10,12 @@ import {
   insertIssuedApiKey,
   listApiKeysOldestFirst,
   revokeApiKey,
+  keyUseDue,
   touchApiKey,
   type ApiKeyRow,
 } from '../storage/api-keys.ts'
 import { grantClientNames } from '../storage/oauth-grants.ts'
+import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import type { Database } from '../storage/open-database.ts'
 
 export const MAX_KEY_LABEL_LENGTH = 100
@@ -42,10 +44,13 @@ export interface NewApiKey {
  * key that is unknown or revoked. Every lookup goes to the database, so a revocation by any process counts
  * on the very next request.
  */
-export async function useApiKey(deps: { db: Database; clock: Clock }, key: string): Promise<ActiveApiKey | null> {
-  const found = await findActiveApiKey(deps.db, hashSecret(key))
-  if (found) await touchApiKey(deps.db, found, deps.clock.now())
-  return found
+export function useApiKey(deps: { db: Database; clock: Clock }, key: string): MaybePromise<ActiveApiKey | null> {
+  // At once on an embedded file, except the once-a-minute write of the use (core/at-once.ts).
+  return andThen(findActiveApiKey(deps.db, hashSecret(key)), (found) => {
+    if (!found) return null
+    const now = deps.clock.now()
+    return keyUseDue(found, now) ? touchApiKey(deps.db, found, now).then(() => found) : found
+  })
 }
 
 /**

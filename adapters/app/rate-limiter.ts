@@ -3,6 +3,7 @@ import type { Clock } from '../../core/types.ts'
 import type { Log } from './deps.ts'
 import { logUnexpected } from './unexpected.ts'
 import type { Database } from '../storage/open-database.ts'
+import type { MaybePromise } from '../../core/at-once.ts'
 import { addToRateLimit, hitRateLimit, peekRateLimit } from '../storage/rate-limits.ts'
 
 /** How stale a process's view of a shared counter may get, and how often it writes its own count back. */
@@ -51,30 +52,43 @@ export class SharedRateLimiter {
     private readonly log: Log,
   ) {}
 
-  /** Counts one request of `bucketName` in its window and decides it. */
-  async hit(bucketName: string, options: HitOptions): Promise<RateLimitDecision> {
+  /**
+   * Counts one request of `bucketName` in its window and decides it: at once for a batched bucket between
+   * its syncs (core/at-once.ts), after the upsert otherwise.
+   */
+  hit(bucketName: string, options: HitOptions): MaybePromise<RateLimitDecision> {
     const { limit, windowSeconds } = options
     const nowMs = options.atMs ?? this.clock.now().getTime()
     const windowStartMs = rateLimitWindowStart(nowMs, windowSeconds)
-    if (options.exact) {
-      const count = await hitRateLimit(this.db, bucketName, windowStartMs)
-      return decideRateLimit({ count, limit, windowStartMs, windowSeconds, nowMs })
+    if (options.exact)
+      return hitRateLimit(this.db, bucketName, windowStartMs).then((count) =>
+        decideRateLimit({ count, limit, windowStartMs, windowSeconds, nowMs }),
+      )
+    const decide = (bucket: Bucket): RateLimitDecision => {
+      // Also after a sync with nothing pending: the flush forgets buckets idle for a sync interval, so a
+      // process that sees many credentials once each does not keep them all.
+      this.#scheduleFlush()
+      return decideRateLimit({ count: bucket.synced + bucket.pending, limit, windowStartMs, windowSeconds, nowMs })
     }
-    let bucket = this.#buckets.get(bucketName)
-    if (!bucket || bucket.windowStartMs !== windowStartMs || nowMs - bucket.syncedAtMs >= SYNC_INTERVAL_MS) {
-      const sameWindow = bucket?.windowStartMs === windowStartMs
-      const carried = sameWindow ? bucket!.pending : 0
-      // Requests arriving while the upsert is in flight count on top of the last known global count.
-      bucket = { windowStartMs, synced: sameWindow ? bucket!.synced + carried + 1 : 1, syncedAtMs: nowMs, pending: 0 }
-      this.#buckets.set(bucketName, bucket)
-      bucket.synced = await hitRateLimit(this.db, bucketName, windowStartMs, carried + 1)
-    } else {
-      bucket.pending += 1
+    const known = this.#buckets.get(bucketName)
+    if (known && known.windowStartMs === windowStartMs && nowMs - known.syncedAtMs < SYNC_INTERVAL_MS) {
+      known.pending += 1
+      return decide(known)
     }
-    // Also after a sync with nothing pending: the flush forgets buckets idle for a sync interval, so a
-    // process that sees many credentials once each does not keep them all.
-    this.#scheduleFlush()
-    return decideRateLimit({ count: bucket.synced + bucket.pending, limit, windowStartMs, windowSeconds, nowMs })
+    const sameWindow = known?.windowStartMs === windowStartMs
+    const carried = sameWindow ? known!.pending : 0
+    // Requests arriving while the upsert is in flight count on top of the last known global count.
+    const bucket = {
+      windowStartMs,
+      synced: sameWindow ? known!.synced + carried + 1 : 1,
+      syncedAtMs: nowMs,
+      pending: 0,
+    }
+    this.#buckets.set(bucketName, bucket)
+    return hitRateLimit(this.db, bucketName, windowStartMs, carried + 1).then((synced) => {
+      bucket.synced = synced
+      return decide(bucket)
+    })
   }
 
   /** The count of `bucketName` in the window of `atMs`, counting nothing. */

@@ -8,6 +8,7 @@ import { toTimestamp } from '../../core/time.ts'
 import type { Principal, SavedItem, Sort } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { PageCache } from './page-cache.ts'
+import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import { itemsVersionOf } from '../storage/users.ts'
 import { WIRE_ROWS } from '../storage/saved-item-rows.ts'
 import { toSavedItemDto, type SavedItemDto } from '../../core/items/saved-item-dto.ts'
@@ -93,45 +94,43 @@ const encoder = new TextEncoder()
  * makes the page newer than its version, which only costs the next request a miss. A speed twin of reading
  * the rows every time, as `LIST_CACHE_MB=0` does (docs/benchmarks.md#speed-twins).
  */
-export async function listPage(deps: AppDeps, principal: Principal, input: ListInput): Promise<ListedPage> {
-  if (deps.config.listCacheBytes === 0) {
-    const page = await readPage(deps, principal, input)
-    return { page, json: null, verified: false }
-  }
+export function listPage(deps: AppDeps, principal: Principal, input: ListInput): MaybePromise<ListedPage> {
+  // At once on an embedded file (core/at-once.ts); a value error (cursor, folder) is thrown as it is found.
+  if (deps.config.listCacheBytes === 0)
+    return andThen(readPage(deps, principal, input), (page): ListedPage => ({ page, json: null, verified: false }))
   let cache = listCaches.get(deps.db)
   if (!cache) listCaches.set(deps.db, (cache = new PageCache(deps.config.listCacheBytes)))
+  const pages = cache
   const key = `${principal.userId} ${input.sort} ${input.folder ?? ''} ${input.limit ?? ''} ${input.cursor ?? ''}`
-  const version = await itemsVersionOf(deps.db, principal.userId)
-  const cached = cache.get(key, version)
-  if (cached) return cached
-  const listed = encodePage(await readPage(deps, principal, input))
-  cache.set(key, version, listed, (listed.json as Uint8Array).byteLength)
-  return listed
+  return andThen(itemsVersionOf(deps.db, principal.userId), (version) => {
+    const cached = pages.get(key, version)
+    if (cached) return cached
+    return andThen(readPage(deps, principal, input), (page) => {
+      const listed = encodePage(page)
+      pages.set(key, version, listed, (listed.json as Uint8Array).byteLength)
+      return listed
+    })
+  })
 }
 
 function encodePage(page: ListPage): ListedPage {
   return { page, json: encoder.encode(JSON.stringify({ savedItems: page.savedItems })), verified: false }
 }
 
-async function readPage(deps: AppDeps, principal: Principal, input: ListInput): Promise<ListPage> {
+function readPage(deps: AppDeps, principal: Principal, input: ListInput): MaybePromise<ListPage> {
   const after = input.cursor !== null ? decodeCursor(input.cursor, input.sort) : null
-  if (
-    input.folder !== null &&
-    input.folder !== 'none' &&
-    !(await folderExists(deps.db, principal.userId, input.folder))
-  ) {
-    throw new FolderNotFoundError(input.folder)
-  }
-  const page = await listSavedItemsAs(
-    deps.db,
-    principal.userId,
-    { sort: input.sort, folder: input.folder, limit: input.limit, after },
-    WIRE_ROWS,
-  )
-  return {
-    savedItems: page.items,
-    nextCursor: page.nextCursorValues ? encodeCursor(input.sort, page.nextCursorValues) : null,
-  }
+  const folder = input.folder
+  const exists = folder !== null && folder !== 'none' ? folderExists(deps.db, principal.userId, folder) : true
+  return andThen(exists, (found) => {
+    if (!found) throw new FolderNotFoundError(folder!)
+    return andThen(
+      listSavedItemsAs(deps.db, principal.userId, { sort: input.sort, folder, limit: input.limit, after }, WIRE_ROWS),
+      (page): ListPage => ({
+        savedItems: page.items,
+        nextCursor: page.nextCursorValues ? encodeCursor(input.sort, page.nextCursorValues) : null,
+      }),
+    )
+  })
 }
 
 export async function changeItem(

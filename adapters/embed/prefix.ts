@@ -1,4 +1,5 @@
-import type { RequestHandler } from '../runtime/connection.ts'
+import type { ServingHandler } from '../runtime/connection.ts'
+import { andThen } from '../../core/at-once.ts'
 
 /** The discovery documents a client looks for at the host's root, with the issuer's or resource's path appended. */
 const ROOT_WELL_KNOWN = [
@@ -15,7 +16,7 @@ const ROOT_WELL_KNOWN = [
  * (`/.well-known/oauth-authorization-server/readlater/api/auth`) reach theirs. Without a path in the base
  * URL the handler is returned as it is.
  */
-export function mountedAt(baseUrl: string, handler: RequestHandler): RequestHandler {
+export function mountedAt(baseUrl: string, handler: ServingHandler): ServingHandler {
   const prefix = new URL(baseUrl).pathname.replace(/\/+$/, '')
   if (prefix === '') return handler
   return (request, connection) => {
@@ -30,7 +31,7 @@ export function mountedAt(baseUrl: string, handler: RequestHandler): RequestHand
       }
     }
     const forwarded = inner === path ? request : new Request(Object.assign(url, { pathname: inner }), request)
-    return handler(forwarded, connection).then((response) => underPrefix(response, prefix))
+    return andThen(handler(forwarded, connection), (response) => underPrefix(response, prefix))
   }
 }
 

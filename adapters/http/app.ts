@@ -10,7 +10,7 @@ import { throughPipeline } from './pipeline.ts'
 import { guard, isPageRequest } from './guard.ts'
 import { browserSession } from './browser-session.ts'
 import { ipRefusals, RateLimitRefusal } from './limits.ts'
-import type { RequestHandler } from '../runtime/connection.ts'
+import type { RequestHandler, ServingHandler } from '../runtime/connection.ts'
 import type { RouteContext } from './route-context.ts'
 import { accountRoutes } from './routes/account.ts'
 import { captureRoutes } from './routes/captures.ts'
@@ -167,6 +167,8 @@ export interface Server {
   app: ReturnType<typeof createApp>
   /** The whole service as a fetch handler: mount it in Bun.serve, Deno.serve or any Web-standard host. */
   fetch: RequestHandler
+  /** The same, answering a Response itself when it can (request-handler.ts), for hosts that take either. */
+  handle: ServingHandler
 }
 
 export function createServer(given: AppDeps): Server {
@@ -174,5 +176,6 @@ export function createServer(given: AppDeps): Server {
     ? given
     : { ...given, webhookTargets: { check: checkWebhookTarget, send: sendMessage } }
   const app = createApp(deps)
-  return { app, fetch: createRequestHandler(deps, app as unknown as Elysia) }
+  const handle = createRequestHandler(deps, app as unknown as Elysia)
+  return { app, fetch: async (request, connection) => handle(request, connection), handle }
 }

@@ -3,6 +3,7 @@ import { isScope } from '../../core/auth/scopes.ts'
 import { SCOPES, type ConnectClient, type Principal } from '../../core/types.ts'
 import { useApiKey } from '../app/api-keys.ts'
 import { verifyAccessToken } from '../oauth/access-tokens.ts'
+import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import type { BrowserSession } from './browser-session.ts'
 import type { AppDeps } from '../app/deps.ts'
 
@@ -21,37 +22,40 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /**
  * The one place a request's credential becomes a person and scopes: a personal API key, an OAuth access
  * token for `audience`, or (without an Authorization header) the web session cookie. Every lookup goes to
- * the database, so a revocation made by any process takes effect on the very next request.
+ * the database, so a revocation made by any process takes effect on the very next request. An API key is
+ * resolved at once on an embedded file (core/at-once.ts).
  */
-export async function resolveCredential(
+export function resolveCredential(
   deps: AppDeps,
   browser: BrowserSession,
   request: Request,
   audience: string,
-): Promise<CredentialResult> {
+): MaybePromise<CredentialResult> {
   const token = bearerToken(request.headers.get('authorization'))
   if (token === null) return resolveSession(deps, browser, request, audience)
   if (looksLikeApiKey(token)) return resolveApiKey(deps, token)
-  if (JWT_SHAPE.test(token)) {
-    const principal = await verifyAccessToken(deps, token, audience)
-    return principal ? { kind: 'ok', principal } : { kind: 'invalid' }
-  }
+  if (JWT_SHAPE.test(token))
+    return verifyAccessToken(deps, token, audience).then(
+      (principal): CredentialResult => (principal ? { kind: 'ok', principal } : { kind: 'invalid' }),
+    )
   return { kind: 'invalid' }
 }
 
-async function resolveApiKey(deps: AppDeps, token: string): Promise<CredentialResult> {
-  const key = await useApiKey(deps, token)
-  if (!key) return { kind: 'invalid' }
-  return {
-    kind: 'ok',
-    principal: {
-      userId: key.userId,
-      scopes: key.scopes.filter(isScope),
-      credentialId: `key:${key.id}`,
-      kind: 'api-key',
-      connectClient: (key.connectClient as ConnectClient | null) ?? null,
-    },
-  }
+/** A bearer token already read as an API key (`looksLikeApiKey`): the person and scopes of the key in force. */
+export function resolveApiKey(deps: AppDeps, token: string): MaybePromise<CredentialResult> {
+  return andThen(useApiKey(deps, token), (key): CredentialResult => {
+    if (!key) return { kind: 'invalid' }
+    return {
+      kind: 'ok',
+      principal: {
+        userId: key.userId,
+        scopes: key.scopes.filter(isScope),
+        credentialId: `key:${key.id}`,
+        kind: 'api-key',
+        connectClient: (key.connectClient as ConnectClient | null) ?? null,
+      },
+    }
+  })
 }
 
 /**

@@ -4,8 +4,8 @@ import { requireScope } from '../../core/auth/scopes.ts'
 import { InsufficientScopeError, isAppError, RateLimitExceededError } from '../../core/errors.ts'
 import type { AppDeps } from '../app/deps.ts'
 import type { Principal } from '../../core/types.ts'
-import { browserSession } from './browser-session.ts'
-import { bearerToken, insufficientScopeChallenge, resolveCredential } from './credentials.ts'
+import { andThen, settle, type MaybePromise } from '../../core/at-once.ts'
+import { bearerToken, insufficientScopeChallenge, resolveApiKey } from './credentials.ts'
 import { errorResponse } from './errors.ts'
 import { limitsFor, overLimitMessage, rateLimitHeaders } from './limits.ts'
 import { noteCaller } from './pipeline.ts'
@@ -30,11 +30,15 @@ const QUERY_KEYS = new Set(['sort', 'folder', 'limit', 'cursor'])
  * null before anything is counted, and goes through the app, which stays the reference:
  * test/http/direct-list.test.ts sends the same requests both ways and compares the answers. A speed twin
  * (docs/benchmarks.md#speed-twins).
+ *
+ * On an embedded file every step answers at once (core/at-once.ts), so the whole request is answered
+ * without a promise turn: the host gets the Response itself, not a promise of it
+ * (docs/benchmarks.md#answered-at-once). Only the key's once-a-minute use stamp and the count's sync with
+ * the database (every 250 ms) wait.
  */
 export function directList(
   deps: AppDeps,
-): (request: Request, path: string) => Promise<((request: Request) => Promise<Response>) | null> | null {
-  const browser = browserSession(deps)
+): (request: Request, path: string) => MaybePromise<((request: Request) => MaybePromise<Response>) | null> | null {
   const listUrl = listUrlOf(deps.config.baseUrl)
   const metadataUrl = `${deps.config.baseUrl}/.well-known/oauth-protected-resource`
   const limits = limitsFor(deps)
@@ -42,26 +46,31 @@ export function directList(
   /** The rest of the route once the credential resolved: inside the request's pipeline (its log line names the caller). */
   const answer =
     (principal: Principal, query: Record<string, string>) =>
-    async (request: Request): Promise<Response> => {
-      const limit = await limits.credential(principal)
-      const headers: Record<string, string> = rateLimitHeaders(limit)
-      noteCaller(request, { userId: principal.userId, kind: principal.kind })
-      try {
-        if (!limit.allowed)
-          throw new RateLimitExceededError(overLimitMessage(limit, deps.config.rateLimitWindowSeconds))
-        try {
-          requireScope(principal.scopes, 'saved-items:read')
-        } catch (error) {
-          if (error instanceof InsufficientScopeError)
-            headers['www-authenticate'] = insufficientScopeChallenge(metadataUrl, error.challengeScope)
+    (request: Request): MaybePromise<Response> =>
+      andThen(limits.credential(principal), (limit) => {
+        const headers: Record<string, string> = rateLimitHeaders(limit)
+        noteCaller(request, { userId: principal.userId, kind: principal.kind })
+        const refused = (error: unknown): Response => {
+          if (isAppError(error)) return withHeaders(errorResponse(error), headers)
           throw error
         }
-        return withHeaders(await listResponse(deps, principal, query, listUrl), headers)
-      } catch (error) {
-        if (isAppError(error)) return withHeaders(errorResponse(error), headers)
-        throw error
-      }
-    }
+        return settle(
+          () => {
+            if (!limit.allowed)
+              throw new RateLimitExceededError(overLimitMessage(limit, deps.config.rateLimitWindowSeconds))
+            try {
+              requireScope(principal.scopes, 'saved-items:read')
+            } catch (error) {
+              if (error instanceof InsufficientScopeError)
+                headers['www-authenticate'] = insufficientScopeChallenge(metadataUrl, error.challengeScope)
+              throw error
+            }
+            return listResponse(deps, principal, query, listUrl)
+          },
+          (response) => withHeaders(response, headers),
+          refused,
+        )
+      })
 
   return (request, path) => {
     if (path !== LIST_PATH || request.method !== 'GET') return null
@@ -83,7 +92,7 @@ export function directList(
     }
     if (!queryCheck.Check(query)) return null
     // Refused credentials are answered by the app (the 401 and its challenge); nothing was counted yet.
-    return resolveCredential(deps, browser, request, deps.config.baseUrl).then((credential) =>
+    return andThen(resolveApiKey(deps, token), (credential) =>
       credential.kind === 'ok' ? answer(credential.principal, query) : null,
     )
   }

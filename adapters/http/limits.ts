@@ -5,6 +5,7 @@ import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { SharedRateLimiter } from '../app/rate-limiter.ts'
 import { hashSecret } from '../app/secret-hash.ts'
+import type { MaybePromise } from '../../core/at-once.ts'
 import { errorResponse } from './errors.ts'
 import { oauthJson } from './oauth-http.ts'
 import { handedSocketAddress } from './pipeline.ts'
@@ -59,9 +60,9 @@ export interface AccountThrottle {
 /** The limits of one app; the per-credential counts held in memory are the app's own. */
 export interface Limits {
   /** Counts one request from the client of `request` against the per-IP bucket of `path`. */
-  ip(request: Request, path: string): Promise<RateLimitDecision>
+  ip(request: Request, path: string): MaybePromise<RateLimitDecision>
   /** Counts one request of a credential (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_S`). */
-  credential(principal: Principal): Promise<RateLimitDecision>
+  credential(principal: Principal): MaybePromise<RateLimitDecision>
   /**
    * The per-account sign-in throttle (docs/security.md#sign-up-and-sign-in), keyed by a hash of the
    * email (the table never holds addresses). A correct password is refused too while the window is

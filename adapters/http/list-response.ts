@@ -2,6 +2,7 @@ import { parseLimit, parseSort } from '../../core/items/list-order.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { listPage, pageJson } from '../app/saved-items.ts'
+import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import { responseSchemaFailure } from './errors.ts'
 import { pageSchemaFailure } from './page-check.ts'
 
@@ -25,24 +26,26 @@ export interface ListQueryInput {
 /**
  * The page for `query` as the answer: the JSON the page cache holds (its schema checked here, once per
  * page, since Elysia's response check does not see a Response), with a Link header to the next page on
- * `listUrl`. Value errors (sort, limit, cursor, folder) are thrown as the app's typed errors.
+ * `listUrl`. Value errors (sort, limit, cursor, folder) are thrown as the app's typed errors, at once when
+ * the page is read at once (an embedded file: core/at-once.ts).
  */
-export async function listResponse(
+export function listResponse(
   deps: AppDeps,
   principal: Principal,
   query: ListQueryInput,
   listUrl: string,
-): Promise<Response> {
+): MaybePromise<Response> {
   const sort = parseSort(query.sort)
   const limit = parseLimit(query.limit)
   const folder = query.folder ?? null
-  const listed = await listPage(deps, principal, { sort, folder, limit, cursor: query.cursor ?? null })
-  const failure = pageSchemaFailure(listed)
-  if (failure !== null) return responseSchemaFailure(deps.log, failure)
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (listed.page.nextCursor)
-    headers.link = `<${nextPageUrl(listUrl, sort, folder, limit, listed.page.nextCursor)}>; rel="next"`
-  return new Response(pageJson(listed) as Uint8Array<ArrayBuffer> | string, { headers })
+  return andThen(listPage(deps, principal, { sort, folder, limit, cursor: query.cursor ?? null }), (listed) => {
+    const failure = pageSchemaFailure(listed)
+    if (failure !== null) return responseSchemaFailure(deps.log, failure)
+    const headers: Record<string, string> = { 'content-type': 'application/json' }
+    if (listed.page.nextCursor)
+      headers.link = `<${nextPageUrl(listUrl, sort, folder, limit, listed.page.nextCursor)}>; rel="next"`
+    return new Response(pageJson(listed) as Uint8Array<ArrayBuffer> | string, { headers })
+  })
 }
 
 /** A value URLSearchParams writes as it is (its form encoding leaves only these, and `*`, alone). */

@@ -1,6 +1,7 @@
 import { uuidv7 } from '../../core/ids.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { describeFailure } from '../app/unexpected.ts'
+import { settle, type MaybePromise } from '../../core/at-once.ts'
 import { internalErrorResponse } from './errors.ts'
 
 /**
@@ -49,15 +50,16 @@ export function pathOf(url: string): string {
  * One request through the app, start to finish: stamps its id and start time, lets `handle` (Elysia's
  * lifecycle: the guard, the route, the error hooks) answer it, then gives the answer the request id and
  * the default headers and writes the request's one structured log line (no credentials). A failure thrown
- * past the lifecycle is the typed 500, logged on that same line.
+ * past the lifecycle is the typed 500, logged on that same line. At once when `handle` answers at once (the
+ * direct list on an embedded file: core/at-once.ts).
  */
-export async function throughPipeline(
+export function throughPipeline(
   deps: AppDeps,
   request: Request,
-  handle: (request: Request) => Response | Promise<Response>,
+  handle: (request: Request) => MaybePromise<Response>,
   /** When the request was taken, if before this (the direct list resolves its credential first). */
   started: number = performance.now(),
-): Promise<Response> {
+): MaybePromise<Response> {
   const record: RequestRecord = {
     id: uuidv7(Date.now(), deps.random),
     started,
@@ -65,16 +67,14 @@ export async function throughPipeline(
     caller: null,
   }
   records.set(request, record)
-  let response: Response
-  let failure: unknown
-  try {
-    record.path = pathOf(request.url)
-    response = await handle(request)
-  } catch (error) {
-    failure = error
-    response = internalErrorResponse()
-  }
-  return finish(deps, request, record, response, failure)
+  return settle(
+    () => {
+      record.path = pathOf(request.url)
+      return handle(request)
+    },
+    (response) => finish(deps, request, record, response, undefined),
+    (failure) => finish(deps, request, record, internalErrorResponse(), failure),
+  )
 }
 
 /**

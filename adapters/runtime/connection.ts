@@ -11,6 +11,13 @@ export type ConnectionInfo =
 
 export type RequestHandler = (request: Request, connection?: ConnectionInfo) => Promise<Response>
 
+/**
+ * The same handler for a host that takes a Response or a promise of one (Bun.serve, Deno.serve): a request
+ * it can answer without waiting (the list on an embedded file) gets its Response at once, with no promise
+ * turn (docs/benchmarks.md#answered-at-once).
+ */
+export type ServingHandler = (request: Request, connection?: ConnectionInfo) => Response | Promise<Response>
+
 /** The socket peer's address from whatever the host passed; null when it passed nothing usable. */
 export function socketAddressOf(request: Request, connection: ConnectionInfo | undefined): string | null {
   if (!connection) return null

@@ -1,4 +1,4 @@
-import type { RequestHandler } from './connection.ts'
+import type { ServingHandler } from './connection.ts'
 
 /** A listening HTTP server, whatever runtime started it. */
 export interface Listener {
@@ -10,14 +10,14 @@ declare const Deno:
   | {
       serve(
         options: { port: number; hostname: string; onListen?: () => void },
-        handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>,
+        handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Response | Promise<Response>,
       ): { shutdown(): Promise<void>; addr: { hostname: string; port: number } }
     }
   | undefined
 
 /** Serves `fetch` with the runtime's native server: Bun.serve on Bun, Deno.serve on Deno. */
 export function serve(
-  fetch: RequestHandler,
+  fetch: ServingHandler,
   options: { port: number; hostname: string; maxBodyBytes: number },
 ): Listener {
   if (typeof Bun !== 'undefined') {

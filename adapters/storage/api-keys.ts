@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm'
+import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import { preparedPer } from './prepared.ts'
 import type { Database } from './open-database.ts'
 import { apiKeys } from './schema.ts'
@@ -57,16 +58,23 @@ const activeKeyByHash = preparedPer((db) =>
     .prepare(),
 )
 
-export async function findActiveApiKey(db: Database, keyHash: string): Promise<ActiveApiKey | null> {
-  const [row] = (await activeKeyByHash(db).values({ keyHash })) as ArrayLike<unknown>[]
-  if (!row) return null
-  return {
-    id: row[0] as string,
-    userId: row[1] as string,
-    scopes: JSON.parse(row[2] as string) as string[],
-    connectClient: row[3] as string | null,
-    lastUsedAt: row[4] as string | null,
-  }
+/** At once on an embedded file (core/at-once.ts). */
+export function findActiveApiKey(db: Database, keyHash: string): MaybePromise<ActiveApiKey | null> {
+  return andThen(activeKeyByHash(db).values({ keyHash }) as MaybePromise<ArrayLike<unknown>[]>, ([row]) => {
+    if (!row) return null
+    return {
+      id: row[0] as string,
+      userId: row[1] as string,
+      scopes: JSON.parse(row[2] as string) as string[],
+      connectClient: row[3] as string | null,
+      lastUsedAt: row[4] as string | null,
+    }
+  })
+}
+
+/** Whether a key's use is due to be recorded: its last recorded use is a minute old or more (or none). */
+export function keyUseDue(key: ActiveApiKey, now: Date): boolean {
+  return !key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) >= 60_000
 }
 
 /**
@@ -75,7 +83,7 @@ export async function findActiveApiKey(db: Database, keyHash: string): Promise<A
  * the WHERE keeps two processes from both writing.
  */
 export async function touchApiKey(db: Database, key: ActiveApiKey, now: Date): Promise<void> {
-  if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < 60_000) return
+  if (!keyUseDue(key, now)) return
   const threshold = new Date(now.getTime() - 60_000).toISOString()
   await db
     .update(apiKeys)

@@ -6,6 +6,7 @@ import type { SavedItem, Sort, Tag } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
 import { folders, savedItems } from './schema.ts'
 import { preparedPer } from './prepared.ts'
+import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import { groupCommitted } from './group-commit.ts'
 import { keepCapturedPage, keepCapturedPageQuery, queueCapturedPage, queueCapturedPageQuery } from './reading.ts'
 import { ITEM_FIELDS, ITEM_ROWS, itemFromRow, itemOfFirstSave, type RawRow, type RowShape } from './saved-item-rows.ts'
@@ -21,8 +22,9 @@ const folderOfPerson = preparedPer((db) =>
     .prepare(),
 )
 
-export async function folderExists(db: Database, userId: string, folderId: string): Promise<boolean> {
-  return (await folderOfPerson(db).execute({ folderId, userId })).length > 0
+/** At once on an embedded file (core/at-once.ts). */
+export function folderExists(db: Database, userId: string, folderId: string): MaybePromise<boolean> {
+  return andThen(folderOfPerson(db).values({ folderId, userId }) as MaybePromise<unknown[]>, (rows) => rows.length > 0)
 }
 
 // Two statements, since whether a recapture replaces the stored channel depends on the request.
@@ -396,7 +398,7 @@ function listStatement(
   return statement(db)
 }
 
-export function listSavedItems(
+export async function listSavedItems(
   db: Database,
   userId: string,
   query: ListQuery,
@@ -404,14 +406,16 @@ export function listSavedItems(
   return listSavedItemsAs(db, userId, query, ITEM_ROWS)
 }
 
-/** `listSavedItems` with each row selected and read as `shape` says (the list's wire shape: `WIRE_ROWS`). */
-export async function listSavedItemsAs<T>(
+/**
+ * `listSavedItems` with each row selected and read as `shape` says (the list's wire shape: `WIRE_ROWS`). At
+ * once on an embedded file (core/at-once.ts).
+ */
+export function listSavedItemsAs<T>(
   db: Database,
   userId: string,
   query: ListQuery,
   shape: RowShape<T>,
-): Promise<{ items: T[]; nextCursorValues: CursorValues | null }> {
-  const keys = SORT_KEYS[query.sort]
+): MaybePromise<{ items: T[]; nextCursorValues: CursorValues | null }> {
   const folder: FolderFilter = query.folder === null ? 'all' : query.folder === 'none' ? 'none' : 'one'
   const params: Record<string, unknown> = { userId, limit: query.limit === null ? -1 : query.limit + 1 }
   if (folder === 'one') params.folder = query.folder
@@ -419,7 +423,15 @@ export async function listSavedItemsAs<T>(
     params[`c${i}`] = value
   })
   const statement = listStatement(db, query.sort, folder, query.after !== null, query.state ?? 'all', shape)
-  const rows = (await statement.values(params)) as RawRow[]
+  return andThen(statement.values(params) as MaybePromise<RawRow[]>, (rows) => pageOfRows(rows, query, shape))
+}
+
+function pageOfRows<T>(
+  rows: RawRow[],
+  query: ListQuery,
+  shape: RowShape<T>,
+): { items: T[]; nextCursorValues: CursorValues | null } {
+  const keys = SORT_KEYS[query.sort]
   const hasMore = query.limit !== null && rows.length > query.limit
   const count = hasMore ? query.limit! : rows.length
   const items = new Array<T>(count)

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import { canonicalEmail } from '../../core/auth/email.ts'
+import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import { preparedPer } from './prepared.ts'
 import type { Database } from './open-database.ts'
 import { users } from './schema.ts'
@@ -80,9 +81,10 @@ const itemsVersionStatement = preparedPer((db) =>
 )
 
 /** The person's item version: triggers bump it on every change to their items or folders (migration 0004). */
-export async function itemsVersionOf(db: Database, userId: string): Promise<number> {
-  const [row] = (await itemsVersionStatement(db).values({ userId })) as ArrayLike<unknown>[]
-  return row ? Number(row[0]) : -1
+export function itemsVersionOf(db: Database, userId: string): MaybePromise<number> {
+  return andThen(itemsVersionStatement(db).values({ userId }) as MaybePromise<ArrayLike<unknown>[]>, ([row]) =>
+    row ? Number(row[0]) : -1,
+  )
 }
 
 const listVersionsStatement = preparedPer((db) =>

@@ -34,7 +34,7 @@ describe('the documented embedding example', () => {
   test('serves, and counts per-IP limits under the client address', async () => {
     const example = embeddingExample(readFileSync(DOC, 'utf8'))
     expect(example).toContain('Bun.serve(')
-    expect(example).toContain('fetch: readlater.fetch')
+    expect(example).toContain('fetch: readlater.handle')
     const port = await freePort()
     expect(example).toMatch(/port: 3000/)
     writeFileSync(script, example.replace(/port: 3000/, `port: ${port}`))

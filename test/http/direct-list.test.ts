@@ -69,7 +69,7 @@ const takes = (path: string, token: string | null) => {
     new Request(`${BASE}${path}`, { headers: token === null ? {} : { authorization: `Bearer ${token}` } }),
     pathOf(`${BASE}${path}`),
   )
-  return taking === null ? Promise.resolve(false) : taking.then((rest) => rest !== null)
+  return taking === null ? Promise.resolve(false) : Promise.resolve(taking).then((rest) => rest !== null)
 }
 
 describe('the direct list answers as the app does', () => {
@@ -160,5 +160,78 @@ describe('the direct list answers as the app does', () => {
     const names = (response: Response) => [...response.headers.keys()].filter((name) => name !== 'date').sort()
     expect(names(direct)).toEqual(names(reference))
     expect((await direct.json())._tag).toBe((await reference.json())._tag)
+  })
+})
+
+describe('answered at once (docs/benchmarks.md#answered-at-once)', () => {
+  const ask = (path: string, token: string) =>
+    h.server.handle(new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${token}` } }), {
+      clientIp: '127.0.0.1',
+    })
+  // bun:sqlite and libsql's binding answer statements synchronously; @libsql/client with promises.
+  const embedded = () => h.db.$engine !== 'client'
+
+  test('on an embedded file the host gets the Response itself, the same answer as the app; through the client a promise of it', async () => {
+    // The first request records the key's use and syncs its count: those two wait.
+    await ask('/v1/saved-items', key)
+    const paths = [
+      '/v1/saved-items?limit=2',
+      '/v1/saved-items?limit=3&sort=oldest',
+      `/v1/saved-items?folder=${folderId}`,
+      '/v1/saved-items?folder=none&limit=1',
+      '/v1/saved-items?cursor=bm90LWEtY3Vyc29y',
+      '/v1/saved-items?folder=0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+    ]
+    const statuses: number[] = []
+    for (const path of paths) {
+      const answer = ask(path, key)
+      expect(answer instanceof Promise).toBe(!embedded())
+      const response = await answer
+      statuses.push(response.status)
+      const { direct, reference } = await both(path, key)
+      expect(direct).toEqual(reference)
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 400, 404])
+  })
+
+  test('a scope refusal is answered at once too, with its challenge', async () => {
+    await ask('/v1/saved-items', captureOnly)
+    const answer = ask('/v1/saved-items', captureOnly)
+    expect(answer instanceof Promise).toBe(!embedded())
+    const response = await answer
+    expect(response.status).toBe(403)
+    expect(response.headers.get('www-authenticate')).toContain('error="insufficient_scope"')
+  })
+
+  test("what waits: the count's sync with the database (every 250 ms) and the key's use (a minute on)", async () => {
+    await ask('/v1/saved-items', key)
+    // 300 ms on: the count is synced again; the key's use was recorded less than a minute ago.
+    h.clock.advance(300)
+    const synced = ask('/v1/saved-items', key)
+    expect(synced instanceof Promise).toBe(true)
+    expect((await synced).status).toBe(200)
+    expect(ask('/v1/saved-items', key) instanceof Promise).toBe(!embedded())
+    // A minute on: the key's use is recorded (and the count synced) before the answer.
+    h.clock.advance(60_000)
+    const due = ask('/v1/saved-items', key)
+    expect(due instanceof Promise).toBe(true)
+    expect((await due).status).toBe(200)
+    const stamped = await h.db.$client.execute({
+      sql: 'SELECT last_used_at FROM api_keys WHERE key_hash = ?',
+      args: [hashApiKey(key)],
+    })
+    expect(stamped.rows[0]![0]).toBe(h.clock.now().toISOString())
+    expect(ask('/v1/saved-items', key) instanceof Promise).toBe(!embedded())
+  })
+
+  test('the promise-returning fetch stays a promise for embedders', async () => {
+    const answer = h.server.fetch(
+      new Request(`${BASE}/v1/saved-items`, { headers: { authorization: `Bearer ${key}` } }),
+      {
+        clientIp: '127.0.0.1',
+      },
+    )
+    expect(answer instanceof Promise).toBe(true)
+    expect((await answer).status).toBe(200)
   })
 })
