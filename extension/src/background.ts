@@ -1,7 +1,7 @@
 // The service worker (Firefox: the event page). Saving has one entry point, saveTab: the toolbar button,
 // Alt+Shift+S (`_execute_action`, which presses the button) and the page menu all call it, and so can a
 // test, as globalThis.readlater.saveTab(tabId). docs/extension.md#saving
-import { ApiError, api, type CaptureResponse, joinUrl, NetworkError, request } from './api.ts'
+import { ApiError, api, type CaptureResponse, joinUrl, NetworkError, request, type SavedItem } from './api.ts'
 import { ext } from './browser.ts'
 import { type Attempt, Outbox, type OutboxEntry, type OutboxStore, outcomeOf, type SendOutcome } from './outbox.ts'
 import {
@@ -12,7 +12,9 @@ import {
   resultKey,
   saveResult,
   type TabResult,
+  updateResultItem,
 } from './settings.ts'
+import { inTurn } from './in-turn.ts'
 import { captureBody } from './size-rule.ts'
 
 const MENU_PAGE = 'readlater-save-page'
@@ -20,6 +22,9 @@ const MENU_LINK = 'readlater-save-link'
 const ALARM = 'readlater-outbox'
 const OUTBOX_PREFIX = 'outbox:'
 const BADGE_SAVED = '✓'
+
+/** Every write of a tab's result, this worker's and the popup's (by message), in one queue (in-turn.ts). */
+const resultTurn = inTurn()
 
 // ---- The outbox, kept in storage.local (one key per capture: updating one never rewrites another's page)
 
@@ -104,7 +109,7 @@ async function renderedHtml(tabId: number): Promise<string | null> {
 
 /** Saves the tab's page: its URL with the rendered HTML when the body fits (size-rule.ts), else the URL alone. */
 async function saveTab(tabId: number): Promise<TabResult> {
-  const saving = saveResult(tabId, { state: 'saving', url: null })
+  const saving = resultTurn(() => saveResult(tabId, { state: 'saving', url: null }))
   openResultPopup(tabId)
   await saving
   let url: string | undefined
@@ -129,7 +134,7 @@ async function saveTab(tabId: number): Promise<TabResult> {
 /** Saves a link's URL alone (the link menu); the result shows in that tab's popup. */
 async function saveLink(url: string, tabId: number | null): Promise<TabResult> {
   if (tabId !== null) {
-    const saving = saveResult(tabId, { state: 'saving', url })
+    const saving = resultTurn(() => saveResult(tabId, { state: 'saving', url }))
     openResultPopup(tabId)
     await saving
   }
@@ -164,13 +169,15 @@ async function capture(
 /** Writes a tab's result (unless a newer save of that tab has replaced the one this is about). */
 async function report(tabId: number | null, key: string | null, result: TabResult): Promise<TabResult> {
   if (tabId === null) return result
-  if (key !== null) {
-    // A capture's later outcome (a retry) replaces only the result it was shown as, or a save under way.
-    const current = await loadResult(tabId)
-    if (!current || (current.state !== 'saving' && !('key' in current && current.key === key))) return result
-  }
-  await saveResult(tabId, result)
-  return result
+  return resultTurn(async () => {
+    if (key !== null) {
+      // A capture's later outcome (a retry) replaces only the result it was shown as, or a save under way.
+      const current = await loadResult(tabId)
+      if (!current || (current.state !== 'saving' && !('key' in current && current.key === key))) return result
+    }
+    await saveResult(tabId, result)
+    return result
+  })
 }
 
 /** What an attempt means for the tab, the badge, the reconnect notice and the rest of the outbox. */
@@ -356,6 +363,12 @@ ext.storage.onChanged.addListener((changes, area) => {
 ext.runtime.onMessage.addListener((message: { type?: string }, _sender, reply) => {
   if (message?.type === 'retry-now' || message?.type === 'succeeded') {
     void flush('now').then(() => reply({ ok: true }))
+    return true
+  }
+  if (message?.type === 'result-item') {
+    // The popup's newer copy of the item it shows, kept only while that capture is still the tab's result.
+    const { tabId, key, item } = message as unknown as { tabId: number; key: string; item: SavedItem }
+    void resultTurn(() => updateResultItem(tabId, key, item)).then(() => reply({ ok: true }))
     return true
   }
   if (message?.type === 'clear-outbox') {

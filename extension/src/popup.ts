@@ -11,7 +11,6 @@ import {
   markNeedsReconnect,
   resultKey,
   type TabResult,
-  updateResultItem,
 } from './settings.ts'
 
 const root = document.getElementById('app')!
@@ -52,6 +51,15 @@ function reconnectView(): HTMLElement[] {
   ]
 }
 
+/**
+ * Keeps the popup's newer copy of the item with the tab's result, for the next opening. The worker writes it,
+ * in turn with its own writes of results (in-turn.ts): written from here, it once put an old result back
+ * over a new save's "Saving…".
+ */
+function keepItem(tabId: number, key: string, item: SavedItem): void {
+  void ext.runtime.sendMessage({ type: 'result-item', tabId, key, item }).catch(() => {})
+}
+
 function savedView(
   result: Extract<TabResult, { state: 'saved' | 'already' }>,
   connection: Connection,
@@ -71,7 +79,7 @@ function savedView(
   const done = (updated: SavedItem, text: string) => {
     item = updated
     // Kept with the tab's result (same capture, so the view is not redrawn), for the next opening.
-    void updateResultItem(tabId, result.key, item)
+    keepItem(tabId, result.key, item)
     status.textContent = text
     status.classList.remove('error')
     void ext.runtime.sendMessage({ type: 'succeeded' }).catch(() => {})
@@ -164,7 +172,7 @@ function savedView(
       for (const box of boxes) box.checked = item.tags.includes(box.value)
       read.disabled = item.isRead
       read.textContent = item.isRead ? 'Read' : 'Mark read'
-      void updateResultItem(tabId, result.key, item)
+      keepItem(tabId, result.key, item)
     }
     if (!fresh.title && fresh.enrichmentStatus === 'pending' && tries > 1)
       setTimeout(() => void refresh(tries - 1), 1000)
