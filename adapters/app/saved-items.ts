@@ -98,9 +98,7 @@ export function listPage(deps: AppDeps, principal: Principal, input: ListInput):
   // At once on an embedded file (core/at-once.ts); a value error (cursor, folder) is thrown as it is found.
   if (deps.config.listCacheBytes === 0)
     return andThen(readPage(deps, principal, input), (page): ListedPage => ({ page, json: null, verified: false }))
-  let cache = listCaches.get(deps.db)
-  if (!cache) listCaches.set(deps.db, (cache = new PageCache(deps.config.listCacheBytes)))
-  const pages = cache
+  const pages = listCacheOf(deps)
   const key = `${principal.userId} ${input.sort} ${input.folder ?? ''} ${input.limit ?? ''} ${input.cursor ?? ''}`
   return andThen(itemsVersionOf(deps.db, principal.userId), (version) => {
     const cached = pages.get(key, version)
@@ -111,6 +109,13 @@ export function listPage(deps: AppDeps, principal: Principal, input: ListInput):
       return listed
     })
   })
+}
+
+/** This process's page cache of the database's lists, made on first use. */
+function listCacheOf(deps: AppDeps): PageCache<ListedPage> {
+  let cache = listCaches.get(deps.db)
+  if (!cache) listCaches.set(deps.db, (cache = new PageCache(deps.config.listCacheBytes)))
+  return cache
 }
 
 function encodePage(page: ListPage): ListedPage {

@@ -78,12 +78,11 @@ export function keyUseDue(key: ActiveApiKey, now: Date): boolean {
 }
 
 /**
- * Records use at most once a minute per key, so a busy key does not turn every read into a write. The row
- * just read decides whether to write at all (an UPDATE takes the write lock even when it changes nothing);
- * the WHERE keeps two processes from both writing.
+ * Records the key's use. Called only when `keyUseDue` says the row just read is a minute old, so a busy key
+ * does not turn every read into a write (an UPDATE takes the write lock even when it changes nothing); the
+ * WHERE keeps two processes from both writing.
  */
 export async function touchApiKey(db: Database, key: ActiveApiKey, now: Date): Promise<void> {
-  if (!keyUseDue(key, now)) return
   const threshold = new Date(now.getTime() - 60_000).toISOString()
   await db
     .update(apiKeys)
