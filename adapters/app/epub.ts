@@ -8,6 +8,7 @@ import {
   type EpubOptions,
 } from '../../core/export/epub/epub.ts'
 import { normalizeFolderName } from '../../core/folders/folder-name.ts'
+import { rebaseArchivedImages } from '../../core/reading/archived-image-url.ts'
 import { isUuid, uuidv7 } from '../../core/ids.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Principal, SavedItem } from '../../core/types.ts'
@@ -102,14 +103,15 @@ function bookOptions(deps: AppDeps, principal: Principal, read: (bytes: number) 
   }
 }
 
-function chapterOf(item: SavedItem, article: EpubChapter['article']): EpubChapter {
+/** An item as a chapter: its archived images at the service's address now, where the book finds them. */
+function chapterOf(item: SavedItem, article: EpubChapter['article'], appUrl: string): EpubChapter {
   return {
     itemId: item.id,
     url: item.originalUrl,
     title: item.title,
     siteName: item.siteName,
     description: item.description,
-    article,
+    article: article && { ...article, html: rebaseArchivedImages(article.html, item.id, appUrl) },
   }
 }
 
@@ -122,7 +124,7 @@ export async function itemEpub(deps: AppDeps, principal: Principal, id: string):
   const item = await findSavedItem(deps.db, principal.userId, id)
   if (!item) throw new SavedItemNotFoundError(id)
   // Read now, not as the book is sent: an item deleted in between is a 404, never a broken download.
-  const chapter = chapterOf(item, await epubArticle(deps.db, principal.userId, id))
+  const chapter = chapterOf(item, await epubArticle(deps.db, principal.userId, id), deps.config.appUrl)
   const now = deps.clock.now()
   const title = chapterTitle(chapter)
   // Named after the title; an item known only by its address is named after that, without the scheme.
@@ -214,7 +216,7 @@ async function* chaptersOf(
       // One article at a time, as the book takes it; an item deleted meanwhile is a chapter without one.
       const article = await epubArticle(deps.db, userId, item.id)
       read(article?.html.length ?? 0)
-      yield chapterOf(item, article)
+      yield chapterOf(item, article, deps.config.appUrl)
       taken++
     }
     if (!nextCursorValues) return

@@ -1,4 +1,5 @@
 import { ContentNotFoundError } from '../../core/errors.ts'
+import { rebaseArchivedImages } from '../../core/reading/archived-image-url.ts'
 import { readingMinutes } from '../../core/reading/reading-time.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Clock, Principal } from '../../core/types.ts'
@@ -67,9 +68,11 @@ export async function readContent(
     progress,
     extractedAt: content.extractedAt,
   }
-  if (format === 'markdown') return { ...head, markdown: await sharedArticleThreads('requests').markdown(content.html) }
   if (format === 'text') return { ...head, text: content.text }
-  return { ...head, html: content.html, text: content.text }
+  // Its archived images at the service's address now, whatever it was when they were archived.
+  const html = rebaseArchivedImages(content.html, id, deps.config.appUrl)
+  if (format === 'markdown') return { ...head, markdown: await sharedArticleThreads('requests').markdown(html) }
+  return { ...head, html, text: content.text }
 }
 
 /**

@@ -26,3 +26,21 @@ export function archivedImageOf(src: string, appUrl: string): { itemId: string; 
     return null
   }
 }
+
+/**
+ * The article's HTML with its archived images at the current `appUrl`: a stored article keeps the address
+ * its images were archived under, so after the service moves (a new `APP_URL`, or the first one set after
+ * running on the default) every read rewrites them (docs/reading.md#archived-images). Only an attribute
+ * value that is an http(s) URL ending in this item's own `/items/{id}/images/{n}` is rewritten: no other
+ * page's address holds the item's id. The HTML itself when it has none.
+ */
+export function rebaseArchivedImages(html: string, itemId: string, appUrl: string): string {
+  const tail = `/items/${encodeURIComponent(itemId)}/images/`
+  if (!html.includes(tail)) return html
+  const escaped = tail.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const current = `${appUrl.replace(/\/+$/, '')}${tail}`
+  return html.replace(
+    new RegExp(`(["'])https?://[^"'\\s<>]*?${escaped}([1-9][0-9]{0,8})(?=["'])`, 'g'),
+    (_, quote: string, n: string) => `${quote}${current}${n}`,
+  )
+}

@@ -12,6 +12,7 @@ import { BASE, createHarness, random, type Harness } from '../helpers/harness.ts
 import { userIdOf } from '../web/fixtures.ts'
 import { apiKeyFor } from '../web/reader-fixtures.ts'
 import { WebClient } from '../web/web-client.ts'
+import { readBook } from '../core/export/epub-fixtures.ts'
 
 // docs/reading.md#archived-images: an item's archived images served from our origin, to their owner only, by
 // the web app (`{APP_URL}/items/{id}/images/{n}`, what the stored article points at) and by REST
@@ -38,12 +39,18 @@ async function person(email: string, harness?: Harness): Promise<Person> {
   return { h, web, key: await apiKeyFor(h, userId), userId }
 }
 
-/** A saved item whose article points at two archived images, stored as enrichment stores them. */
-async function itemWithImages(p: Person, url = 'https://pictures.example/post'): Promise<string> {
+/**
+ * A saved item whose article points at two archived images, stored as enrichment stores them: under the
+ * service's address, or under `app` (an address the service had when they were archived).
+ */
+async function itemWithImages(
+  p: Person,
+  url = 'https://pictures.example/post',
+  app = p.h.config.appUrl,
+): Promise<string> {
   const reply = await p.h.call('POST', '/v1/captures', { token: p.key, body: { url } })
   expect(reply.status).toBe(201)
   const id: string = reply.body.savedItem.id
-  const app = p.h.config.appUrl
   const article: Article = {
     title: 'Pictures',
     byline: null,
@@ -196,6 +203,45 @@ describe('GET {APP_URL}/items/{id}/images/{n}', () => {
     expect(page.status).toBe(303)
     expect(page.location).toStartWith('/sign-in')
     expect(page.text).not.toContain('PNG')
+  })
+})
+
+describe('after the service moves (a new APP_URL)', () => {
+  test('an article archived under an earlier address reads with its images at the current one, everywhere', async () => {
+    const p = await person('moved@example.com')
+    const earlier = 'http://localhost:3000/readlater'
+    const id = await itemWithImages(p, 'https://pictures.example/moved', earlier)
+    const here = [1, 2].map((n) => `${p.h.config.appUrl}/items/${id}/images/${n}`)
+    expect(p.h.config.appUrl).not.toBe(earlier)
+    // The content endpoint's HTML and Markdown (MCP's read_saved_item says the same Markdown).
+    const html = await p.h.call('GET', `/v1/saved-items/${id}/content`, { token: p.key })
+    expect([...html.body.html.matchAll(/src="([^"]+)"/g)].map((match) => match[1])).toEqual(here)
+    expect(html.body.html).not.toContain(earlier)
+    const markdown = await p.h.call('GET', `/v1/saved-items/${id}/content?format=markdown`, { token: p.key })
+    expect([...markdown.body.markdown.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => match[1])).toEqual(here)
+    // The reader view, whose images load from the service's own origin.
+    const page = await p.web.get(`/items/${id}`)
+    expect(page.status).toBe(200)
+    expect([...page.text.matchAll(/<img[^>]* src="([^"]+)"/g)].map((match) => match[1])).toEqual(here)
+    // The book carries the images themselves.
+    const book = await rest(p.h, p.key, `/v1/saved-items/${id}/epub`)
+    expect(book.status).toBe(200)
+    const read = readBook(book.bytes)
+    expect(read.files['EPUB/images/image-001-1.png']).toEqual(RED)
+    expect(read.files['EPUB/images/image-001-2.gif']).toEqual(GIF)
+  })
+
+  test('the stored article is not rewritten: a read changes nothing', async () => {
+    const p = await person('moved-twice@example.com')
+    const earlier = 'https://old.example.org'
+    const id = await itemWithImages(p, 'https://pictures.example/twice', earlier)
+    const stored = async () =>
+      (await p.h.db.$client.execute({ sql: 'SELECT html FROM item_contents WHERE item_id = ?', args: [id] })).rows[0]!
+        .html
+    const before = await stored()
+    await p.h.call('GET', `/v1/saved-items/${id}/content`, { token: p.key })
+    expect(await stored()).toBe(before)
+    expect(String(before)).toContain(`${earlier}/items/${id}/images/1`)
   })
 })
 

@@ -3,6 +3,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { startEnrichmentWorkers, type EnrichmentWorkers } from '../../adapters/jobs/enrichment-worker.ts'
+import { storeArticle } from '../../adapters/storage/reading.ts'
+import { archivedImageUrl } from '../../core/reading/archived-image-url.ts'
+import { png } from '../fixtures/images/images.ts'
 import { readPage } from '../fixtures/pages/read-page.ts'
 import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
 
@@ -92,6 +95,35 @@ describe('read_saved_item', () => {
     ).toBe(true)
     expect(text.endsWith(rest.markdown)).toBe(true)
     expect(fetched).toEqual([])
+  })
+
+  test('images archived under an earlier APP_URL are at the current one, as in REST (docs/reading.md#archived-images)', async () => {
+    const p = await person()
+    const id = await saveWithPage(p, 'https://example.com/mcp-moved', ARTICLE)
+    const earlier = 'http://localhost:3000'
+    const article = {
+      title: 'Moved',
+      byline: null,
+      siteName: null,
+      lang: 'en',
+      html: `<p>One picture.</p><p><img src="${archivedImageUrl(earlier, id, 1)}" alt="red"></p>`,
+      text: 'One picture.',
+      wordCount: 2,
+    }
+    const add = [{ n: 1, originalUrl: 'https://cdn.example/red.png', mediaType: 'image/png', bytes: png(4, 3) }]
+    const stored = await storeArticle(live.harness.db, id, article, live.harness.clock.now().toISOString(), null, {
+      keep: [],
+      add,
+    })
+    expect(stored).toBe(true)
+    const result = await p.call('read_saved_item', { id })
+    const markdown = (result.structuredContent as { markdown: string }).markdown
+    expect(markdown).toContain(`![red](${live.harness.config.appUrl}/items/${id}/images/1)`)
+    expect(markdown).not.toContain(earlier)
+    expect(result.structuredContent).toEqual({
+      ...(await p.rest(`/v1/saved-items/${id}/content?format=markdown`)).body,
+      truncated: false,
+    })
   })
 
   test('format text: the plain text of REST', async () => {

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { ARTICLE_IMAGE_LIMITS, articleImageSources, withArchivedImages } from '../../../core/reading/article-images.ts'
 import { articleText } from '../../../core/reading/article-text.ts'
-import { archivedImageOf, archivedImageUrl } from '../../../core/reading/archived-image-url.ts'
+import { archivedImageOf, archivedImageUrl, rebaseArchivedImages } from '../../../core/reading/archived-image-url.ts'
 import { ARTICLE_HTML_MAX_BYTES, extractArticle } from '../../../core/reading/extract-article.ts'
 
 // docs/reading.md#archived-images: which images of an article are archived, how the article is pointed at the
@@ -115,5 +115,35 @@ describe('archivedImageUrl() and archivedImageOf()', () => {
       `${APP}/items/%zz/images/3`,
     ])
       assert.equal(archivedImageOf(other, APP), null)
+  })
+})
+
+describe('rebaseArchivedImages()', () => {
+  const ID = '019ac5f2-6a1b-7c3d-8e4f-0a1b2c3d4e5f'
+  const OLD = 'http://localhost:3000'
+
+  test('the item’s images archived under any earlier address are at the current one, quoted either way', () => {
+    const html =
+      `<p><img src="${OLD}/items/${ID}/images/1" alt="a"><img src='https://old.example/read/items/${ID}/images/12'>` +
+      `<a href="${OLD}/items/${ID}/images/2">full size</a></p>`
+    assert.equal(
+      rebaseArchivedImages(html, ID, `${APP}/`),
+      `<p><img src="${APP}/items/${ID}/images/1" alt="a"><img src='${APP}/items/${ID}/images/12'>` +
+        `<a href="${APP}/items/${ID}/images/2">full size</a></p>`,
+    )
+  })
+
+  test('already current, another item’s, not an attribute, not a number: left as they are', () => {
+    const html =
+      `<p><img src="${APP}/items/${ID}/images/1"><img src="${OLD}/items/other-item/images/1">` +
+      `See ${OLD}/items/${ID}/images/1 in text. <img src="${OLD}/items/${ID}/images/0">` +
+      `<img src="${OLD}/items/${ID}/images/1x"><img src="${OLD}/items/${ID}/images/1?w=2">` +
+      `<img src="data:image/png;base64,AAAA"><img src="ftp://old.example/items/${ID}/images/3"></p>`
+    assert.equal(rebaseArchivedImages(html, ID, APP), html)
+  })
+
+  test('an article without archived images is returned as it is', () => {
+    const html = '<p>No pictures here.</p>'
+    assert.equal(rebaseArchivedImages(html, ID, APP), html)
   })
 })
