@@ -25,6 +25,9 @@ export function folderCreate(deps: AppDeps, principal: Principal, rawName: strin
 export const folderRename = (deps: AppDeps, principal: Principal, id: string, rawName: string): Promise<Folder> =>
   renameFolder(deps.db, principal.userId, id, normalizeFolderName(rawName), toTimestamp(deps.clock.now()))
 
-/** Keeps the folder's items; their folder becomes null. FolderNotFoundError when it is not the caller's. */
+/**
+ * Keeps the folder's items; their folder becomes null, which changes them (`updatedAt`). FolderNotFoundError
+ * when it is not the caller's.
+ */
 export const folderDelete = (deps: AppDeps, principal: Principal, id: string): Promise<void> =>
-  deleteFolder(deps.db, principal.userId, id)
+  deleteFolder(deps.db, principal.userId, id, toTimestamp(deps.clock.now()))

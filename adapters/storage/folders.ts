@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { preparedPer } from './prepared.ts'
+import { runProgram } from './program.ts'
 import { FolderNameConflictError, FolderNotFoundError } from '../../core/errors.ts'
 import type { Folder } from '../../core/types.ts'
 import type { Database } from './open-database.ts'
@@ -79,12 +80,26 @@ export async function renameFolder(
   return folder
 }
 
-export async function deleteFolder(db: Database, userId: string, id: string): Promise<void> {
-  const deleted = await db
-    .delete(folders)
-    .where(and(eq(folders.id, id), eq(folders.userId, userId)))
-    .returning({ id: folders.id })
-  if (deleted.length === 0) throw new FolderNotFoundError(id)
+/**
+ * Deletes the person's folder and takes its items out of it, in one transaction: each item's `folder`
+ * becomes null and, as for any change of an item, its `updatedAt` becomes `now` (the foreign key's
+ * ON DELETE SET NULL alone would leave it; docs/api.md#folders). FolderNotFoundError when it is not theirs.
+ */
+export async function deleteFolder(db: Database, userId: string, id: string, now: string): Promise<void> {
+  const deleted = await runProgram(db, function* () {
+    const found = (yield {
+      all: 'SELECT id FROM folders WHERE id = ? AND user_id = ?',
+      args: [id, userId],
+    }) as unknown[]
+    if (found.length === 0) return false
+    yield {
+      run: 'UPDATE saved_items SET folder_id = NULL, updated_at = ? WHERE user_id = ? AND folder_id = ?',
+      args: [now, userId, id],
+    }
+    yield { run: 'DELETE FROM folders WHERE id = ? AND user_id = ?', args: [id, userId] }
+    return true
+  })
+  if (!deleted) throw new FolderNotFoundError(id)
 }
 
 /** The person's folder with this name key (names are unique by key: case and Unicode form aside). */

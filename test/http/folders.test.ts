@@ -215,6 +215,7 @@ describe('DELETE /v1/folders/:id', () => {
       token,
       body: { url: 'https://example.com/other', folderId: other.id },
     })
+    h.clock.advance(5_000)
     const reply = await h.call('DELETE', `/v1/folders/${folder.id}`, { token })
     expect(reply.status).toBe(204)
     expect(reply.text).toBe('')
@@ -224,6 +225,9 @@ describe('DELETE /v1/folders/:id', () => {
       [inOther.body.savedItem.id, other],
       [inDoomed.body.savedItem.id, null],
     ])
+    // Taken out of the folder is a change of the item (docs/api.md#folders); the other item is untouched.
+    expect(items.map((i: any) => i.updatedAt)).toEqual([inOther.body.savedItem.updatedAt, h.clock.now().toISOString()])
+    expect(h.clock.now().toISOString()).not.toBe(inDoomed.body.savedItem.updatedAt)
     expect(
       (await h.call('GET', '/v1/saved-items?folder=none', { token })).body.savedItems.map((i: any) => i.id),
     ).toEqual([inDoomed.body.savedItem.id])
