@@ -1,6 +1,7 @@
 import { describeFailure } from '../app/unexpected.ts'
 import { Elysia } from 'elysia'
 import { isAppError, RouteNotFoundError, ValidationError } from '../../core/errors.ts'
+import { keepUndecodableParams } from './raw-params.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { sendMessage } from '../webhooks/send.ts'
 import { checkWebhookTarget } from '../webhooks/targets.ts'
@@ -137,6 +138,8 @@ export function createApp(deps: AppDeps) {
           describeFailure(error instanceof Error ? error : new Error(String(code))),
         )
       })
+      // Before the params' schemas: an id that is not valid percent-encoding is an unknown id, not a 400.
+      .onTransform({ as: 'global' }, keepUndecodableParams)
       .use(
         docsRoutes({
           // Built on first request, when every route is registered.
