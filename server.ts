@@ -1,6 +1,4 @@
 import { systemClock, webRandom } from './core/time.ts'
-import { PAGE_BODY_MAX_BYTES } from './core/reading/page-limits.ts'
-import { IMPORT_MAX_BYTES } from './core/import/types.ts'
 import { ConfigError, readConfig } from './adapters/config.ts'
 import { runCli } from './adapters/cli/run-cli.ts'
 import { readFile } from 'node:fs/promises'
@@ -67,13 +65,7 @@ if (args.length > 0) {
 
 const log = createLogger(config.logLevel)
 const readlater = await orExit(() => createFromConfig(config, { log }))
-// The transport limit sits above the API's own caps (64 KiB, 5 MiB for a capture with its page, 50 MiB for
-// an import file), so oversized bodies get their typed error.
-const http = serve(readlater.handle, {
-  port: config.port,
-  hostname: config.host,
-  maxBodyBytes: Math.max(PAGE_BODY_MAX_BYTES, IMPORT_MAX_BYTES) + 1024 * 1024,
-})
+const http = serve(readlater.handle, { port: config.port, hostname: config.host })
 log('info', {
   msg: 'listening',
   url: http.url,

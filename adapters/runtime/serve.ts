@@ -15,18 +15,23 @@ declare const Deno:
     }
   | undefined
 
-/** Serves `fetch` with the runtime's native server: Bun.serve on Bun, Deno.serve on Deno. */
-export function serve(
-  fetch: ServingHandler,
-  options: { port: number; hostname: string; maxBodyBytes: number },
-): Listener {
+/**
+ * Serves `fetch` with the runtime's native server: Bun.serve on Bun, Deno.serve on Deno.
+ *
+ * No transport limit on request bodies: every route caps what it reads itself (64 KiB, 5 MiB for a capture
+ * with its page, 50 MiB for an import file), refusing a declared length over its cap before reading a byte
+ * and a streamed body at the cap, each with its typed error (docs/api.md#limits). A transport limit would
+ * answer a body past it with a bare 413, no typed body; a body a route never reads is drained as it
+ * arrives, never held.
+ */
+export function serve(fetch: ServingHandler, options: { port: number; hostname: string }): Listener {
   if (typeof Bun !== 'undefined') {
     // Bun passes its Server, from which the handler reads the socket peer (behind a proxy: see TRUST_PROXY).
     const server = Bun.serve({
       port: options.port,
       hostname: options.hostname,
       fetch,
-      maxRequestBodySize: options.maxBodyBytes,
+      maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     })
     return { url: `http://${server.hostname}:${server.port}`, stop: () => server.stop() }
   }

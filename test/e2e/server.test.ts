@@ -188,6 +188,53 @@ describe('bun server.ts over real HTTP', () => {
   })
 })
 
+describe('bodies past every cap, over real HTTP (docs/api.md#limits)', () => {
+  // Bun.serve's own limit would answer a bare 413 with no typed body; server.ts sets none, and each route
+  // refuses by its own cap.
+  const sixtyMiB = new Uint8Array(60 * 1024 * 1024).fill(97)
+
+  test('a declared 60 MiB capture is 413 PayloadTooLargeError, a 60 MiB import 400 ImportFormatError', async () => {
+    const capture = await fetch(`${server!.url}/v1/captures`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: sixtyMiB,
+    })
+    expect(capture.status).toBe(413)
+    expect(await capture.json()).toEqual({ _tag: 'PayloadTooLargeError', message: expect.any(String) })
+    const imported = await fetch(`${server!.url}/v1/imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' },
+      body: sixtyMiB,
+    })
+    expect(imported.status).toBe(400)
+    expect(await imported.json()).toEqual({
+      _tag: 'ImportFormatError',
+      message: 'the file is over the 50 MiB limit of an import',
+    })
+  })
+
+  test('a streamed gigabyte is refused at the cap with its typed 413, and the server goes on', async () => {
+    let sent = 0
+    const gigabyte = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 1024 * 1024 * 1024) return controller.close()
+        sent += 1024 * 1024
+        controller.enqueue(new Uint8Array(1024 * 1024).fill(97))
+      },
+    })
+    const reply = await fetch(`${server!.url}/v1/captures`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: gigabyte,
+      duplex: 'half',
+    } as RequestInit)
+    expect(reply.status).toBe(413)
+    expect((await reply.json())._tag).toBe('PayloadTooLargeError')
+    expect(sent).toBeLessThan(1024 * 1024 * 1024)
+    expect((await call('GET', '/health')).status).toBe(200)
+  })
+})
+
 describe('bun server.ts admin commands', () => {
   test('bad arguments exit 2 with one line on stderr and nothing on stdout', async () => {
     for (const args of [
