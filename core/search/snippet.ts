@@ -30,9 +30,9 @@ interface Match {
 
 /**
  * A snippet for a search result (docs/search.md#results): from the first of `fields` (in order of
- * preference, for example the article, then the description, then the title) whose passage of
- * {@link WINDOW_TOKENS} tokens holds the most of the query's clauses, the text around that passage's first
- * match, matched words wrapped in `«` and `»`, cut text marked `…`, at most {@link SNIPPET_MAX_CHARS}
+ * preference, for example the article, then the description, then the title) with the first passage of
+ * {@link WINDOW_TOKENS} tokens that holds the most of the query's clauses, the text around that passage's
+ * first match (for a query of one word, its first match), matched words wrapped in `«` and `»`, cut text marked `…`, at most {@link SNIPPET_MAX_CHARS}
  * characters. Words are matched as the index matches them (case and accents folded, prefix on a term the
  * query marks as one, phrases as consecutive words). Null when no field holds a match, which happens only
  * when the index matched a field not given here.
@@ -47,16 +47,15 @@ export function snippetOf(fields: readonly (string | null | undefined)[], query:
   })
   if (terms.length === 0) return null
   const clauses = new Set(terms.map((t) => t.clause)).size
-  let best: { tokens: Token[]; text: string; matches: Match[]; anchor: number; score: number } | null = null
+  let best: { tokens: Token[]; text: string; matches: Match[]; anchor: number; distinct: number } | null = null
   for (const text of fields) {
     if (!text) continue
     const tokens = tokensIfAny(text, terms)
     if (!tokens) continue
     const matches = findMatches(tokens, terms)
     if (matches.length === 0) continue
-    const { anchor, distinct, count } = bestPassage(matches)
-    const score = distinct * 1_000_000 + count
-    if (!best || score > best.score) best = { tokens, text, matches, anchor, score }
+    const { anchor, distinct } = bestPassage(matches)
+    if (!best || distinct > best.distinct) best = { tokens, text, matches, anchor, distinct }
     // No passage can hold more clauses than the query has: the first field to hold all of them wins.
     if (distinct === clauses) break
   }
@@ -109,19 +108,17 @@ function findMatches(tokens: Token[], terms: { term: SearchTerm; clause: number 
   return matches
 }
 
-/** The match that starts the passage holding the most distinct clauses, then the most matches; the first of equals. */
-function bestPassage(matches: Match[]): { anchor: number; distinct: number; count: number } {
-  let best = { anchor: 0, distinct: 0, count: 0 }
+/**
+ * The match that starts the first passage holding the most distinct clauses: for a query of one word, its
+ * first match (docs/search.md#results).
+ */
+function bestPassage(matches: Match[]): { anchor: number; distinct: number } {
+  let best = { anchor: 0, distinct: 0 }
   for (let i = 0; i < matches.length; i++) {
     const end = matches[i]!.first + WINDOW_TOKENS
     const seen = new Set<number>()
-    let count = 0
-    for (let j = i; j < matches.length && matches[j]!.last < end; j++) {
-      seen.add(matches[j]!.clause)
-      count++
-    }
-    if (seen.size > best.distinct || (seen.size === best.distinct && count > best.count))
-      best = { anchor: i, distinct: seen.size, count }
+    for (let j = i; j < matches.length && matches[j]!.last < end; j++) seen.add(matches[j]!.clause)
+    if (seen.size > best.distinct) best = { anchor: i, distinct: seen.size }
   }
   return best
 }

@@ -60,6 +60,18 @@ describe('snippetOf()', () => {
     assert.equal(snippetOf([text], parseQuery('rust memory')), '…word56 word57 word58 word59 «rust» «memory»')
   })
 
+  test('one word: around its first match, however many matches come later', () => {
+    const text = `Intro text mentions walrus once here. ${LONG} Later walrus walrus walrus in a row.`
+    assert.ok(snippetOf([text], parseQuery('walrus'))!.startsWith('Intro text mentions «walrus» once here.'))
+    // A prefix too: the first word it starts, not the densest run of them.
+    const fillers = Array.from({ length: 100 }, (_, i) => `filler${i}`).join(' ')
+    assert.ok(
+      snippetOf([fillers], parseQuery('filler5'))!.startsWith(
+        'filler0 filler1 filler2 filler3 filler4 «filler5» filler6',
+      ),
+    )
+  })
+
   test('a word longer than a snippet: its start, marked and closed', () => {
     const word = 'a'.repeat(500)
     const snippet = snippetOf([`x ${word}`], parseQuery('aaa'))!
