@@ -36,13 +36,18 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * Unix time in whole seconds, the unit of `ADD_DATE` and `LAST_MODIFIED`. Throws a RangeError for a
- * timestamp that cannot be read, rather than write `NaN` into the file.
+ * Unix time in milliseconds, the unit of `ADD_DATE_MS`. Throws a RangeError for a timestamp that cannot be
+ * read, rather than write `NaN` into the file.
  */
-export function unixSeconds(timestamp: string): number {
+export function unixMilliseconds(timestamp: string): number {
   const milliseconds = Date.parse(timestamp)
   if (Number.isNaN(milliseconds)) throw new RangeError(`Cannot export timestamp: "${timestamp}" is not a date`)
-  return Math.floor(milliseconds / 1000)
+  return milliseconds
+}
+
+/** Unix time in whole seconds, the unit of `ADD_DATE` and `LAST_MODIFIED`; a RangeError as above. */
+export function unixSeconds(timestamp: string): number {
+  return Math.floor(unixMilliseconds(timestamp) / 1000)
 }
 
 /** One bookmark (and its description line), indented for its depth. */
@@ -50,6 +55,8 @@ function bookmark(item: ExportItem, indent: string): string {
   const attributes = [
     `HREF="${escapeHtml(item.originalUrl)}"`,
     `ADD_DATE="${unixSeconds(item.createdAt)}"`,
+    // The same to the millisecond, which browsers ignore and our import reads: a round trip keeps createdAt.
+    `ADD_DATE_MS="${unixMilliseconds(item.createdAt)}"`,
     `LAST_MODIFIED="${unixSeconds(item.lastSavedAt)}"`,
     `TAGS="${escapeHtml(item.tags.join(','))}"`,
     // Pinboard's convention, which other importers follow: 1 is "to read" (unread), 0 is read.

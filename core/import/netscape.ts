@@ -10,6 +10,7 @@ interface Anchor {
   line: number
   href: string | undefined
   addDate: string | undefined
+  addDateMs: string | undefined
   tags: string | undefined
   toRead: string | undefined
   folder: string | null
@@ -47,6 +48,7 @@ export function* netscapeEntries(html: string): Generator<RawItem> {
           line: lineAt(offset),
           href: attributes.get('href'),
           addDate: attributes.get('add_date'),
+          addDateMs: attributes.get('add_date_ms'),
           tags: attributes.get('tags'),
           toRead: attributes.get('toread'),
           folder: folders[folders.length - 1] ?? null,
@@ -79,8 +81,10 @@ export function* netscapeEntries(html: string): Generator<RawItem> {
   const entryOf = (found: Anchor): RawEntry => ({
     line: found.line,
     url: found.href,
-    title: found.title,
-    savedAt: { value: found.addDate, field: 'ADD_DATE' },
+    // A bookmark shown by its own URL has no title: browsers (and our export) write the URL as the link
+    // text of a page that had none.
+    title: found.href !== undefined && found.title.trim() === found.href.trim() ? null : found.title,
+    savedAt: { value: addedAt(found), field: 'ADD_DATE' },
     isRead: readStateKnown && found.toRead?.trim() !== '1',
     folder: found.folder,
     tags: splitBookmarkTags(found.tags),
@@ -95,4 +99,21 @@ export function* netscapeEntries(html: string): Generator<RawItem> {
 /** A whole bookmark file's entries, checked (tests and small files). */
 export function parseNetscape(html: string, now: Date): ParsedEntry[] {
   return checkAll(netscapeEntries(html), now)
+}
+
+/**
+ * When the bookmark was added: `ADD_DATE` in seconds, or to the millisecond from `ADD_DATE_MS` (which this
+ * service's export writes beside it; browsers ignore it) when the two agree, so an exported library comes
+ * back with its exact `createdAt` (docs/import-export.md#export). A file edited by hand that changed only
+ * `ADD_DATE` is read by `ADD_DATE`.
+ */
+function addedAt(found: Anchor): string | undefined {
+  const ms = found.addDateMs?.trim()
+  const seconds = found.addDate?.trim()
+  if (ms === undefined || seconds === undefined || !/^\d{1,16}$/.test(ms) || !/^\d{1,13}$/.test(seconds))
+    return found.addDate
+  const exact = Number(ms)
+  // As an ISO timestamp: a bare number's unit is guessed from its size, and milliseconds before 2001 are
+  // small enough to read as seconds.
+  return Math.floor(exact / 1000) === Number(seconds) ? new Date(exact).toISOString() : found.addDate
 }

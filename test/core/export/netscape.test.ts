@@ -67,11 +67,11 @@ describe('netscapeExportChunks()', () => {
       HEAD,
       '    <DT><H3 ADD_DATE="1795601045">Reading</H3>\n' +
         '    <DL><p>\n' +
-        '        <DT><A HREF="https://example.com/typed?a=1&amp;b=2" ADD_DATE="1795161600" LAST_MODIFIED="1795545015" TAGS="typescript,tools" TOREAD="1">Typed streams</A>\n' +
+        '        <DT><A HREF="https://example.com/typed?a=1&amp;b=2" ADD_DATE="1795161600" ADD_DATE_MS="1795161600000" LAST_MODIFIED="1795545015" TAGS="typescript,tools" TOREAD="1">Typed streams</A>\n' +
         '        <DD>How to stream a library\n',
-      '        <DT><A HREF="https://video.example.org/watch?v=42" ADD_DATE="1790856000" LAST_MODIFIED="1795470359" TAGS="" TOREAD="0">https://video.example.org/watch?v=42</A>\n',
+      '        <DT><A HREF="https://video.example.org/watch?v=42" ADD_DATE="1790856000" ADD_DATE_MS="1790856000000" LAST_MODIFIED="1795470359" TAGS="" TOREAD="0">https://video.example.org/watch?v=42</A>\n',
       '    </DL><p>\n' +
-        '    <DT><A HREF="https://example.com/posts/streams?utm_source=feed" ADD_DATE="1788418800" LAST_MODIFIED="1793610900" TAGS="ai" TOREAD="0">Plain</A>\n',
+        '    <DT><A HREF="https://example.com/posts/streams?utm_source=feed" ADD_DATE="1788418800" ADD_DATE_MS="1788418800000" LAST_MODIFIED="1793610900" TAGS="ai" TOREAD="0">Plain</A>\n',
       '</DL><p>\n',
     ])
   })

@@ -144,6 +144,17 @@ describe('netscape: titles', () => {
     )
   })
 
+  test('a link shown by its own URL has no title (a page without one, as browsers and our export write it)', () => {
+    const entries = parseNetscape(
+      `${HEAD}<DL><p><DT><A HREF="https://a.example/x">https://a.example/x</A><DT><A HREF="https://b.example/">https://b.example/other</A></DL>`,
+      NOW,
+    )
+    assert.deepEqual(
+      entries.map((entry) => entry.ok && entry.entry.title),
+      [null, 'https://b.example/other'],
+    )
+  })
+
   test('markup inside a title is dropped, its text kept', () => {
     const [entry] = parseNetscape(
       `${HEAD}<DL><p><DT><A HREF="https://a.example/">A <b>bold</b> &lt;claim&gt;</A></DL>`,
@@ -151,5 +162,24 @@ describe('netscape: titles', () => {
     )
     assert.ok(entry?.ok)
     assert.equal(entry.entry.title, 'A bold <claim>')
+  })
+})
+
+describe('netscape: ADD_DATE_MS', () => {
+  // docs/import-export.md#export: our export writes createdAt to the millisecond beside ADD_DATE.
+  const savedAtOf = (attributes: string) => {
+    const [entry] = parseNetscape(`${HEAD}<DL><p><DT><A HREF="https://a.example/" ${attributes}>a</A></DL>`, NOW)
+    return entry!.ok ? entry!.entry.savedAt : entry!.error.message
+  }
+
+  test('agreeing with ADD_DATE: the exact millisecond, before 2001 too', () => {
+    assert.equal(savedAtOf('ADD_DATE="1700000000" ADD_DATE_MS="1700000000589"'), '2023-11-14T22:13:20.589Z')
+    assert.equal(savedAtOf('ADD_DATE="946684800" ADD_DATE_MS="946684800123"'), '2000-01-01T00:00:00.123Z')
+  })
+
+  test('disagreeing, malformed or alone: ADD_DATE decides', () => {
+    assert.equal(savedAtOf('ADD_DATE="1700000000" ADD_DATE_MS="1600000000589"'), '2023-11-14T22:13:20.000Z')
+    assert.equal(savedAtOf('ADD_DATE="1700000000" ADD_DATE_MS="soon"'), '2023-11-14T22:13:20.000Z')
+    assert.equal(savedAtOf('ADD_DATE_MS="1700000000589"'), null)
   })
 })
