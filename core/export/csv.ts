@@ -15,6 +15,19 @@ export const CSV_COLUMNS = [
   'description',
   'site_name',
   'source_name',
+  // The rest of the item, after the columns an import reads, so every field of the API's item is here
+  // (docs/import-export.md#export): an import derives them again.
+  'id',
+  'host',
+  'preview_summary',
+  'image_url',
+  'canonical_url',
+  'favicon_url',
+  'favicon_light_url',
+  'favicon_dark_url',
+  'enrichment_status',
+  'capture_channel',
+  'updated_at',
 ] as const
 
 /** RFC 4180 ends every record, the last one included, with CRLF. */
@@ -51,6 +64,17 @@ export function csvRecord(item: ExportItem): string {
     item.description,
     item.siteName,
     item.sourceName,
+    item.id,
+    item.host,
+    item.previewSummary,
+    item.imageUrl,
+    item.canonicalUrl,
+    item.faviconUrl,
+    item.faviconLightUrl,
+    item.faviconDarkUrl,
+    item.enrichmentStatus,
+    item.captureChannel,
+    item.updatedAt,
   ]
   return fields.map(csvField).join(',') + CRLF
 }

@@ -61,9 +61,9 @@ export function* readlaterJsonEntries(value: unknown): Generator<RawItem> {
 }
 
 /**
- * Our CSV export: `url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,
- * site_name,source_name`, tags separated by `|`, `is_read` true or false, ISO timestamps. The other
- * columns are derived again when the item is enriched. Each cell first loses the `'` the export put before
+ * Our CSV export: `url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,…` (every field of
+ * the item), read by column name, tags separated by `|`, `is_read` true or false, ISO timestamps. The
+ * other columns are derived again when the item is enriched. Each cell first loses the `'` the export put before
  * a value a spreadsheet would run as a formula (docs/import-export.md#export), so titles, folder names and
  * tags come back exactly. @see docs/import-export.md#formats
  */

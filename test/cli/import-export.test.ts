@@ -128,7 +128,7 @@ describe('export', () => {
     ])
     const csv = await cli(['export', '--email', 'cli-importer@example.com', '--format', 'csv'])
     expect(csv.written.split('\r\n')[0]).toBe(
-      'url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name',
+      'url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name,id,host,preview_summary,image_url,canonical_url,favicon_url,favicon_light_url,favicon_dark_url,enrichment_status,capture_channel,updated_at',
     )
     const html = await cli(['export', '--email', 'cli-importer@example.com', '--format', 'netscape'])
     expect(html.written.startsWith('<!DOCTYPE NETSCAPE-Bookmark-file-1>')).toBe(true)

@@ -9,7 +9,7 @@ import { collect, EXPORTED_AT, exportItem, fromArray, HOSTILE, HOSTILE_ITEM, THR
 // for a leading `'` on any cell a spreadsheet would run as a formula, which our import removes again.
 
 const HEADER =
-  'url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name\r\n'
+  'url,title,folder,tags,is_read,created_at,last_saved_at,normalized_url,type,description,site_name,source_name,id,host,preview_summary,image_url,canonical_url,favicon_url,favicon_light_url,favicon_dark_url,enrichment_status,capture_channel,updated_at\r\n'
 
 const exportCsv = async (items: readonly ExportItem[]) =>
   (await collect(csvExportChunks(fromArray(items), { exportedAt: EXPORTED_AT }))).join('')
@@ -67,9 +67,9 @@ describe('csvExportChunks()', () => {
     const chunks = await collect(csvExportChunks(fromArray(THREE_ITEMS), { exportedAt: EXPORTED_AT }))
     assert.deepEqual(chunks, [
       HEADER,
-      'https://example.com/typed?a=1&b=2,Typed streams,Reading,typescript|tools,false,2026-11-20T08:00:00.000Z,2026-11-24T18:30:15.500Z,https://example.com/typed?a=1&b=2,article,How to stream a library,Example,\r\n',
-      'https://video.example.org/watch?v=42,,Reading,,true,2026-10-01T12:00:00.000Z,2026-11-23T21:45:59.999Z,https://video.example.org/watch?v=42,video,,,\r\n',
-      'https://example.com/posts/streams?utm_source=feed,Plain,,ai,true,2026-09-03T07:00:00.000Z,2026-11-02T09:15:00.000Z,https://example.com/posts/streams,article,,Example,Hacker News\r\n',
+      'https://example.com/typed?a=1&b=2,Typed streams,Reading,typescript|tools,false,2026-11-20T08:00:00.000Z,2026-11-24T18:30:15.500Z,https://example.com/typed?a=1&b=2,article,How to stream a library,Example,,itm_03,example.com,,,,,,,enriched,api,2026-11-24T18:30:15.500Z\r\n',
+      'https://video.example.org/watch?v=42,,Reading,,true,2026-10-01T12:00:00.000Z,2026-11-23T21:45:59.999Z,https://video.example.org/watch?v=42,video,,,,itm_02,video.example.org,,,,,,,failed,,2026-11-23T21:45:59.999Z\r\n',
+      'https://example.com/posts/streams?utm_source=feed,Plain,,ai,true,2026-09-03T07:00:00.000Z,2026-11-02T09:15:00.000Z,https://example.com/posts/streams,article,,Example,Hacker News,itm_01,example.com,,,,,,,enriched,api,2026-11-02T09:15:00.000Z\r\n',
     ])
   })
 
@@ -90,6 +90,17 @@ describe('csvExportChunks()', () => {
       `${HOSTILE}  `,
       HOSTILE,
       `'=HYPERLINK("https://evil.example","x")`,
+      'itm_hostile',
+      'example.com',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'enriched',
+      'api',
+      HOSTILE_ITEM.updatedAt,
     ])
     assert.equal(second![1], HOSTILE.repeat(2))
     assert.deepEqual(rest, [])
@@ -108,8 +119,39 @@ describe('csvExportChunks()', () => {
     ])
     const [, record] = parse(text) as string[][]
     assert.deepEqual(record!.slice(1, 3), [`'${planted}`, "'+cmd|calc"])
-    assert.deepEqual(record!.slice(9), ["'-2+3", "'@SUM(1)", "'\t=1+1"])
+    assert.deepEqual(record!.slice(9, 12), ["'-2+3", "'@SUM(1)", "'\t=1+1"])
     for (const cell of record!) assert.doesNotMatch(cell, /^[=+\-@\t\r\n]/)
+  })
+
+  test('every field of the API item has its column, with its value (the folder by name)', async () => {
+    const item = exportItem({
+      previewSummary: 'A summary',
+      imageUrl: 'https://cdn.example/i.png',
+      canonicalUrl: 'https://example.com/canonical',
+      faviconUrl: 'https://example.com/f.ico',
+      faviconLightUrl: 'https://example.com/light.png',
+      faviconDarkUrl: 'https://example.com/dark.png',
+      sourceName: 'Source',
+      siteName: 'Site',
+      description: 'Described',
+      folder: { id: 'fld_1', name: 'Reading' },
+    })
+    const [header, record] = parse(await exportCsv([item])) as string[][]
+    const cell = (column: string) => record![header!.indexOf(column)]
+    const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+    for (const [key, value] of Object.entries(item)) {
+      if (key === 'highlights') continue
+      const column = key === 'originalUrl' ? 'url' : snake(key)
+      const expected =
+        key === 'folder'
+          ? 'Reading'
+          : key === 'tags'
+            ? (value as string[]).join('|')
+            : value === null
+              ? ''
+              : String(value)
+      assert.equal(cell(column), expected, `${key} as ${column}`)
+    }
   })
 
   test('every record ends in CRLF, and a line break inside a value is kept as it is', async () => {
