@@ -32,6 +32,15 @@ async function readStdin(): Promise<string> {
   return text + decoder.decode()
 }
 
+/**
+ * A reader that closes the pipe early (`export … | head`) has what it wanted: the command ends there,
+ * quietly and with status 0, never with a stack trace (docs/operations.md#admin-cli).
+ */
+function endsQuietly(error: Error): boolean {
+  if ((error as { code?: string }).code !== 'EPIPE') return false
+  process.exit(0)
+}
+
 const config = await orExit(async () => readConfig(process.env))
 
 const args = process.argv.slice(2)
@@ -52,7 +61,9 @@ if (args.length > 0) {
         err: (line) => console.error(line),
         write: (chunk) =>
           new Promise<void>((resolve, reject) =>
-            process.stdout.write(chunk, (error) => (error ? reject(error) : resolve())),
+            process.stdout.write(chunk, (error) =>
+              error ? (endsQuietly(error) ? undefined : reject(error)) : resolve(),
+            ),
           ),
         progress: process.stderr.isTTY
           ? (line) => process.stderr.write(line === null ? '\r\x1b[2K' : `\r\x1b[2K${line}`)

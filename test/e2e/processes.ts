@@ -21,7 +21,7 @@ export function freePort(): Promise<number> {
 }
 
 /** The environment of a child: ours without anything that would change the service's configuration. */
-function childEnv(extra: Record<string, string>): Record<string, string> {
+export function childEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined) continue

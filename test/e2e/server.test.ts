@@ -1,9 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { request, runServerCommand, startServer, waitForLine, type HttpReply, type ServerProcess } from './processes.ts'
+import {
+  BUN,
+  childEnv,
+  request,
+  ROOT,
+  runServerCommand,
+  startServer,
+  waitForLine,
+  type HttpReply,
+  type ServerProcess,
+} from './processes.ts'
 
 // The real thing: `bun server.ts` in its own process, the admin CLI as its own processes, fetch() over TCP.
 
@@ -249,6 +259,25 @@ describe('bun server.ts admin commands', () => {
       expect(result.stderr[0]).toMatch(/^error: /)
     }
   }, 15_000)
+
+  test('export into a pipe closed early (| head) ends quietly with status 0, no stack trace', async () => {
+    // docs/operations.md#admin-cli. A library large enough to take many writes.
+    const file = join(dir, 'urls.txt')
+    writeFileSync(file, Array.from({ length: 3000 }, (_, i) => `https://pipe.example/${i}`).join('\n'))
+    expect((await runServerCommand(['import', '--email', email, '--file', file], env)).code).toBe(0)
+    const proc = Bun.spawn([BUN, 'server.ts', 'export', '--email', email, '--format', 'json'], {
+      cwd: ROOT,
+      env: childEnv(env),
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const reader = proc.stdout.getReader()
+    const first = await reader.read()
+    expect(new TextDecoder().decode(first.value).startsWith('{')).toBe(true)
+    await reader.cancel()
+    const stderr = await new Response(proc.stderr).text()
+    expect({ code: await proc.exited, stderr }).toEqual({ code: 0, stderr: '' })
+  })
 
   test('help lists the commands and exits 0', async () => {
     const result = await runServerCommand(['help'], env)
