@@ -100,6 +100,12 @@ describe('read_saved_item', () => {
   test('images archived under an earlier APP_URL are at the current one, as in REST (docs/reading.md#archived-images)', async () => {
     const p = await person()
     const id = await saveWithPage(p, 'https://example.com/mcp-moved', ARTICLE)
+    // Enrichment done (its last write is after the article's), so the article stored below stays.
+    for (let i = 0; i < 2000; i++) {
+      const listed = (await p.rest('/v1/saved-items')).body.savedItems as { id: string; enrichmentStatus: string }[]
+      if (listed.find((item) => item.id === id)?.enrichmentStatus === 'enriched') break
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
     const earlier = 'http://localhost:3000'
     const article = {
       title: 'Moved',
