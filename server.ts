@@ -36,9 +36,8 @@ async function readStdin(): Promise<string> {
  * A reader that closes the pipe early (`export … | head`) has what it wanted: the command ends there,
  * quietly and with status 0, never with a stack trace (docs/operations.md#admin-cli).
  */
-function endsQuietly(error: Error): boolean {
-  if ((error as { code?: string }).code !== 'EPIPE') return false
-  process.exit(0)
+function endIfPipeClosed(error: Error): void {
+  if ((error as { code?: string }).code === 'EPIPE') process.exit(0)
 }
 
 const config = await orExit(async () => readConfig(process.env))
@@ -61,9 +60,11 @@ if (args.length > 0) {
         err: (line) => console.error(line),
         write: (chunk) =>
           new Promise<void>((resolve, reject) =>
-            process.stdout.write(chunk, (error) =>
-              error ? (endsQuietly(error) ? undefined : reject(error)) : resolve(),
-            ),
+            process.stdout.write(chunk, (error) => {
+              if (!error) return resolve()
+              endIfPipeClosed(error)
+              reject(error)
+            }),
           ),
         progress: process.stderr.isTTY
           ? (line) => process.stderr.write(line === null ? '\r\x1b[2K' : `\r\x1b[2K${line}`)

@@ -87,19 +87,14 @@ export async function renameFolder(
  */
 export async function deleteFolder(db: Database, userId: string, id: string, now: string): Promise<void> {
   const deleted = await runProgram(db, function* () {
-    const found = (yield {
-      all: 'SELECT id FROM folders WHERE id = ? AND user_id = ?',
-      args: [id, userId],
-    }) as unknown[]
-    if (found.length === 0) return false
+    // Another person's folder holds none of this person's items: the UPDATE then changes nothing either.
     yield {
       run: 'UPDATE saved_items SET folder_id = NULL, updated_at = ? WHERE user_id = ? AND folder_id = ?',
       args: [now, userId, id],
     }
-    yield { run: 'DELETE FROM folders WHERE id = ? AND user_id = ?', args: [id, userId] }
-    return true
+    return (yield { run: 'DELETE FROM folders WHERE id = ? AND user_id = ?', args: [id, userId] }) as number
   })
-  if (!deleted) throw new FolderNotFoundError(id)
+  if (deleted === 0) throw new FolderNotFoundError(id)
 }
 
 /** The person's folder with this name key (names are unique by key: case and Unicode form aside). */

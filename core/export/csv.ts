@@ -1,35 +1,6 @@
 import { neutralizeFormula } from './csv-formulas.ts'
 import type { ExportContext, ExportItem } from './export-item.ts'
 
-/** The CSV export's columns, in order (docs/import-export.md#export). */
-export const CSV_COLUMNS = [
-  'url',
-  'title',
-  'folder',
-  'tags',
-  'is_read',
-  'created_at',
-  'last_saved_at',
-  'normalized_url',
-  'type',
-  'description',
-  'site_name',
-  'source_name',
-  // The rest of the item, after the columns an import reads, so every field of the API's item is here
-  // (docs/import-export.md#export): an import derives them again.
-  'id',
-  'host',
-  'preview_summary',
-  'image_url',
-  'canonical_url',
-  'favicon_url',
-  'favicon_light_url',
-  'favicon_dark_url',
-  'enrichment_status',
-  'capture_channel',
-  'updated_at',
-] as const
-
 /** RFC 4180 ends every record, the last one included, with CRLF. */
 const CRLF = '\r\n'
 /** Tags are joined with `|`: a tag value never holds one, and `,` would force every multi-tag cell into quotes. */
@@ -49,34 +20,44 @@ export function csvField(value: string | null): string {
   return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe
 }
 
+/**
+ * The CSV export's columns in order, each with its value of an item (docs/import-export.md#export): one
+ * table, so a column and its value cannot drift apart.
+ */
+const CSV_FIELDS: readonly (readonly [column: string, value: (item: ExportItem) => string | null])[] = [
+  ['url', (item) => item.originalUrl],
+  ['title', (item) => item.title],
+  ['folder', (item) => item.folder?.name ?? null],
+  ['tags', (item) => item.tags.join(TAG_SEPARATOR)],
+  ['is_read', (item) => (item.isRead ? 'true' : 'false')],
+  ['created_at', (item) => item.createdAt],
+  ['last_saved_at', (item) => item.lastSavedAt],
+  ['normalized_url', (item) => item.normalizedUrl],
+  ['type', (item) => item.type],
+  ['description', (item) => item.description],
+  ['site_name', (item) => item.siteName],
+  ['source_name', (item) => item.sourceName],
+  // The rest of the item, after the columns an import reads, so every field of the API's item is here: an
+  // import derives them again.
+  ['id', (item) => item.id],
+  ['host', (item) => item.host],
+  ['preview_summary', (item) => item.previewSummary],
+  ['image_url', (item) => item.imageUrl],
+  ['canonical_url', (item) => item.canonicalUrl],
+  ['favicon_url', (item) => item.faviconUrl],
+  ['favicon_light_url', (item) => item.faviconLightUrl],
+  ['favicon_dark_url', (item) => item.faviconDarkUrl],
+  ['enrichment_status', (item) => item.enrichmentStatus],
+  ['capture_channel', (item) => item.captureChannel],
+  ['updated_at', (item) => item.updatedAt],
+]
+
+/** The CSV export's columns, in order. */
+export const CSV_COLUMNS: readonly string[] = CSV_FIELDS.map(([column]) => column)
+
 /** One item as one CSV record, CRLF included, its fields in {@link CSV_COLUMNS} order. */
 export function csvRecord(item: ExportItem): string {
-  const fields = [
-    item.originalUrl,
-    item.title,
-    item.folder?.name ?? null,
-    item.tags.join(TAG_SEPARATOR),
-    item.isRead ? 'true' : 'false',
-    item.createdAt,
-    item.lastSavedAt,
-    item.normalizedUrl,
-    item.type,
-    item.description,
-    item.siteName,
-    item.sourceName,
-    item.id,
-    item.host,
-    item.previewSummary,
-    item.imageUrl,
-    item.canonicalUrl,
-    item.faviconUrl,
-    item.faviconLightUrl,
-    item.faviconDarkUrl,
-    item.enrichmentStatus,
-    item.captureChannel,
-    item.updatedAt,
-  ]
-  return fields.map(csvField).join(',') + CRLF
+  return CSV_FIELDS.map(([, value]) => csvField(value(item))).join(',') + CRLF
 }
 
 /**

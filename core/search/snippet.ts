@@ -32,8 +32,8 @@ interface Match {
  * A snippet for a search result (docs/search.md#results): from the first of `fields` (in order of
  * preference, for example the article, then the description, then the title) with the first passage of
  * {@link WINDOW_TOKENS} tokens that holds the most of the query's clauses, the text around that passage's
- * first match (for a query of one word, its first match), matched words wrapped in `«` and `»`, cut text marked `…`, at most {@link SNIPPET_MAX_CHARS}
- * characters. Words are matched as the index matches them (case and accents folded, prefix on a term the
+ * first match (for a query of one word, its first match), matched words wrapped in `«` and `»`, cut text
+ * marked `…`, at most {@link SNIPPET_MAX_CHARS} characters. Words are matched as the index matches them (case and accents folded, prefix on a term the
  * query marks as one, phrases as consecutive words). Null when no field holds a match, which happens only
  * when the index matched a field not given here.
  *

@@ -5,6 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { startEnrichmentWorkers, type EnrichmentWorkers } from '../../adapters/jobs/enrichment-worker.ts'
 import { storeArticle } from '../../adapters/storage/reading.ts'
 import { archivedImageUrl } from '../../core/reading/archived-image-url.ts'
+import { waitFor } from '../enrichment/enrichment-helpers.ts'
 import { png } from '../fixtures/images/images.ts'
 import { readPage } from '../fixtures/pages/read-page.ts'
 import { startLiveServer, type LiveServer } from '../helpers/browser.ts'
@@ -101,11 +102,10 @@ describe('read_saved_item', () => {
     const p = await person()
     const id = await saveWithPage(p, 'https://example.com/mcp-moved', ARTICLE)
     // Enrichment done (its last write is after the article's), so the article stored below stays.
-    for (let i = 0; i < 2000; i++) {
+    await waitFor('enrichment to finish', async () => {
       const listed = (await p.rest('/v1/saved-items')).body.savedItems as { id: string; enrichmentStatus: string }[]
-      if (listed.find((item) => item.id === id)?.enrichmentStatus === 'enriched') break
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }
+      return listed.find((item) => item.id === id && item.enrichmentStatus === 'enriched')
+    })
     const earlier = 'http://localhost:3000'
     const article = {
       title: 'Moved',
