@@ -1,6 +1,7 @@
 import type { CaptureChannel, EnrichmentStatus, ItemType, SavedItem, Tag } from '../../core/types.ts'
 import type { NewSavedItemRow } from '../../core/items/capture.ts'
 import type { SavedItemDto } from '../../core/items/saved-item-dto.ts'
+import { sql } from 'drizzle-orm'
 import { folders, savedItems } from './schema.ts'
 
 /**
@@ -34,7 +35,7 @@ export const ITEM_FIELDS = {
   lastSavedAt: savedItems.lastSavedAt,
   createdAt: savedItems.createdAt,
   updatedAt: savedItems.updatedAt,
-  folderName: folders.name,
+  folderName: sql<string | null>`${folders.name}`.as('folder_name'),
 }
 
 /** Each field's position in a row of `fields`, read off the fields so the order is written once. */
@@ -55,18 +56,28 @@ export const AFTER_ITEM_FIELDS = Object.keys(ITEM_FIELDS).length
 const { userId: _owner, openedAt: _openedAt, ...WIRE_FIELDS } = ITEM_FIELDS
 export { WIRE_FIELDS }
 
-/** Each wire field's position in a wire row. */
-const WIRE_COLUMN = columnsOf(WIRE_FIELDS)
+/**
+ * A list row as every driver reads a statement's rows as objects (bun:sqlite's and libsql's `all`,
+ * @libsql/client's rows): each selected column under its SQL name. The list reads its pages this way: on
+ * bun:sqlite an object row (its shape made once per statement) comes faster than a positional one, 4 µs of
+ * a 50-item page (docs/benchmarks.md#the-uncached-list).
+ */
+export type NamedRow = Record<string, unknown>
 
-/** The fields a list statement selects, and how each of its rows is read: the item, or its wire shape. */
+/** The fields a list statement selects, and how each of its rows (a NamedRow) is read: the item, or its wire shape. */
 export interface RowShape<T> {
   fields: typeof ITEM_FIELDS | typeof WIRE_FIELDS
-  /** The position of each column a cursor names. */
-  column: Record<'id' | 'isRead' | 'lastSavedAt', number>
-  /** The first position after `fields`: the title sort selects its two keys there. */
-  after: number
-  read: (row: RawRow) => T
+  read: (row: NamedRow) => T
 }
+
+/** The SQL name of each sort key's column in a list row (core/items/list-order.ts SORT_KEYS): the next cursor reads them. */
+export const SORT_KEY_COLUMN = {
+  lastSavedAt: 'last_saved_at',
+  id: 'id',
+  isRead: 'is_read',
+  titleMissing: 'title_missing',
+  titleKey: 'title_key',
+} as const
 
 /** A row as every driver returns it from `.values()`: an array, or @libsql/client's array-like Row. */
 export type RawRow = ArrayLike<unknown>
@@ -107,56 +118,52 @@ export function itemFromRow(row: RawRow): SavedItem {
   }
 }
 
+/** A list row (NamedRow) of ITEM_FIELDS as the item: its wire fields, and the two internal ones. */
+export function itemFromNamedRow(row: NamedRow): SavedItem {
+  return { ...savedItemDtoFromRow(row), userId: row.user_id as string, openedAt: row.opened_at as string | null }
+}
+
 /**
- * A wire row (WIRE_FIELDS) straight to the wire shape, `toSavedItemDto(itemFromRow(row))` without the item in
- * between: the uncached list builds 50 of these per request (docs/benchmarks.md#the-uncached-list). A speed
- * twin of the composition, held equal to it, key order included, by test/storage/protocol-ports.test.ts.
+ * A list row (NamedRow) of WIRE_FIELDS straight to the wire shape, `toSavedItemDto(itemFromNamedRow(row))`
+ * without the item in between: the uncached list builds 50 of these per request
+ * (docs/benchmarks.md#the-uncached-list). A speed twin of the composition, held equal to it, key order
+ * included, by test/storage/protocol-ports.test.ts.
  */
-export function savedItemDtoFromRow(row: RawRow): SavedItemDto {
-  const folderId = row[WIRE_COLUMN.folderId] as string | null
-  const folderName = row[WIRE_COLUMN.folderName] as string | null
+export function savedItemDtoFromRow(row: NamedRow): SavedItemDto {
+  const folderId = row.folder_id as string | null
+  const folderName = row.folder_name as string | null
   return {
-    id: row[WIRE_COLUMN.id] as string,
-    originalUrl: row[WIRE_COLUMN.originalUrl] as string,
-    normalizedUrl: row[WIRE_COLUMN.normalizedUrl] as string,
-    host: row[WIRE_COLUMN.host] as string,
-    title: row[WIRE_COLUMN.title] as string | null,
-    description: row[WIRE_COLUMN.description] as string | null,
-    siteName: row[WIRE_COLUMN.siteName] as string | null,
-    faviconUrl: row[WIRE_COLUMN.faviconUrl] as string | null,
-    faviconLightUrl: row[WIRE_COLUMN.faviconLightUrl] as string | null,
-    faviconDarkUrl: row[WIRE_COLUMN.faviconDarkUrl] as string | null,
-    imageUrl: row[WIRE_COLUMN.imageUrl] as string | null,
-    canonicalUrl: row[WIRE_COLUMN.canonicalUrl] as string | null,
-    previewSummary: row[WIRE_COLUMN.previewSummary] as string | null,
-    type: row[WIRE_COLUMN.type] as ItemType,
-    tags: JSON.parse(row[WIRE_COLUMN.tags] as string) as Tag[],
-    enrichmentStatus: row[WIRE_COLUMN.enrichmentStatus] as EnrichmentStatus,
-    sourceName: row[WIRE_COLUMN.sourceName] as string | null,
-    captureChannel: row[WIRE_COLUMN.captureChannel] as CaptureChannel | null,
+    id: row.id as string,
+    originalUrl: row.original_url as string,
+    normalizedUrl: row.normalized_url as string,
+    host: row.host as string,
+    title: row.title as string | null,
+    description: row.description as string | null,
+    siteName: row.site_name as string | null,
+    faviconUrl: row.favicon_url as string | null,
+    faviconLightUrl: row.favicon_light_url as string | null,
+    faviconDarkUrl: row.favicon_dark_url as string | null,
+    imageUrl: row.image_url as string | null,
+    canonicalUrl: row.canonical_url as string | null,
+    previewSummary: row.preview_summary as string | null,
+    type: row.type as ItemType,
+    tags: JSON.parse(row.tags as string) as Tag[],
+    enrichmentStatus: row.enrichment_status as EnrichmentStatus,
+    sourceName: row.source_name as string | null,
+    captureChannel: row.capture_channel as CaptureChannel | null,
     folder: folderId !== null && folderName !== null ? { id: folderId, name: folderName } : null,
-    isRead: Number(row[WIRE_COLUMN.isRead]) === 1,
-    lastSavedAt: row[WIRE_COLUMN.lastSavedAt] as string,
-    createdAt: row[WIRE_COLUMN.createdAt] as string,
-    updatedAt: row[WIRE_COLUMN.updatedAt] as string,
+    isRead: Number(row.is_read) === 1,
+    lastSavedAt: row.last_saved_at as string,
+    createdAt: row.created_at as string,
+    updatedAt: row.updated_at as string,
   }
 }
 
 /** Rows read as items (every column). */
-export const ITEM_ROWS: RowShape<SavedItem> = {
-  fields: ITEM_FIELDS,
-  column: COLUMN,
-  after: AFTER_ITEM_FIELDS,
-  read: itemFromRow,
-}
+export const ITEM_ROWS: RowShape<SavedItem> = { fields: ITEM_FIELDS, read: itemFromNamedRow }
 
 /** Rows read straight into the list's wire shape (WIRE_FIELDS): the uncached list's page. */
-export const WIRE_ROWS: RowShape<SavedItemDto> = {
-  fields: WIRE_FIELDS,
-  column: WIRE_COLUMN,
-  after: Object.keys(WIRE_FIELDS).length,
-  read: savedItemDtoFromRow,
-}
+export const WIRE_ROWS: RowShape<SavedItemDto> = { fields: WIRE_FIELDS, read: savedItemDtoFromRow }
 
 /**
  * The item a first save without a folder leaves: its row, and null for everything enrichment fills in later.

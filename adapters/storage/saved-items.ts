@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, fillPlaceholders, sql, type SQL } from 'drizzle-orm'
 import { FolderNotFoundError, SavedItemNotFoundError } from '../../core/errors.ts'
 import type { PreparedCapture } from '../../core/items/capture.ts'
 import { SORT_KEYS, type CursorValues, type SortKey } from '../../core/items/list-order.ts'
@@ -9,7 +9,17 @@ import { preparedPer } from './prepared.ts'
 import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import { groupCommitted } from './group-commit.ts'
 import { keepCapturedPage, keepCapturedPageQuery, queueCapturedPage, queueCapturedPageQuery } from './reading.ts'
-import { ITEM_FIELDS, ITEM_ROWS, itemFromRow, itemOfFirstSave, type RawRow, type RowShape } from './saved-item-rows.ts'
+import {
+  ITEM_FIELDS,
+  ITEM_ROWS,
+  itemFromRow,
+  itemOfFirstSave,
+  SORT_KEY_COLUMN,
+  type NamedRow,
+  type RawRow,
+  type RowShape,
+} from './saved-item-rows.ts'
+import { readRows } from './read-rows.ts'
 
 const isForeignKeyViolation = (error: unknown): boolean =>
   /FOREIGN KEY constraint failed/.test(String((error as { cause?: unknown })?.cause ?? error))
@@ -332,10 +342,12 @@ export type ReadStateFilter = 'all' | 'unread' | 'read'
 type FolderFilter = 'all' | 'none' | 'one'
 
 /**
- * One prepared statement per (sort, folder filter, first page or not, read state): the person, folder, cursor values
- * and page size are placeholders, so a page costs a bound execution, not a query build and a parse.
+ * One statement per (sort, folder filter, first page or not, read state, shape): its SQL text, built once,
+ * with the person, folder, cursor values and page size as placeholders, so a page costs a bound execution
+ * (the statement prepared once per text: `$all`), not a query build and a parse. Its rows are read as
+ * objects (NamedRow).
  */
-const listStatements = new Map<string, ReturnType<typeof preparedPer<ReturnType<typeof buildList>>>>()
+const listStatements = new Map<string, ReturnType<typeof buildList>>()
 
 function buildList(
   db: Database,
@@ -368,8 +380,8 @@ function buildList(
             // The sort keys beyond the item's own fields, for the next cursor: the two columns after
             // `fields`. Only the title sort has them: computing them for every row of another sort cost a tenth
             // of an uncached list (docs/benchmarks.md#the-uncached-list).
-            titleMissing: sql<number>`(${savedItems.title} IS NULL)`,
-            titleKey: sql<string>`coalesce(lower(${savedItems.title}), '')`,
+            titleMissing: sql<number>`(${savedItems.title} IS NULL)`.as(SORT_KEY_COLUMN.titleMissing),
+            titleKey: sql<string>`coalesce(lower(${savedItems.title}), '')`.as(SORT_KEY_COLUMN.titleKey),
           }
         : fields,
     )
@@ -378,7 +390,7 @@ function buildList(
     .where(sql.join(conditions, sql` AND `))
     .orderBy(...order)
     .limit(sql.placeholder('limit'))
-    .prepare()
+    .toSQL()
 }
 
 function listStatement(
@@ -392,10 +404,10 @@ function listStatement(
   const key = `${sort}:${folder}:${withCursor}:${state}:${shape.fields === ITEM_FIELDS ? 'item' : 'wire'}`
   let statement = listStatements.get(key)
   if (!statement) {
-    statement = preparedPer((database) => buildList(database, sort, folder, withCursor, state, shape.fields))
+    statement = buildList(db, sort, folder, withCursor, state, shape.fields)
     listStatements.set(key, statement)
   }
-  return statement(db)
+  return statement
 }
 
 export async function listSavedItems(
@@ -423,11 +435,13 @@ export function listSavedItemsAs<T>(
     params[`c${i}`] = value
   })
   const statement = listStatement(db, query.sort, folder, query.after !== null, query.state ?? 'all', shape)
-  return andThen(statement.values(params) as MaybePromise<RawRow[]>, (rows) => pageOfRows(rows, query, shape))
+  const args = fillPlaceholders(statement.params, params)
+  const rows = db.$all ? db.$all(statement.sql, ...args) : readRows(db, statement.sql, args)
+  return andThen(rows, (found) => pageOfRows(found, query, shape))
 }
 
 function pageOfRows<T>(
-  rows: RawRow[],
+  rows: NamedRow[],
   query: ListQuery,
   shape: RowShape<T>,
 ): { items: T[]; nextCursorValues: CursorValues | null } {
@@ -437,19 +451,11 @@ function pageOfRows<T>(
   const items = new Array<T>(count)
   for (let i = 0; i < count; i++) items[i] = shape.read(rows[i]!)
   const last = rows[count - 1]
-  const nextCursorValues = hasMore && last ? keys.map((k) => cursorValue(last, cursorColumn(shape, k.field))) : null
+  const nextCursorValues = hasMore && last ? keys.map((k) => cursorValue(last[SORT_KEY_COLUMN[k.field]])) : null
   return { items, nextCursorValues }
 }
 
-/** Where a sort key's value is in a row of `shape`: one of its columns, or one of the title sort's two after them. */
-function cursorColumn(shape: RowShape<unknown>, field: SortKey['field']): number {
-  if (field === 'titleMissing') return shape.after
-  if (field === 'titleKey') return shape.after + 1
-  return shape.column[field]
-}
-
-/** The row's value at `column`, as the keyset condition compares it (booleans as 0/1). */
-function cursorValue(row: RawRow, column: number): string | number {
-  const value = row[column]
+/** A sort key's value in a row, as the keyset condition compares it (booleans as 0/1). */
+function cursorValue(value: unknown): string | number {
   return typeof value === 'string' ? value : Number(value)
 }

@@ -294,7 +294,7 @@ describe(`the recapture upsert on ${TEST_DRIVER}`, () => {
 
 describe(`the list's wire-shape rows on ${TEST_DRIVER}`, () => {
   // A speed twin (docs/benchmarks.md#speed-twins): the uncached list makes each row its wire shape directly.
-  test('WIRE_ROWS reads toSavedItemDto(itemFromRow(row)), key order and next cursor included, on every sort', async () => {
+  test('list rows, read by name, are the items a positional read finds; WIRE_ROWS reads their wire shape, key order and next cursor included, on every sort', async () => {
     const folder = id()
     await createFolder(h.db, { id: folder, userId, name: 'Twins', nameKey: 'twins', now: at() })
     for (const input of [
@@ -320,6 +320,9 @@ describe(`the list's wire-shape rows on ${TEST_DRIVER}`, () => {
       const twins = (await listSavedItemsAs(h.db, userId, query, WIRE_ROWS)).items
       expect(items.length).toBeGreaterThan(3)
       expect(JSON.stringify(twins)).toBe(JSON.stringify(items.map(toSavedItemDto)))
+      // The list reads rows by column name (itemFromNamedRow); a single read is positional (itemFromRow).
+      for (const item of items) expect(item).toEqual((await findSavedItem(h.db, userId, item.id))!)
+      expect(items.some((item) => item.openedAt !== null)).toBe(true)
       // The wire rows have fewer columns: the next cursor must still name the same row by the same keys.
       for (const limit of [1, 2, 3]) {
         const short = { ...query, limit }
