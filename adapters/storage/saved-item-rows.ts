@@ -72,9 +72,10 @@ export interface RowShape<T> {
 
 /** The SQL name of each sort key's column in a list row (core/items/list-order.ts SORT_KEYS): the next cursor reads them. */
 export const SORT_KEY_COLUMN = {
-  lastSavedAt: 'last_saved_at',
-  id: 'id',
-  isRead: 'is_read',
+  lastSavedAt: savedItems.lastSavedAt.name,
+  id: savedItems.id.name,
+  isRead: savedItems.isRead.name,
+  // The title sort's two computed keys, selected under these names (adapters/storage/saved-items.ts).
   titleMissing: 'title_missing',
   titleKey: 'title_key',
 } as const
