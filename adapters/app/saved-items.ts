@@ -3,7 +3,7 @@ import { normalizeUrl } from '../../core/url/normalize-url.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import { prepareCapture, type CaptureInput } from '../../core/items/capture.ts'
 import { capPage } from '../../core/reading/page-limits.ts'
-import { decodeCursor, encodeCursor } from '../../core/items/list-order.ts'
+import { decodeCursor, encodeCursor, type CursorValues } from '../../core/items/list-order.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Principal, SavedItem, Sort } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
@@ -20,6 +20,7 @@ import {
   findSavedItemByUrl,
   folderExists,
   listSavedItemsAs,
+  listSavedItemsJson,
   upsertCapture,
   type ItemChange,
 } from '../storage/saved-items.ts'
@@ -64,29 +65,45 @@ export interface ListPage {
 }
 
 /**
- * A page as the list cache holds it: the DTOs, and the REST body `{"savedItems":[…]}`: UTF-8 bytes when the
- * page is kept (each hit sends them as they are); null when it is read for one answer only
- * (`LIST_CACHE_MB=0`), until REST asks for it with `pageJson` (MCP answers with its own serialization, so
- * the REST body made for every uncached page was a second `JSON.stringify` of each MCP list).
+ * A page as the list answers it and its cache holds it. REST reads a page as JSON written by SQLite
+ * (`listSavedItemsJson`), MCP as objects (it answers with a summary of each item, and its own
+ * serialization); a page cached by one is served to the other, its other form made from the first once.
  */
 export interface ListedPage {
-  page: ListPage
+  /**
+   * The REST body `{"savedItems":[…]}`: UTF-8 bytes when the page is kept (each hit sends them as they
+   * are); text for a page read for one answer (`LIST_CACHE_MB=0`; encoding it here would only copy it once
+   * more before the server does); null for a page MCP read for one answer, until REST asks (`pageJson`).
+   */
   json: Uint8Array | string | null
-  /** Set once the page has been checked against its response schema, by whichever transport served it first. */
+  /** The page's items as objects; null for a page read as JSON, until MCP asks (`pageItems`). */
+  savedItems: SavedItemDto[] | null
+  nextCursor: string | null
+  /** Set once the page's items have been checked against their response schema (adapters/http/page-check.ts). */
   verified: boolean
 }
 
-/**
- * The REST body of a listed page: the kept bytes, or the JSON text of a page read for one answer (as text:
- * encoding it here would only copy it once more before the server does).
- */
+/** The REST body of a listed page. */
 export function pageJson(listed: ListedPage): Uint8Array | string {
-  listed.json ??= JSON.stringify({ savedItems: listed.page.savedItems })
+  listed.json ??= JSON.stringify({ savedItems: listed.savedItems })
   return listed.json
+}
+
+/** The items of a listed page as objects: read from its JSON, once, for a page REST read. */
+export function pageItems(listed: ListedPage): ListPage {
+  if (listed.savedItems === null) {
+    const json = listed.json!
+    listed.savedItems = (JSON.parse(typeof json === 'string' ? json : decoder.decode(json)) as ListPage).savedItems
+  }
+  return { savedItems: listed.savedItems, nextCursor: listed.nextCursor }
 }
 
 const listCaches = new WeakMap<object, PageCache<ListedPage>>()
 const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/** How a caller reads a page: REST as its JSON body, MCP as the items. */
+export type PageForm = 'json' | 'items'
 
 /**
  * A page of the person's list, from this process's page cache while their item version is unchanged
@@ -94,18 +111,23 @@ const encoder = new TextEncoder()
  * makes the page newer than its version, which only costs the next request a miss. A speed twin of reading
  * the rows every time, as `LIST_CACHE_MB=0` does (docs/benchmarks.md#speed-twins).
  */
-export function listPage(deps: AppDeps, principal: Principal, input: ListInput): MaybePromise<ListedPage> {
+export function listPage(
+  deps: AppDeps,
+  principal: Principal,
+  input: ListInput,
+  form: PageForm,
+): MaybePromise<ListedPage> {
   // At once on an embedded file (core/at-once.ts); a value error (cursor, folder) is thrown as it is found.
-  if (deps.config.listCacheBytes === 0)
-    return andThen(readPage(deps, principal, input), (page): ListedPage => ({ page, json: null, verified: false }))
+  if (deps.config.listCacheBytes === 0) return readPage(deps, principal, input, form)
   const pages = listCacheOf(deps)
   const key = `${principal.userId} ${input.sort} ${input.folder ?? ''} ${input.limit ?? ''} ${input.cursor ?? ''}`
   return andThen(itemsVersionOf(deps.db, principal.userId), (version) => {
     const cached = pages.get(key, version)
     if (cached) return cached
-    return andThen(readPage(deps, principal, input), (page) => {
-      const listed = encodePage(page)
-      pages.set(key, version, listed, (listed.json as Uint8Array).byteLength)
+    return andThen(readPage(deps, principal, input, form), (listed) => {
+      const json = pageJson(listed)
+      listed.json = typeof json === 'string' ? encoder.encode(json) : json
+      pages.set(key, version, listed, listed.json.byteLength)
       return listed
     })
   })
@@ -118,21 +140,31 @@ function listCacheOf(deps: AppDeps): PageCache<ListedPage> {
   return cache
 }
 
-function encodePage(page: ListPage): ListedPage {
-  return { page, json: encoder.encode(JSON.stringify({ savedItems: page.savedItems })), verified: false }
-}
-
-function readPage(deps: AppDeps, principal: Principal, input: ListInput): MaybePromise<ListPage> {
+function readPage(deps: AppDeps, principal: Principal, input: ListInput, form: PageForm): MaybePromise<ListedPage> {
   const after = input.cursor !== null ? decodeCursor(input.cursor, input.sort) : null
   const folder = input.folder
   const exists = folder !== null && folder !== 'none' ? folderExists(deps.db, principal.userId, folder) : true
   return andThen(exists, (found) => {
     if (!found) throw new FolderNotFoundError(folder!)
+    const query = { sort: input.sort, folder, limit: input.limit, after }
+    const nextCursor = (values: CursorValues | null) => (values ? encodeCursor(input.sort, values) : null)
+    if (form === 'json')
+      return andThen(
+        listSavedItemsJson(deps.db, principal.userId, query),
+        (page): ListedPage => ({
+          json: `{"savedItems":[${page.items}]}`,
+          savedItems: null,
+          nextCursor: nextCursor(page.nextCursorValues),
+          verified: false,
+        }),
+      )
     return andThen(
-      listSavedItemsAs(deps.db, principal.userId, { sort: input.sort, folder, limit: input.limit, after }, WIRE_ROWS),
-      (page): ListPage => ({
+      listSavedItemsAs(deps.db, principal.userId, query, WIRE_ROWS),
+      (page): ListedPage => ({
+        json: null,
         savedItems: page.items,
-        nextCursor: page.nextCursorValues ? encodeCursor(input.sort, page.nextCursorValues) : null,
+        nextCursor: nextCursor(page.nextCursorValues),
+        verified: false,
       }),
     )
   })

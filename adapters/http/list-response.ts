@@ -24,8 +24,9 @@ export interface ListQueryInput {
 }
 
 /**
- * The page for `query` as the answer: the JSON the page cache holds (its schema checked here, once per
- * page, since Elysia's response check does not see a Response), with a Link header to the next page on
+ * The page for `query` as the answer: the JSON SQLite wrote for it, or the page cache holds (a page made
+ * as objects, by MCP, has its schema checked here, once, since Elysia's response check does not see a
+ * Response: adapters/http/page-check.ts), with a Link header to the next page on
  * `listUrl`. Value errors (sort, limit, cursor, folder) are thrown as the app's typed errors, at once when
  * the page is read at once (an embedded file: core/at-once.ts).
  */
@@ -38,12 +39,12 @@ export function listResponse(
   const sort = parseSort(query.sort)
   const limit = parseLimit(query.limit)
   const folder = query.folder ?? null
-  return andThen(listPage(deps, principal, { sort, folder, limit, cursor: query.cursor ?? null }), (listed) => {
+  return andThen(listPage(deps, principal, { sort, folder, limit, cursor: query.cursor ?? null }, 'json'), (listed) => {
     const failure = pageSchemaFailure(listed)
     if (failure !== null) return responseSchemaFailure(deps.log, failure)
     const headers: Record<string, string> = { 'content-type': 'application/json' }
-    if (listed.page.nextCursor)
-      headers.link = `<${nextPageUrl(listUrl, sort, folder, limit, listed.page.nextCursor)}>; rel="next"`
+    if (listed.nextCursor)
+      headers.link = `<${nextPageUrl(listUrl, sort, folder, limit, listed.nextCursor)}>; rel="next"`
     return new Response(pageJson(listed) as Uint8Array<ArrayBuffer> | string, { headers })
   })
 }

@@ -9,9 +9,12 @@ import { preparedPer } from './prepared.ts'
 import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import { groupCommitted } from './group-commit.ts'
 import { keepCapturedPage, keepCapturedPageQuery, queueCapturedPage, queueCapturedPageQuery } from './reading.ts'
+import type { SavedItemDto } from '../../core/items/saved-item-dto.ts'
 import {
   ITEM_FIELDS,
   ITEM_ROWS,
+  WIRE_JSON,
+  WIRE_ROWS,
   itemFromRow,
   itemOfFirstSave,
   SORT_KEY_COLUMN,
@@ -355,7 +358,7 @@ function buildList(
   folder: FolderFilter,
   withCursor: boolean,
   state: ReadStateFilter,
-  fields: RowShape<unknown>['fields'],
+  fields: RowShape<unknown>['fields'] | { j: SQL.Aliased<string> },
 ) {
   const keys = SORT_KEYS[sort]
   const conditions: SQL[] = [sql`${savedItems.userId} = ${sql.placeholder('userId')}`]
@@ -374,7 +377,7 @@ function buildList(
   )
   return db
     .select(
-      sort === 'title'
+      sort === 'title' && fields !== JSON_FIELDS
         ? {
             ...fields,
             // The sort keys beyond the item's own fields, for the next cursor: the two columns after
@@ -393,18 +396,29 @@ function buildList(
     .toSQL()
 }
 
+/** The one column of a JSON page's rows: the item as SQLite writes its wire shape (WIRE_JSON). */
+const JSON_FIELDS = { j: sql<string>`${WIRE_JSON}`.as('j') }
+
 function listStatement(
   db: Database,
   sort: Sort,
   folder: FolderFilter,
   withCursor: boolean,
   state: ReadStateFilter,
-  shape: RowShape<unknown>,
+  form: 'item' | 'wire' | 'json',
 ) {
-  const key = `${sort}:${folder}:${withCursor}:${state}:${shape.fields === ITEM_FIELDS ? 'item' : 'wire'}`
+  const key = `${sort}:${folder}:${withCursor}:${state}:${form}`
   let statement = listStatements.get(key)
   if (!statement) {
-    statement = buildList(db, sort, folder, withCursor, state, shape.fields)
+    const fields = form === 'item' ? ITEM_FIELDS : form === 'wire' ? WIRE_ROWS.fields : JSON_FIELDS
+    statement = buildList(db, sort, folder, withCursor, state, fields)
+    // A JSON page is its rows' objects joined into one string by SQLite. The rows reach the aggregate in the
+    // page's order: SQLite never flattens a subquery with a LIMIT into an aggregate query, and runs it as a
+    // co-routine that yields its rows as its ORDER BY sorts them. An ORDER BY inside group_concat would say
+    // so explicitly, at a sort of the page's rows (a quarter more time); test/storage/protocol-ports.test.ts
+    // holds the order on every driver and sort.
+    if (form === 'json')
+      statement = { ...statement, sql: `SELECT group_concat(j, ',') AS items, count(*) AS n FROM (${statement.sql})` }
     listStatements.set(key, statement)
   }
   return statement
@@ -428,16 +442,88 @@ export function listSavedItemsAs<T>(
   query: ListQuery,
   shape: RowShape<T>,
 ): MaybePromise<{ items: T[]; nextCursorValues: CursorValues | null }> {
+  const form = shape.fields === ITEM_FIELDS ? 'item' : 'wire'
+  const rows = readListRows(db, userId, query, form)
+  return andThen(rows, (found) => pageOfRows(found, query, shape))
+}
+
+/** The rows of the list statement for `query` in `form`: at once on an embedded file (core/at-once.ts). */
+function readListRows(
+  db: Database,
+  userId: string,
+  query: ListQuery,
+  form: 'item' | 'wire' | 'json',
+): MaybePromise<NamedRow[]> {
   const folder: FolderFilter = query.folder === null ? 'all' : query.folder === 'none' ? 'none' : 'one'
   const params: Record<string, unknown> = { userId, limit: query.limit === null ? -1 : query.limit + 1 }
   if (folder === 'one') params.folder = query.folder
   query.after?.forEach((value, i) => {
     params[`c${i}`] = value
   })
-  const statement = listStatement(db, query.sort, folder, query.after !== null, query.state ?? 'all', shape)
+  const statement = listStatement(db, query.sort, folder, query.after !== null, query.state ?? 'all', form)
   const args = fillPlaceholders(statement.params, params)
-  const rows = db.$all ? db.$all(statement.sql, ...args) : readRows(db, statement.sql, args)
-  return andThen(rows, (found) => pageOfRows(found, query, shape))
+  return db.$all ? db.$all(statement.sql, ...args) : readRows(db, statement.sql, args)
+}
+
+/** A page of the list as JSON: its items' objects joined by commas (the inside of the REST body's array). */
+export interface JsonPage {
+  items: string
+  nextCursorValues: CursorValues | null
+}
+
+/** Where an item's object starts in a JSON page, but the first (docs/benchmarks.md#the-uncached-list). */
+const ITEM_START = ',{"id":'
+
+/**
+ * `listSavedItems` as the REST body needs it: the page's items written as JSON by SQLite (WIRE_JSON),
+ * joined in the same statement, and the next cursor. One string comes back from the database instead of
+ * each item's 23 values (docs/benchmarks.md#the-uncached-list). At once on an embedded file.
+ */
+export function listSavedItemsJson(db: Database, userId: string, query: ListQuery): MaybePromise<JsonPage> {
+  return andThen(readListRows(db, userId, query, 'json'), ([row]): MaybePromise<JsonPage> => {
+    const items = (row?.items as string | null) ?? ''
+    if (query.limit === null || Number(row?.n ?? 0) <= query.limit) return { items, nextCursorValues: null }
+    // One row past the page was read, to know there is a next page: its object is the last one. Every object
+    // SQLite writes starts `{"id":` with no space, and a quote inside a value is escaped, so `,{"id":`
+    // occurs only where one item's object ends and the next begins (the folder's own `{"id":` follows
+    // `"folder":`).
+    const page = items.slice(0, items.lastIndexOf(ITEM_START))
+    const last = JSON.parse(page.slice(page.lastIndexOf(ITEM_START) + 1)) as SavedItemDto
+    return andThen(titleKeyOf(db, query.sort, last.title), (titleKey) => ({
+      items: page,
+      nextCursorValues: SORT_KEYS[query.sort].map((key) => cursorValueOf(key.field, last, titleKey)),
+    }))
+  })
+}
+
+/**
+ * The title sort's key of a title, by SQLite's own `lower()` (the list orders by it, and it folds only
+ * ASCII letters), for the next cursor of a JSON page; null for the other sorts, which need none.
+ */
+function titleKeyOf(db: Database, sort: Sort, title: string | null): MaybePromise<string | null> {
+  if (sort !== 'title') return null
+  // coalesce(lower(NULL), ''), without a statement (and libsql's `all` takes a lone null for named arguments).
+  if (title === null) return ''
+  const rows = db.$all ? db.$all(TITLE_KEY, title) : readRows(db, TITLE_KEY, [title])
+  return andThen(rows, ([row]) => row!.k as string)
+}
+
+const TITLE_KEY = "SELECT coalesce(lower(?), '') AS k"
+
+/** A sort key's value for the item `last` in a cursor, as the list's keyset condition compares it. */
+function cursorValueOf(field: SortKey['field'], last: SavedItemDto, titleKey: string | null): string | number {
+  switch (field) {
+    case 'lastSavedAt':
+      return last.lastSavedAt
+    case 'id':
+      return last.id
+    case 'isRead':
+      return last.isRead ? 1 : 0
+    case 'titleMissing':
+      return last.title === null ? 1 : 0
+    case 'titleKey':
+      return titleKey!
+  }
 }
 
 function pageOfRows<T>(

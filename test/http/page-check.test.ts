@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { highlightPageSchemaFailure, pageSchemaFailure } from '../../adapters/http/page-check.ts'
+import { pageItems } from '../../adapters/app/saved-items.ts'
 import { ListedHighlight, SavedItem } from '../../adapters/http/schemas.ts'
 import { toHighlightDto } from '../../core/highlights/highlight.ts'
 import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
@@ -39,7 +40,8 @@ const ITEM: StoredItem = {
 }
 
 const listed = (items: unknown[]) => ({
-  page: { savedItems: items as never, nextCursor: null },
+  savedItems: items as never,
+  nextCursor: null,
   json: '',
   verified: false,
 })
@@ -88,6 +90,18 @@ describe('the listed pages’ schema check', () => {
     expect(pageSchemaFailure(listed([{ ...toSavedItemDto(ITEM), isRead: 1 }]))).toStartWith(
       'response.savedItems.0.isRead',
     )
+    // A page REST read as SQLite's JSON has no objects to walk; once MCP is served it, its items are read
+    // from the JSON and checked like any other.
+    const fromJson = {
+      json: JSON.stringify({ savedItems: [{ ...toSavedItemDto(ITEM), type: 'bogus' }] }),
+      savedItems: null,
+      nextCursor: null,
+      verified: false,
+    }
+    expect(pageSchemaFailure(fromJson)).toBeNull()
+    expect(fromJson.verified).toBe(false)
+    expect(pageItems(fromJson).savedItems).toHaveLength(1)
+    expect(pageSchemaFailure(fromJson)).toStartWith('response.savedItems.0.type')
     // Nested objects stay closed: a folder with a stray field is refused.
     expect(
       pageSchemaFailure(listed([{ ...toSavedItemDto(ITEM), folder: { id: 'f', name: 'F', secret: 1 } }])),

@@ -429,13 +429,16 @@ describe('isolation between people', () => {
 })
 
 describe('results are checked against their output schema', () => {
-  test('a stored row that breaks the SavedItem schema: list_saved_items and mark_read answer InternalError, logged, the value never sent', async () => {
+  test('a stored row that breaks the SavedItem schema: list_saved_items (its result checked) and mark_read (its write refused) answer InternalError, logged, the value never sent', async () => {
     const p = await person()
     const item = await save(p, 'https://example.com/corrupt-mcp')
-    await suite.live.harness.db.$client.execute({
-      sql: "UPDATE saved_items SET type = 'hologram' WHERE id = ?",
-      args: [item.id],
-    })
+    // The database refuses such a value (docs/api.md#data-rules), so the row is written past its check, as a
+    // row stored before the check existed would be: the output check stays behind it.
+    const db = suite.live.harness.db.$client
+    const check = (await db.execute("SELECT sql FROM sqlite_master WHERE name = 'saved_items_values_update'")).rows[0]!
+    await db.execute('DROP TRIGGER saved_items_values_update')
+    await db.execute({ sql: "UPDATE saved_items SET type = 'hologram' WHERE id = ?", args: [item.id] })
+    await db.execute(check.sql as string)
     for (const [name, args] of [
       ['list_saved_items', {}],
       ['mark_read', { id: item.id }],
@@ -445,7 +448,12 @@ describe('results are checked against their output schema', () => {
       expect(text).not.toContain('hologram')
     }
     const logged = suite.live.harness.logs.filter((line) => line.msg === 'mcp tool result failed its schema')
-    expect(logged.map((line) => line.tool)).toEqual(['list_saved_items', 'mark_read'])
+    // mark_read writes the row, which the database refuses while its type is outside the schema: the write
+    // fails (an internal error, logged) before any result is made.
+    expect(logged.map((line) => line.tool)).toEqual(['list_saved_items'])
+    const refused = suite.live.harness.logs.filter((line) => line.msg === 'mcp tool failed')
+    expect(refused.map((line) => line.tool)).toEqual(['mark_read'])
+    expect(JSON.stringify(refused)).not.toContain('hologram')
     expect(JSON.stringify(logged)).not.toContain('hologram')
   })
 })

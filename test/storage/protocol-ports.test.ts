@@ -3,7 +3,15 @@ import { connectCodeStore, insertConnectCode } from '../../adapters/storage/conn
 import { createFolder } from '../../adapters/storage/folders.ts'
 import { insertClient, insertGrantWithCode, insertRefreshToken } from '../../adapters/storage/oauth.ts'
 import { WIRE_ROWS } from '../../adapters/storage/saved-item-rows.ts'
-import { findSavedItem, listSavedItems, listSavedItemsAs, upsertCapture } from '../../adapters/storage/saved-items.ts'
+import {
+  findSavedItem,
+  listSavedItems,
+  listSavedItemsAs,
+  listSavedItemsJson,
+  upsertCapture,
+  type ListQuery,
+} from '../../adapters/storage/saved-items.ts'
+import type { CursorValues } from '../../core/items/list-order.ts'
 import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
 import { tokenStore } from '../../adapters/storage/token-store.ts'
 import { exchangeConnectCode } from '../../core/connect/connect-exchange.ts'
@@ -209,7 +217,7 @@ describe(`the recapture upsert on ${TEST_DRIVER}`, () => {
         ([[], ['ai', 'tools']] as Tag[][]).flatMap((tags) =>
           [null, folder].flatMap((folderId) =>
             [true, false].flatMap((isRead) =>
-              ['pending', 'done', 'failed'].map((enrichmentStatus) => ({
+              ['pending', 'enriched', 'failed'].map((enrichmentStatus) => ({
                 sourceName,
                 captureChannel,
                 tags,
@@ -335,6 +343,61 @@ describe(`the list's wire-shape rows on ${TEST_DRIVER}`, () => {
       expect(twins.some((item) => item.folder?.name === 'Twins' && item.title === 'A title')).toBe(true)
       expect(twins.some((item) => item.isRead)).toBe(true)
     }
+  })
+})
+
+describe(`the list's JSON pages on ${TEST_DRIVER}`, () => {
+  // A speed twin (docs/benchmarks.md#speed-twins): the REST list's page is written by SQLite (WIRE_JSON), and
+  // must be the bytes JSON.stringify makes of the same page read as objects, with the same next cursor.
+  test('every page, on every sort, folder filter and page size, is JSON.stringify of its WIRE_ROWS page, byte for byte, and pages on by the same cursors', async () => {
+    const folder = id()
+    await createFolder(h.db, { id: folder, userId, name: 'Wörk "quoted"', nameKey: 'json-twins', now: at() })
+    const titles = [
+      'Alpha',
+      'alpha',
+      'Éclair',
+      'éclair',
+      'ZETA',
+      'a ,{"id":"fake"} title',
+      'back\\slash and "quotes"',
+      'control \u0001 \n \t \u001f characters',
+      'emoji 🦊 and \u2028 separators',
+      null,
+      '',
+    ]
+    for (const [i, title] of titles.entries()) {
+      const input = {
+        url: `https://example.com/json-twin/${i}`,
+        tags: i % 3 === 0 ? (['tools', 'ai'] as const) : undefined,
+        folderId: i % 2 === 0 ? folder : undefined,
+        sourceName: i % 4 === 0 ? 'Feed ,{"id":' : undefined,
+      }
+      const { item } = await upsertCapture(
+        h.db,
+        prepareCapture(input, { id: id(), userId, now: h.clock.now(), connectClient: null }),
+      )
+      await h.db.$client.execute({
+        sql: 'UPDATE saved_items SET title = ?, is_read = ?, description = ? WHERE id = ?',
+        args: [title, i % 3 === 1 ? 1 : 0, i % 5 === 0 ? `d${i} </script>` : null, item.id],
+      })
+    }
+    let pages = 0
+    for (const sort of ['newest', 'oldest', 'title', 'unread'] as const)
+      for (const folderFilter of [null, folder, 'none'])
+        for (const limit of [1, 2, 3, 500, null]) {
+          let after: CursorValues | null = null
+          for (let page = 0; page < 40; page++) {
+            const query: ListQuery = { sort, folder: folderFilter, limit, after }
+            const objects = await listSavedItemsAs(h.db, userId, query, WIRE_ROWS)
+            const json = await listSavedItemsJson(h.db, userId, query)
+            expect(`{"savedItems":[${json.items}]}`).toBe(JSON.stringify({ savedItems: objects.items }))
+            expect(json.nextCursorValues).toEqual(objects.nextCursorValues)
+            pages++
+            if (objects.nextCursorValues === null) break
+            after = objects.nextCursorValues
+          }
+        }
+    expect(pages).toBeGreaterThan(100)
   })
 })
 

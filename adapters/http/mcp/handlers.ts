@@ -5,7 +5,7 @@ import type { AppDeps } from '../../app/deps.ts'
 import type { SavedItemDto } from '../../../core/items/saved-item-dto.ts'
 import { whoAmI } from '../../app/account.ts'
 import { folderCreate, folderDelete, folderList, folderRename } from '../../app/folders.ts'
-import { captureUrl, changeItem, deleteItem, listPage, type ListedPage } from '../../app/saved-items.ts'
+import { captureUrl, changeItem, deleteItem, listPage, pageItems, type ListedPage } from '../../app/saved-items.ts'
 import { readContent } from '../../app/reading.ts'
 import { searchItems } from '../../app/search.ts'
 import { changesSince } from '../../app/changes.ts'
@@ -103,13 +103,13 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
     },
     list_saved_items: async (args) => {
       const sort: Sort = parseSort(args.sort)
-      const listed = await listPage(deps, principal, {
-        sort,
-        folder: args.folder ?? null,
-        limit: args.limit ?? MCP_DEFAULT_PAGE_SIZE,
-        cursor: args.cursor ?? null,
-      })
-      const page = listed.page
+      const listed = await listPage(
+        deps,
+        principal,
+        { sort, folder: args.folder ?? null, limit: args.limit ?? MCP_DEFAULT_PAGE_SIZE, cursor: args.cursor ?? null },
+        'items',
+      )
+      const page = pageItems(listed)
       let summary = pageSummaries.get(listed)
       if (summary === undefined) {
         const lines = page.savedItems.map((saved, index) => `${index + 1}. ${describeItem(saved)}`)
