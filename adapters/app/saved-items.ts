@@ -3,14 +3,13 @@ import { normalizeUrl } from '../../core/url/normalize-url.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import { prepareCapture, type CaptureInput } from '../../core/items/capture.ts'
 import { capPage } from '../../core/reading/page-limits.ts'
-import { decodeCursor, encodeCursor, type CursorValues } from '../../core/items/list-order.ts'
+import { decodeCursor, encodeCursor } from '../../core/items/list-order.ts'
 import { toTimestamp } from '../../core/time.ts'
 import type { Principal, SavedItem, Sort } from '../../core/types.ts'
 import type { AppDeps } from './deps.ts'
 import { PageCache } from './page-cache.ts'
 import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import { itemsVersionOf } from '../storage/users.ts'
-import { WIRE_ROWS } from '../storage/saved-item-rows.ts'
 import { toSavedItemDto, type SavedItemDto } from '../../core/items/saved-item-dto.ts'
 import { deleteItemKeepingUndo, restoreDeletedItem, type RestoreOutcome } from '../storage/deleted-items.ts'
 import {
@@ -19,7 +18,6 @@ import {
   findSavedItem,
   findSavedItemByUrl,
   folderExists,
-  listSavedItemsAs,
   listSavedItemsJson,
   upsertCapture,
   type ItemChange,
@@ -66,18 +64,20 @@ export interface ListPage {
 
 /**
  * A page as the list answers it and its cache holds it. REST reads a page as JSON written by SQLite
- * (`listSavedItemsJson`), MCP as objects (it answers with a summary of each item, and its own
- * serialization); a page cached by one is served to the other, its other form made from the first once.
+ * (`listSavedItemsJson`), MCP as that JSON with each item's summary line; a page cached by one is served to
+ * the other, what it lacks made from what it has, once.
  */
 export interface ListedPage {
   /**
    * The REST body `{"savedItems":[…]}`: UTF-8 bytes when the page is kept (each hit sends them as they
-   * are); text for a page read for one answer (`LIST_CACHE_MB=0`; encoding it here would only copy it once
-   * more before the server does); null for a page MCP read for one answer, until REST asks (`pageJson`).
+   * are), text for a page read for one answer (`LIST_CACHE_MB=0`; encoding it here would only copy it once
+   * more before the server does).
    */
-  json: Uint8Array | string | null
-  /** The page's items as objects; null for a page read as JSON, until MCP asks (`pageItems`). */
-  savedItems: SavedItemDto[] | null
+  json: Uint8Array | string
+  /** The page's items as objects, made from `json` the first time a caller needs them (`pageItems`). */
+  page: ListPage | null
+  /** Each item's line of MCP's summary, as SQLite wrote it; null for a page REST read. */
+  summaryLines: string[] | null
   nextCursor: string | null
   /** Set once the page's items have been checked against their response schema (adapters/http/page-check.ts). */
   verified: boolean
@@ -85,25 +85,29 @@ export interface ListedPage {
 
 /** The REST body of a listed page. */
 export function pageJson(listed: ListedPage): Uint8Array | string {
-  listed.json ??= JSON.stringify({ savedItems: listed.savedItems })
   return listed.json
 }
 
-/** The items of a listed page as objects: read from its JSON, once, for a page REST read. */
+/** The JSON text of a listed page's body. */
+export function pageText(listed: ListedPage): string {
+  return typeof listed.json === 'string' ? listed.json : decoder.decode(listed.json)
+}
+
+/** The items of a listed page as objects: read from its JSON once, the same object for every later call. */
 export function pageItems(listed: ListedPage): ListPage {
-  if (listed.savedItems === null) {
-    const json = listed.json!
-    listed.savedItems = (JSON.parse(typeof json === 'string' ? json : decoder.decode(json)) as ListPage).savedItems
+  listed.page ??= {
+    savedItems: (JSON.parse(pageText(listed)) as { savedItems: SavedItemDto[] }).savedItems,
+    nextCursor: listed.nextCursor,
   }
-  return { savedItems: listed.savedItems, nextCursor: listed.nextCursor }
+  return listed.page
 }
 
 const listCaches = new WeakMap<object, PageCache<ListedPage>>()
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-/** How a caller reads a page: REST as its JSON body, MCP as the items. */
-export type PageForm = 'json' | 'items'
+/** How a caller reads a page: REST as its JSON body, MCP with each item's summary line too. */
+export type PageForm = 'json' | 'lines'
 
 /**
  * A page of the person's list, from this process's page cache while their item version is unchanged
@@ -125,8 +129,7 @@ export function listPage(
     const cached = pages.get(key, version)
     if (cached) return cached
     return andThen(readPage(deps, principal, input, form), (listed) => {
-      const json = pageJson(listed)
-      listed.json = typeof json === 'string' ? encoder.encode(json) : json
+      listed.json = encoder.encode(listed.json as string)
       pages.set(key, version, listed, listed.json.byteLength)
       return listed
     })
@@ -147,23 +150,13 @@ function readPage(deps: AppDeps, principal: Principal, input: ListInput, form: P
   return andThen(exists, (found) => {
     if (!found) throw new FolderNotFoundError(folder!)
     const query = { sort: input.sort, folder, limit: input.limit, after }
-    const nextCursor = (values: CursorValues | null) => (values ? encodeCursor(input.sort, values) : null)
-    if (form === 'json')
-      return andThen(
-        listSavedItemsJson(deps.db, principal.userId, query),
-        (page): ListedPage => ({
-          json: `{"savedItems":[${page.items}]}`,
-          savedItems: null,
-          nextCursor: nextCursor(page.nextCursorValues),
-          verified: false,
-        }),
-      )
     return andThen(
-      listSavedItemsAs(deps.db, principal.userId, query, WIRE_ROWS),
+      listSavedItemsJson(deps.db, principal.userId, query, form === 'lines'),
       (page): ListedPage => ({
-        json: null,
-        savedItems: page.items,
-        nextCursor: nextCursor(page.nextCursorValues),
+        json: `{"savedItems":[${page.items}]}`,
+        page: null,
+        summaryLines: page.lines,
+        nextCursor: page.nextCursorValues ? encodeCursor(input.sort, page.nextCursorValues) : null,
         verified: false,
       }),
     )

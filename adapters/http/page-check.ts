@@ -32,14 +32,15 @@ function firstFailure(check: Check, field: string, entries: readonly unknown[]):
 /**
  * Checks a listed page's items against the SavedItem response schema, once per cached page whichever
  * transport serves it first (REST or MCP): a page that passed is marked and never walked again. Returns
- * where the first item breaks the schema (path and rule, never the value), or null. A page REST read as
- * SQLite's JSON has no objects to walk: SQLite writes each item from its columns in the schema's shape
- * (WIRE_JSON), held to the schema by test/storage/protocol-ports.test.ts (docs/benchmarks.md#the-uncached-list);
- * its items are checked here if MCP is later served them (`pageItems`).
+ * where the first item breaks the schema (path and rule, never the value), or null. A page is read as
+ * SQLite's JSON, with no objects to walk: SQLite writes each item from its columns in the schema's shape
+ * (WIRE_JSON, held equal to the objects' JSON by test/storage/protocol-ports.test.ts), and the database
+ * refuses a value outside the schema (docs/api.md#data-rules). Its items are checked here once they are made
+ * as objects (`pageItems`, for an MCP summary of a page REST read).
  */
 export function pageSchemaFailure(listed: ListedPage): string | null {
-  if (listed.verified || listed.savedItems === null) return null
-  const failure = firstFailure(itemCheck, 'savedItems', listed.savedItems)
+  if (listed.verified || listed.page === null) return null
+  const failure = firstFailure(itemCheck, 'savedItems', listed.page.savedItems)
   listed.verified = failure === null
   return failure
 }

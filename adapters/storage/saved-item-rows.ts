@@ -79,18 +79,20 @@ export const WIRE_JSON: SQL = sql`json_object(${sql.join(
 )})`
 
 /**
+ * An item's line in MCP's list_saved_items summary, written by SQLite: `describeItem`'s text
+ * (adapters/http/mcp/handlers.ts), title (when not empty), URL, read state, folder, pending details and id.
+ * A speed twin of it, for pages MCP reads as SQLite's JSON, held equal to it by
+ * test/storage/protocol-ports.test.ts.
+ */
+export const ITEM_LINE: SQL = sql`coalesce(nullif(${savedItems.title}, '') || ' ', '') || '<' || ${savedItems.originalUrl} || '> (' || CASE WHEN ${savedItems.isRead} = 1 THEN 'read' ELSE 'unread' END || CASE WHEN ${savedItems.folderId} IS NOT NULL AND ${folders.name} IS NOT NULL THEN ', folder "' || ${folders.name} || '"' ELSE '' END || CASE WHEN ${savedItems.enrichmentStatus} = 'pending' THEN ', details pending' ELSE '' END || '; id ' || ${savedItems.id} || ')'`
+
+/**
  * A list row as every driver reads a statement's rows as objects (bun:sqlite's and libsql's `all`,
  * @libsql/client's rows): each selected column under its SQL name. The list reads its pages this way: on
  * bun:sqlite an object row (its shape made once per statement) comes faster than a positional one, 4 µs of
  * a 50-item page (docs/benchmarks.md#the-uncached-list).
  */
 export type NamedRow = Record<string, unknown>
-
-/** The fields a list statement selects, and how each of its rows (a NamedRow) is read: the item, or its wire shape. */
-export interface RowShape<T> {
-  fields: typeof ITEM_FIELDS | typeof WIRE_FIELDS
-  read: (row: NamedRow) => T
-}
 
 /** The SQL name of each sort key's column in a list row (core/items/list-order.ts SORT_KEYS): the next cursor reads them. */
 export const SORT_KEY_COLUMN = {
@@ -181,12 +183,6 @@ export function savedItemDtoFromRow(row: NamedRow): SavedItemDto {
     updatedAt: row.updated_at as string,
   }
 }
-
-/** Rows read as items (every column). */
-export const ITEM_ROWS: RowShape<SavedItem> = { fields: ITEM_FIELDS, read: itemFromNamedRow }
-
-/** Rows read straight into the list's wire shape (WIRE_FIELDS): the uncached list's page. */
-export const WIRE_ROWS: RowShape<SavedItemDto> = { fields: WIRE_FIELDS, read: savedItemDtoFromRow }
 
 /**
  * The item a first save without a folder leaves: its row, and null for everything enrichment fills in later.

@@ -12,15 +12,14 @@ import { keepCapturedPage, keepCapturedPageQuery, queueCapturedPage, queueCaptur
 import type { SavedItemDto } from '../../core/items/saved-item-dto.ts'
 import {
   ITEM_FIELDS,
-  ITEM_ROWS,
+  itemFromNamedRow,
+  ITEM_LINE,
   WIRE_JSON,
-  WIRE_ROWS,
   itemFromRow,
   itemOfFirstSave,
   SORT_KEY_COLUMN,
   type NamedRow,
   type RawRow,
-  type RowShape,
 } from './saved-item-rows.ts'
 import { readRows } from './read-rows.ts'
 
@@ -358,7 +357,7 @@ function buildList(
   folder: FolderFilter,
   withCursor: boolean,
   state: ReadStateFilter,
-  fields: RowShape<unknown>['fields'] | { j: SQL.Aliased<string> },
+  fields: typeof ITEM_FIELDS | typeof JSON_FIELDS | typeof LINE_FIELDS,
 ) {
   const keys = SORT_KEYS[sort]
   const conditions: SQL[] = [sql`${savedItems.userId} = ${sql.placeholder('userId')}`]
@@ -377,7 +376,7 @@ function buildList(
   )
   return db
     .select(
-      sort === 'title' && fields !== JSON_FIELDS
+      sort === 'title' && fields !== JSON_FIELDS && fields !== LINE_FIELDS
         ? {
             ...fields,
             // The sort keys beyond the item's own fields, for the next cursor: the two columns after
@@ -398,6 +397,8 @@ function buildList(
 
 /** The one column of a JSON page's rows: the item as SQLite writes its wire shape (WIRE_JSON). */
 const JSON_FIELDS = { j: sql<string>`${WIRE_JSON}`.as('j') }
+/** A JSON page's columns for MCP: the item, and its summary line (ITEM_LINE). */
+const LINE_FIELDS = { ...JSON_FIELDS, d: sql<string>`${ITEM_LINE}`.as('d') }
 
 function listStatement(
   db: Database,
@@ -405,12 +406,12 @@ function listStatement(
   folder: FolderFilter,
   withCursor: boolean,
   state: ReadStateFilter,
-  form: 'item' | 'wire' | 'json',
+  form: ListForm,
 ) {
   const key = `${sort}:${folder}:${withCursor}:${state}:${form}`
   let statement = listStatements.get(key)
   if (!statement) {
-    const fields = form === 'item' ? ITEM_FIELDS : form === 'wire' ? WIRE_ROWS.fields : JSON_FIELDS
+    const fields = { item: ITEM_FIELDS, json: JSON_FIELDS, lines: LINE_FIELDS }[form]
     statement = buildList(db, sort, folder, withCursor, state, fields)
     // A JSON page is its rows' objects joined into one string by SQLite. The rows reach the aggregate in the
     // page's order: SQLite never flattens a subquery with a LIMIT into an aggregate query, and runs it as a
@@ -419,41 +420,31 @@ function listStatement(
     // holds the order on every driver and sort.
     if (form === 'json')
       statement = { ...statement, sql: `SELECT group_concat(j, ',') AS items, count(*) AS n FROM (${statement.sql})` }
+    // The lines as a JSON array's inside: a line may hold any character, a line break included.
+    if (form === 'lines')
+      statement = {
+        ...statement,
+        sql: `SELECT group_concat(j, ',') AS items, group_concat(json_quote(d), ',') AS lines, count(*) AS n FROM (${statement.sql})`,
+      }
     listStatements.set(key, statement)
   }
   return statement
 }
 
+/** A page of the person's list as items (the web queue's, docs/web.md#queue). */
 export async function listSavedItems(
   db: Database,
   userId: string,
   query: ListQuery,
 ): Promise<{ items: SavedItem[]; nextCursorValues: CursorValues | null }> {
-  return listSavedItemsAs(db, userId, query, ITEM_ROWS)
+  return andThen(readListRows(db, userId, query, 'item'), (found) => pageOfRows(found, query))
 }
 
-/**
- * `listSavedItems` with each row selected and read as `shape` says (the list's wire shape: `WIRE_ROWS`). At
- * once on an embedded file (core/at-once.ts).
- */
-export function listSavedItemsAs<T>(
-  db: Database,
-  userId: string,
-  query: ListQuery,
-  shape: RowShape<T>,
-): MaybePromise<{ items: T[]; nextCursorValues: CursorValues | null }> {
-  const form = shape.fields === ITEM_FIELDS ? 'item' : 'wire'
-  const rows = readListRows(db, userId, query, form)
-  return andThen(rows, (found) => pageOfRows(found, query, shape))
-}
+/** How a list statement reads its rows: as items, or as the page's JSON (with MCP's summary lines). */
+type ListForm = 'item' | 'json' | 'lines'
 
 /** The rows of the list statement for `query` in `form`: at once on an embedded file (core/at-once.ts). */
-function readListRows(
-  db: Database,
-  userId: string,
-  query: ListQuery,
-  form: 'item' | 'wire' | 'json',
-): MaybePromise<NamedRow[]> {
+function readListRows(db: Database, userId: string, query: ListQuery, form: ListForm): MaybePromise<NamedRow[]> {
   const folder: FolderFilter = query.folder === null ? 'all' : query.folder === 'none' ? 'none' : 'one'
   const params: Record<string, unknown> = { userId, limit: query.limit === null ? -1 : query.limit + 1 }
   if (folder === 'one') params.folder = query.folder
@@ -468,6 +459,8 @@ function readListRows(
 /** A page of the list as JSON: its items' objects joined by commas (the inside of the REST body's array). */
 export interface JsonPage {
   items: string
+  /** Each item's line of MCP's summary (ITEM_LINE), when asked for. */
+  lines: string[] | null
   nextCursorValues: CursorValues | null
 }
 
@@ -479,18 +472,26 @@ const ITEM_START = ',{"id":'
  * joined in the same statement, and the next cursor. One string comes back from the database instead of
  * each item's 23 values (docs/benchmarks.md#the-uncached-list). At once on an embedded file.
  */
-export function listSavedItemsJson(db: Database, userId: string, query: ListQuery): MaybePromise<JsonPage> {
-  return andThen(readListRows(db, userId, query, 'json'), ([row]): MaybePromise<JsonPage> => {
+export function listSavedItemsJson(
+  db: Database,
+  userId: string,
+  query: ListQuery,
+  withLines = false,
+): MaybePromise<JsonPage> {
+  return andThen(readListRows(db, userId, query, withLines ? 'lines' : 'json'), ([row]): MaybePromise<JsonPage> => {
     const items = (row?.items as string | null) ?? ''
-    if (query.limit === null || Number(row?.n ?? 0) <= query.limit) return { items, nextCursorValues: null }
+    const lines = withLines ? (JSON.parse(`[${(row?.lines as string | null) ?? ''}]`) as string[]) : null
+    if (query.limit === null || Number(row?.n ?? 0) <= query.limit) return { items, lines, nextCursorValues: null }
     // One row past the page was read, to know there is a next page: its object is the last one. Every object
     // SQLite writes starts `{"id":` with no space, and a quote inside a value is escaped, so `,{"id":`
     // occurs only where one item's object ends and the next begins (the folder's own `{"id":` follows
     // `"folder":`).
     const page = items.slice(0, items.lastIndexOf(ITEM_START))
     const last = JSON.parse(page.slice(page.lastIndexOf(ITEM_START) + 1)) as SavedItemDto
+    lines?.pop()
     return andThen(titleKeyOf(db, query.sort, last.title), (titleKey) => ({
       items: page,
+      lines,
       nextCursorValues: SORT_KEYS[query.sort].map((key) => cursorValueOf(key.field, last, titleKey)),
     }))
   })
@@ -526,16 +527,12 @@ function cursorValueOf(field: SortKey['field'], last: SavedItemDto, titleKey: st
   }
 }
 
-function pageOfRows<T>(
-  rows: NamedRow[],
-  query: ListQuery,
-  shape: RowShape<T>,
-): { items: T[]; nextCursorValues: CursorValues | null } {
+function pageOfRows(rows: NamedRow[], query: ListQuery): { items: SavedItem[]; nextCursorValues: CursorValues | null } {
   const keys = SORT_KEYS[query.sort]
   const hasMore = query.limit !== null && rows.length > query.limit
   const count = hasMore ? query.limit! : rows.length
-  const items = new Array<T>(count)
-  for (let i = 0; i < count; i++) items[i] = shape.read(rows[i]!)
+  const items = new Array<SavedItem>(count)
+  for (let i = 0; i < count; i++) items[i] = itemFromNamedRow(rows[i]!)
   const last = rows[count - 1]
   const nextCursorValues = hasMore && last ? keys.map((k) => cursorValue(last[SORT_KEY_COLUMN[k.field]])) : null
   return { items, nextCursorValues }

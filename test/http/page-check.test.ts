@@ -40,9 +40,10 @@ const ITEM: StoredItem = {
 }
 
 const listed = (items: unknown[]) => ({
-  savedItems: items as never,
-  nextCursor: null,
   json: '',
+  page: { savedItems: items as never, nextCursor: null },
+  summaryLines: null,
+  nextCursor: null,
   verified: false,
 })
 
@@ -90,17 +91,20 @@ describe('the listed pages’ schema check', () => {
     expect(pageSchemaFailure(listed([{ ...toSavedItemDto(ITEM), isRead: 1 }]))).toStartWith(
       'response.savedItems.0.isRead',
     )
-    // A page REST read as SQLite's JSON has no objects to walk; once MCP is served it, its items are read
-    // from the JSON and checked like any other.
+    // A page read as SQLite's JSON has no objects to walk; once they are made from it (MCP's summary of a
+    // page REST read), they are checked like any other.
     const fromJson = {
       json: JSON.stringify({ savedItems: [{ ...toSavedItemDto(ITEM), type: 'bogus' }] }),
-      savedItems: null,
+      page: null,
+      summaryLines: null,
       nextCursor: null,
       verified: false,
     }
     expect(pageSchemaFailure(fromJson)).toBeNull()
     expect(fromJson.verified).toBe(false)
-    expect(pageItems(fromJson).savedItems).toHaveLength(1)
+    const items = pageItems(fromJson)
+    expect(items.savedItems).toHaveLength(1)
+    expect(pageItems(fromJson)).toBe(items)
     expect(pageSchemaFailure(fromJson)).toStartWith('response.savedItems.0.type')
     // Nested objects stay closed: a folder with a stray field is refused.
     expect(

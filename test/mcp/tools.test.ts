@@ -429,7 +429,7 @@ describe('isolation between people', () => {
 })
 
 describe('results are checked against their output schema', () => {
-  test('a stored row that breaks the SavedItem schema: list_saved_items (its result checked) and mark_read (its write refused) answer InternalError, logged, the value never sent', async () => {
+  test('a stored row that breaks the SavedItem schema: list_changes (its result checked) and mark_read (its write refused) answer InternalError, logged, the value never sent', async () => {
     const p = await person()
     const item = await save(p, 'https://example.com/corrupt-mcp')
     // The database refuses such a value (docs/api.md#data-rules), so the row is written past its check, as a
@@ -440,7 +440,7 @@ describe('results are checked against their output schema', () => {
     await db.execute({ sql: "UPDATE saved_items SET type = 'hologram' WHERE id = ?", args: [item.id] })
     await db.execute(check.sql as string)
     for (const [name, args] of [
-      ['list_saved_items', {}],
+      ['list_changes', {}],
       ['mark_read', { id: item.id }],
     ] as const) {
       const text = failed(await p.call(name, args))
@@ -450,7 +450,7 @@ describe('results are checked against their output schema', () => {
     const logged = suite.live.harness.logs.filter((line) => line.msg === 'mcp tool result failed its schema')
     // mark_read writes the row, which the database refuses while its type is outside the schema: the write
     // fails (an internal error, logged) before any result is made.
-    expect(logged.map((line) => line.tool)).toEqual(['list_saved_items'])
+    expect(logged.map((line) => line.tool)).toEqual(['list_changes'])
     const refused = suite.live.harness.logs.filter((line) => line.msg === 'mcp tool failed')
     expect(refused.map((line) => line.tool)).toEqual(['mark_read'])
     expect(JSON.stringify(refused)).not.toContain('hologram')

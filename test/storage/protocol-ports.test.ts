@@ -2,11 +2,10 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { connectCodeStore, insertConnectCode } from '../../adapters/storage/connect-codes.ts'
 import { createFolder } from '../../adapters/storage/folders.ts'
 import { insertClient, insertGrantWithCode, insertRefreshToken } from '../../adapters/storage/oauth.ts'
-import { WIRE_ROWS } from '../../adapters/storage/saved-item-rows.ts'
+import { describeItem } from '../../adapters/http/mcp/handlers.ts'
 import {
   findSavedItem,
   listSavedItems,
-  listSavedItemsAs,
   listSavedItemsJson,
   upsertCapture,
   type ListQuery,
@@ -300,9 +299,9 @@ describe(`the recapture upsert on ${TEST_DRIVER}`, () => {
   })
 })
 
-describe(`the list's wire-shape rows on ${TEST_DRIVER}`, () => {
-  // A speed twin (docs/benchmarks.md#speed-twins): the uncached list makes each row its wire shape directly.
-  test('list rows, read by name, are the items a positional read finds; WIRE_ROWS reads their wire shape, key order and next cursor included, on every sort', async () => {
+describe(`the list's rows on ${TEST_DRIVER}`, () => {
+  // The list reads rows by column name (itemFromNamedRow), a single read positionally (itemFromRow).
+  test('list rows, read by name, are the items a positional read finds, on every sort; a JSON page is their wire shape', async () => {
     const folder = id()
     await createFolder(h.db, { id: folder, userId, name: 'Twins', nameKey: 'twins', now: at() })
     for (const input of [
@@ -325,20 +324,24 @@ describe(`the list's wire-shape rows on ${TEST_DRIVER}`, () => {
     for (const sort of ['newest', 'oldest', 'title'] as const) {
       const query = { sort, folder: null, limit: null, after: null }
       const items = (await listSavedItems(h.db, userId, query)).items
-      const twins = (await listSavedItemsAs(h.db, userId, query, WIRE_ROWS)).items
+      const twins = items.map(toSavedItemDto)
       expect(items.length).toBeGreaterThan(3)
-      expect(JSON.stringify(twins)).toBe(JSON.stringify(items.map(toSavedItemDto)))
+      expect(`{"savedItems":[${(await listSavedItemsJson(h.db, userId, query)).items}]}`).toBe(
+        JSON.stringify({ savedItems: twins }),
+      )
       // The list reads rows by column name (itemFromNamedRow); a single read is positional (itemFromRow).
       for (const item of items) expect(item).toEqual((await findSavedItem(h.db, userId, item.id))!)
       expect(items.some((item) => item.openedAt !== null)).toBe(true)
-      // The wire rows have fewer columns: the next cursor must still name the same row by the same keys.
+      // A JSON page's next cursor is made from its last item: it must name the same row by the same keys.
       for (const limit of [1, 2, 3]) {
         const short = { ...query, limit }
-        const wire = await listSavedItemsAs(h.db, userId, short, WIRE_ROWS)
+        const json = await listSavedItemsJson(h.db, userId, short)
         const whole = await listSavedItems(h.db, userId, short)
-        expect(wire.nextCursorValues).not.toBeNull()
-        expect(wire.nextCursorValues).toEqual(whole.nextCursorValues)
-        expect(wire.items.map((item) => item.id)).toEqual(whole.items.map((item) => item.id))
+        expect(json.nextCursorValues).not.toBeNull()
+        expect(json.nextCursorValues).toEqual(whole.nextCursorValues)
+        expect((JSON.parse(`[${json.items}]`) as { id: string }[]).map((item) => item.id)).toEqual(
+          whole.items.map((item) => item.id),
+        )
       }
       expect(twins.some((item) => item.folder?.name === 'Twins' && item.title === 'A title')).toBe(true)
       expect(twins.some((item) => item.isRead)).toBe(true)
@@ -347,9 +350,10 @@ describe(`the list's wire-shape rows on ${TEST_DRIVER}`, () => {
 })
 
 describe(`the list's JSON pages on ${TEST_DRIVER}`, () => {
-  // A speed twin (docs/benchmarks.md#speed-twins): the REST list's page is written by SQLite (WIRE_JSON), and
-  // must be the bytes JSON.stringify makes of the same page read as objects, with the same next cursor.
-  test('every page, on every sort, folder filter and page size, is JSON.stringify of its WIRE_ROWS page, byte for byte, and pages on by the same cursors', async () => {
+  // A speed twin (docs/benchmarks.md#speed-twins): a list page is written by SQLite (WIRE_JSON, ITEM_LINE), and
+  // must be the bytes JSON.stringify makes of the same page read as items, MCP's lines describeItem's, and the
+  // next cursor the same.
+  test('every page, on every sort, folder filter and page size, is JSON.stringify of its items’ wire shapes, byte for byte, with MCP’s line for each, and pages on by the same cursors', async () => {
     const folder = id()
     await createFolder(h.db, { id: folder, userId, name: 'Wörk "quoted"', nameKey: 'json-twins', now: at() })
     const titles = [
@@ -388,10 +392,14 @@ describe(`the list's JSON pages on ${TEST_DRIVER}`, () => {
           let after: CursorValues | null = null
           for (let page = 0; page < 40; page++) {
             const query: ListQuery = { sort, folder: folderFilter, limit, after }
-            const objects = await listSavedItemsAs(h.db, userId, query, WIRE_ROWS)
-            const json = await listSavedItemsJson(h.db, userId, query)
-            expect(`{"savedItems":[${json.items}]}`).toBe(JSON.stringify({ savedItems: objects.items }))
+            const objects = await listSavedItems(h.db, userId, query)
+            const dtos = objects.items.map(toSavedItemDto)
+            const json = await listSavedItemsJson(h.db, userId, query, true)
+            expect(`{"savedItems":[${json.items}]}`).toBe(JSON.stringify({ savedItems: dtos }))
+            expect(json.lines).toEqual(dtos.map(describeItem))
             expect(json.nextCursorValues).toEqual(objects.nextCursorValues)
+            // Without the lines: the same page.
+            expect((await listSavedItemsJson(h.db, userId, query)).items).toBe(json.items)
             pages++
             if (objects.nextCursorValues === null) break
             after = objects.nextCursorValues

@@ -5,7 +5,15 @@ import type { AppDeps } from '../../app/deps.ts'
 import type { SavedItemDto } from '../../../core/items/saved-item-dto.ts'
 import { whoAmI } from '../../app/account.ts'
 import { folderCreate, folderDelete, folderList, folderRename } from '../../app/folders.ts'
-import { captureUrl, changeItem, deleteItem, listPage, pageItems, type ListedPage } from '../../app/saved-items.ts'
+import {
+  captureUrl,
+  changeItem,
+  deleteItem,
+  listPage,
+  pageItems,
+  pageText,
+  type ListedPage,
+} from '../../app/saved-items.ts'
 import { readContent } from '../../app/reading.ts'
 import { searchItems } from '../../app/search.ts'
 import { changesSince } from '../../app/changes.ts'
@@ -31,18 +39,45 @@ export const MCP_HIGHLIGHT_TEXT_CHARS = 1_000
 
 type Args<N extends ToolName> = Static<(typeof Inputs)[N]>
 /** Typed against the output schema, so a DTO that drifts from it fails to compile. */
-type Handler<N extends ToolName> = (args: Args<N>) => Promise<{
-  structured: Static<(typeof Outputs)[N]>
+type Handler<N extends ToolName> = (args: Args<N>) => Promise<
+  | {
+      structured: Static<(typeof Outputs)[N]>
+      summary: string
+      /** Set when the result was already checked against its schema (a cached page): the server skips it. */
+      checked?: boolean
+    }
+  | PageResult
+>
+
+/**
+ * A list page's result as SQLite wrote it: its `structuredContent` as JSON text, its items held to the output
+ * schema by the database (docs/api.md#data-rules) and their JSON to the objects' by
+ * test/storage/protocol-ports.test.ts, and the page it shows (whose answer's head is kept with it).
+ */
+export interface PageResult {
+  structuredJson: string
   summary: string
-  /** Set when the result was already checked against its schema (a cached page): the server skips it. */
-  checked?: boolean
-}>
+  page: object
+}
 
 /** The summary of a cached page, made once per page (it depends only on the page and its sort). */
 const pageSummaries = new WeakMap<ListedPage, string>()
 
-/** One line per item: what a model needs to refer back to it (its id) and to tell items apart. */
-function describeItem(item: SavedItemDto): string {
+/** list_saved_items' text: how many, the sort, one numbered line per item, and how to ask for more. */
+function pageSummary(sort: Sort, lines: string[], nextCursor: string | null): string {
+  const head =
+    lines.length === 0
+      ? 'No saved items match.'
+      : `${lines.length} saved item${lines.length === 1 ? '' : 's'} (sort ${sort}):`
+  const more = nextCursor ? `\nMore items: call again with cursor "${nextCursor}".` : ''
+  return [head, ...lines.map((line, index) => `${index + 1}. ${line}`)].join('\n') + more
+}
+
+/**
+ * One line per item: what a model needs to refer back to it (its id) and to tell items apart. SQLite writes
+ * the same line for a page it reads (ITEM_LINE, adapters/storage/saved-item-rows.ts).
+ */
+export function describeItem(item: SavedItemDto): string {
   const state = [
     item.isRead ? 'read' : 'unread',
     item.folder ? `folder "${item.folder.name}"` : null,
@@ -107,21 +142,23 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
         deps,
         principal,
         { sort, folder: args.folder ?? null, limit: args.limit ?? MCP_DEFAULT_PAGE_SIZE, cursor: args.cursor ?? null },
-        'items',
+        'lines',
       )
-      const page = pageItems(listed)
       let summary = pageSummaries.get(listed)
       if (summary === undefined) {
-        const lines = page.savedItems.map((saved, index) => `${index + 1}. ${describeItem(saved)}`)
-        const head =
-          page.savedItems.length === 0
-            ? 'No saved items match.'
-            : `${page.savedItems.length} saved item${page.savedItems.length === 1 ? '' : 's'} (sort ${sort}):`
-        const more = page.nextCursor ? `\nMore items: call again with cursor "${page.nextCursor}".` : ''
-        summary = [head, ...lines].join('\n') + more
+        // The lines SQLite wrote with the page (ITEM_LINE); a page REST read and cached has none: its items'.
+        const lines = listed.summaryLines ?? pageItems(listed).savedItems.map(describeItem)
+        summary = pageSummary(sort, lines, listed.nextCursor)
         pageSummaries.set(listed, summary)
       }
-      return { structured: page, summary, checked: pageSchemaFailure(listed) === null }
+      if (listed.page !== null) return { structured: listed.page, summary, checked: pageSchemaFailure(listed) === null }
+      // The page as SQLite wrote it, never made into objects here (docs/benchmarks.md#the-uncached-list).
+      const json = pageText(listed)
+      return {
+        structuredJson: `${json.slice(0, -1)},"nextCursor":${JSON.stringify(listed.nextCursor)}}`,
+        summary,
+        page: listed,
+      }
     },
     search_saved_items: async (args) => {
       const page = await searchItems(deps, principal, {

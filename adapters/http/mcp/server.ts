@@ -17,7 +17,7 @@ import type { AppDeps } from '../../app/deps.ts'
 
 import { SERVICE_VERSION } from '../openapi-info.ts'
 import { advertised, Inputs, Outputs } from './schemas.ts'
-import { toolHandlers } from './handlers.ts'
+import { toolHandlers, type PageResult } from './handlers.ts'
 
 const INSTRUCTIONS = [
   "Readlater is the person's read-later queue of saved web pages.",
@@ -60,11 +60,18 @@ function firstFailure(check: Check, value: unknown): string {
 // Keys in the order the SDK's result schema writes them, so the direct path answers byte for byte as it does.
 const toolError = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true })
 
-/** A tool's answer, and the page it shows when it is a cached list page (its serialized form is cached too). */
+/**
+ * A tool's answer: the result, or its JSON text when the page it shows was written by SQLite (a list page),
+ * and that page, whose serialized answer is kept with it.
+ */
 interface ToolRun {
-  result: CallToolResult
+  result?: CallToolResult
+  resultJson?: string
   page?: object
 }
+
+/** A run's result as an object, for the SDK's path (direct.ts answers with the text). */
+const resultOf = (run: ToolRun): CallToolResult => run.result ?? (JSON.parse(run.resultJson!) as CallToolResult)
 
 /**
  * MCP's error boundary for a failure that is ours, not the model's: a bug, a dead database, a result that
@@ -78,7 +85,7 @@ function internalToolError(log: AppDeps['log'], msg: string, tool: string, error
 
 type ToolHandler = (
   args: unknown,
-) => Promise<{ structured: Record<string, unknown>; summary: string; checked?: boolean }>
+) => Promise<{ structured: Record<string, unknown>; summary: string; checked?: boolean } | PageResult>
 
 /** Runs a tool for a person: what tools/call answers (docs/mcp.md#tools), errors included as tool errors. */
 async function executeTool(deps: AppDeps, principal: Principal, name: string, args: unknown): Promise<ToolRun> {
@@ -96,7 +103,14 @@ async function executeTool(deps: AppDeps, principal: Principal, name: string, ar
   const tool = name as ToolName
   try {
     const handler = (toolHandlers(deps, principal) as unknown as Record<ToolName, ToolHandler>)[tool]
-    const { structured, summary, checked } = await handler(args)
+    const run = await handler(args)
+    if ('structuredJson' in run)
+      return {
+        // Keys in the order of the object below, as the SDK writes them.
+        resultJson: `{"content":[{"type":"text","text":${JSON.stringify(run.summary)}}],"structuredContent":${run.structuredJson}}`,
+        page: run.page,
+      }
+    const { structured, summary, checked } = run
     // A result that breaks its own schema is our bug (a corrupt row, say): logged, never sent.
     if (!checked && !outputChecks[tool]!.Check(structured))
       return internalToolError(
@@ -127,11 +141,11 @@ export async function runToolHead(
   name: string,
   args: unknown,
 ): Promise<Uint8Array | string> {
-  const { result, page } = await executeTool(deps, principal, name, args)
-  if (!page) return answerHead(JSON.stringify(result))
+  const { result, resultJson, page } = await executeTool(deps, principal, name, args)
+  if (!page) return answerHead(resultJson ?? JSON.stringify(result))
   const head = pageHeads.get(page)
   if (head === undefined) {
-    const text = answerHead(JSON.stringify(result))
+    const text = answerHead(resultJson ?? JSON.stringify(result))
     pageHeads.set(page, text)
     return text
   }
@@ -163,7 +177,7 @@ export function createMcpServer(deps: AppDeps, principal: Principal): Server {
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request): Promise<CallToolResult> =>
-      (await executeTool(deps, principal, request.params.name, request.params.arguments ?? {})).result,
+      resultOf(await executeTool(deps, principal, request.params.name, request.params.arguments ?? {})),
   )
   return server
 }
