@@ -7,7 +7,8 @@ import { CAPTURE_CHANNELS, ENRICHMENT_STATUSES, ITEM_TYPES, TAGS } from '../../c
 import { createHarness, random, TEST_DRIVER, type Harness } from '../helpers/harness.ts'
 
 // docs/api.md#data-rules: the database keeps every stored item inside the SavedItem response schema and every
-// folder inside Folder (migration 0020's triggers), whoever writes. `npm test` runs this on every driver.
+// folder inside Folder (migration 0020's triggers), whoever writes; an update is checked on each group of columns
+// it sets, so every group is written here. `npm test` runs this on every driver.
 
 let h: Harness
 let userId: string
@@ -64,6 +65,8 @@ describe(`stored values on ${TEST_DRIVER}`, () => {
       ['original_url', null],
       ['preview_summary', new Uint8Array([1, 2])],
       ['last_saved_at', null],
+      ['source_name', new Uint8Array([0x42])],
+      ['folder_id', new Uint8Array([0x43])],
     ] as const)
       await expect(setItem(assignment, value), `${assignment} = ${String(value)}`).rejects.toThrow(REFUSED)
     const row = (await h.db.$client.execute({ sql: 'SELECT type, tags FROM saved_items WHERE id = ?', args: [itemId] }))

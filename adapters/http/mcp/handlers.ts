@@ -55,7 +55,7 @@ type Handler<N extends ToolName> = (args: Args<N>) => Promise<
  * test/storage/protocol-ports.test.ts, and the page it shows (whose answer's head is kept with it).
  */
 export interface PageResult {
-  structuredJson: string
+  structuredJson: () => string
   summary: string
   page: object
 }
@@ -152,13 +152,10 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
         pageSummaries.set(listed, summary)
       }
       if (listed.page !== null) return { structured: listed.page, summary, checked: pageSchemaFailure(listed) === null }
-      // The page as SQLite wrote it, never made into objects here (docs/benchmarks.md#the-uncached-list).
-      const json = pageText(listed)
-      return {
-        structuredJson: `${json.slice(0, -1)},"nextCursor":${JSON.stringify(listed.nextCursor)}}`,
-        summary,
-        page: listed,
-      }
+      // The page as SQLite wrote it, never made into objects here (docs/benchmarks.md#the-uncached-list); made
+      // into the answer only when the page's answer is not kept already (a cached page served again).
+      const structuredJson = () => `${pageText(listed).slice(0, -1)},"nextCursor":${JSON.stringify(listed.nextCursor)}}`
+      return { structuredJson, summary, page: listed }
     },
     search_saved_items: async (args) => {
       const page = await searchItems(deps, principal, {

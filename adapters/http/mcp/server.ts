@@ -66,12 +66,13 @@ const toolError = (text: string): CallToolResult => ({ content: [{ type: 'text',
  */
 interface ToolRun {
   result?: CallToolResult
-  resultJson?: string
+  /** The result's JSON text, made when asked: not at all for a page whose answer is kept (runToolHead). */
+  resultJson?: () => string
   page?: object
 }
 
 /** A run's result as an object, for the SDK's path (direct.ts answers with the text). */
-const resultOf = (run: ToolRun): CallToolResult => run.result ?? (JSON.parse(run.resultJson!) as CallToolResult)
+const resultOf = (run: ToolRun): CallToolResult => run.result ?? (JSON.parse(run.resultJson!()) as CallToolResult)
 
 /**
  * MCP's error boundary for a failure that is ours, not the model's: a bug, a dead database, a result that
@@ -107,7 +108,8 @@ async function executeTool(deps: AppDeps, principal: Principal, name: string, ar
     if ('structuredJson' in run)
       return {
         // Keys in the order of the object below, as the SDK writes them.
-        resultJson: `{"content":[{"type":"text","text":${JSON.stringify(run.summary)}}],"structuredContent":${run.structuredJson}}`,
+        resultJson: () =>
+          `{"content":[{"type":"text","text":${JSON.stringify(run.summary)}}],"structuredContent":${run.structuredJson()}}`,
         page: run.page,
       }
     const { structured, summary, checked } = run
@@ -142,10 +144,10 @@ export async function runToolHead(
   args: unknown,
 ): Promise<Uint8Array | string> {
   const { result, resultJson, page } = await executeTool(deps, principal, name, args)
-  if (!page) return answerHead(resultJson ?? JSON.stringify(result))
+  if (!page) return answerHead(resultJson ? resultJson() : JSON.stringify(result))
   const head = pageHeads.get(page)
   if (head === undefined) {
-    const text = answerHead(resultJson ?? JSON.stringify(result))
+    const text = answerHead(resultJson ? resultJson() : JSON.stringify(result))
     pageHeads.set(page, text)
     return text
   }
