@@ -63,9 +63,8 @@ export interface ListPage {
 }
 
 /**
- * A page as the list answers it and its cache holds it. REST reads a page as JSON written by SQLite
- * (`listSavedItemsJson`), MCP as that JSON with each item's summary line; a page cached by one is served to
- * the other, what it lacks made from what it has, once.
+ * A page as the list answers it and its cache holds it: the JSON SQLite wrote for it (`listSavedItemsJson`),
+ * which REST sends as it is, and its items as objects, made from the JSON once when MCP needs them.
  */
 export interface ListedPage {
   /**
@@ -76,8 +75,6 @@ export interface ListedPage {
   json: Uint8Array | string
   /** The page's items as objects, made from `json` the first time a caller needs them (`pageItems`). */
   page: ListPage | null
-  /** Each item's line of MCP's summary, as SQLite wrote it; null for a page REST read. */
-  summaryLines: string[] | null
   nextCursor: string | null
   /** Set once the page's items have been checked against their response schema (adapters/http/page-check.ts). */
   verified: boolean
@@ -106,29 +103,21 @@ const listCaches = new WeakMap<object, PageCache<ListedPage>>()
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-/** How a caller reads a page: REST as its JSON body, MCP with each item's summary line too. */
-export type PageForm = 'json' | 'lines'
-
 /**
  * A page of the person's list, from this process's page cache while their item version is unchanged
  * (docs/benchmarks.md#list-page-cache). The version is read before the rows: a write landing in between
  * makes the page newer than its version, which only costs the next request a miss. A speed twin of reading
  * the rows every time, as `LIST_CACHE_MB=0` does (docs/benchmarks.md#speed-twins).
  */
-export function listPage(
-  deps: AppDeps,
-  principal: Principal,
-  input: ListInput,
-  form: PageForm,
-): MaybePromise<ListedPage> {
+export function listPage(deps: AppDeps, principal: Principal, input: ListInput): MaybePromise<ListedPage> {
   // At once on an embedded file (core/at-once.ts); a value error (cursor, folder) is thrown as it is found.
-  if (deps.config.listCacheBytes === 0) return readPage(deps, principal, input, form)
+  if (deps.config.listCacheBytes === 0) return readPage(deps, principal, input)
   const pages = listCacheOf(deps)
   const key = `${principal.userId} ${input.sort} ${input.folder ?? ''} ${input.limit ?? ''} ${input.cursor ?? ''}`
   return andThen(itemsVersionOf(deps.db, principal.userId), (version) => {
     const cached = pages.get(key, version)
     if (cached) return cached
-    return andThen(readPage(deps, principal, input, form), (listed) => {
+    return andThen(readPage(deps, principal, input), (listed) => {
       listed.json = encoder.encode(listed.json as string)
       pages.set(key, version, listed, listed.json.byteLength)
       return listed
@@ -143,7 +132,7 @@ function listCacheOf(deps: AppDeps): PageCache<ListedPage> {
   return cache
 }
 
-function readPage(deps: AppDeps, principal: Principal, input: ListInput, form: PageForm): MaybePromise<ListedPage> {
+function readPage(deps: AppDeps, principal: Principal, input: ListInput): MaybePromise<ListedPage> {
   const after = input.cursor !== null ? decodeCursor(input.cursor, input.sort) : null
   const folder = input.folder
   const exists = folder !== null && folder !== 'none' ? folderExists(deps.db, principal.userId, folder) : true
@@ -151,11 +140,10 @@ function readPage(deps: AppDeps, principal: Principal, input: ListInput, form: P
     if (!found) throw new FolderNotFoundError(folder!)
     const query = { sort: input.sort, folder, limit: input.limit, after }
     return andThen(
-      listSavedItemsJson(deps.db, principal.userId, query, form === 'lines'),
+      listSavedItemsJson(deps.db, principal.userId, query),
       (page): ListedPage => ({
         json: `{"savedItems":[${page.items}]}`,
         page: null,
-        summaryLines: page.lines,
         nextCursor: page.nextCursorValues ? encodeCursor(input.sort, page.nextCursorValues) : null,
         verified: false,
       }),

@@ -39,7 +39,7 @@ export function listResponse(
   const sort = parseSort(query.sort)
   const limit = parseLimit(query.limit)
   const folder = query.folder ?? null
-  return andThen(listPage(deps, principal, { sort, folder, limit, cursor: query.cursor ?? null }, 'json'), (listed) => {
+  return andThen(listPage(deps, principal, { sort, folder, limit, cursor: query.cursor ?? null }), (listed) => {
     const failure = pageSchemaFailure(listed)
     if (failure !== null) return responseSchemaFailure(deps.log, failure)
     const headers: Record<string, string> = { 'content-type': 'application/json' }

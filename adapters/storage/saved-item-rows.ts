@@ -79,14 +79,6 @@ export const WIRE_JSON: SQL = sql`json_object(${sql.join(
 )})`
 
 /**
- * An item's line in MCP's list_saved_items summary, written by SQLite: `describeItem`'s text
- * (adapters/http/mcp/handlers.ts), title (when not empty), URL, read state, folder, pending details and id.
- * A speed twin of it, for pages MCP reads as SQLite's JSON, held equal to it by
- * test/storage/protocol-ports.test.ts.
- */
-export const ITEM_LINE: SQL = sql`coalesce(nullif(${savedItems.title}, '') || ' ', '') || '<' || ${savedItems.originalUrl} || '> (' || CASE WHEN ${savedItems.isRead} = 1 THEN 'read' ELSE 'unread' END || CASE WHEN ${savedItems.folderId} IS NOT NULL AND ${folders.name} IS NOT NULL THEN ', folder "' || ${folders.name} || '"' ELSE '' END || CASE WHEN ${savedItems.enrichmentStatus} = 'pending' THEN ', details pending' ELSE '' END || '; id ' || ${savedItems.id} || ')'`
-
-/**
  * A list row as every driver reads a statement's rows as objects (bun:sqlite's and libsql's `all`,
  * @libsql/client's rows): each selected column under its SQL name. The list reads its pages this way: on
  * bun:sqlite an object row (its shape made once per statement) comes faster than a positional one, 4 µs of

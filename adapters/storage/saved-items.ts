@@ -13,7 +13,6 @@ import type { SavedItemDto } from '../../core/items/saved-item-dto.ts'
 import {
   ITEM_FIELDS,
   itemFromNamedRow,
-  ITEM_LINE,
   WIRE_JSON,
   itemFromRow,
   itemOfFirstSave,
@@ -357,7 +356,7 @@ function buildList(
   folder: FolderFilter,
   withCursor: boolean,
   state: ReadStateFilter,
-  fields: typeof ITEM_FIELDS | typeof JSON_FIELDS | typeof LINE_FIELDS,
+  fields: typeof ITEM_FIELDS | typeof JSON_FIELDS,
 ) {
   const keys = SORT_KEYS[sort]
   const conditions: SQL[] = [sql`${savedItems.userId} = ${sql.placeholder('userId')}`]
@@ -376,7 +375,7 @@ function buildList(
   )
   return db
     .select(
-      sort === 'title' && fields !== JSON_FIELDS && fields !== LINE_FIELDS
+      sort === 'title' && fields !== JSON_FIELDS
         ? {
             ...fields,
             // The sort keys beyond the item's own fields, for the next cursor: the two columns after
@@ -397,8 +396,6 @@ function buildList(
 
 /** The one column of a JSON page's rows: the item as SQLite writes its wire shape (WIRE_JSON). */
 const JSON_FIELDS = { j: sql<string>`${WIRE_JSON}`.as('j') }
-/** A JSON page's columns for MCP: the item, and its summary line (ITEM_LINE). */
-const LINE_FIELDS = { ...JSON_FIELDS, d: sql<string>`${ITEM_LINE}`.as('d') }
 
 function listStatement(
   db: Database,
@@ -411,7 +408,7 @@ function listStatement(
   const key = `${sort}:${folder}:${withCursor}:${state}:${form}`
   let statement = listStatements.get(key)
   if (!statement) {
-    const fields = { item: ITEM_FIELDS, json: JSON_FIELDS, lines: LINE_FIELDS }[form]
+    const fields = form === 'item' ? ITEM_FIELDS : JSON_FIELDS
     statement = buildList(db, sort, folder, withCursor, state, fields)
     // A JSON page is its rows' objects joined into one string by SQLite. The rows reach the aggregate in the
     // page's order: SQLite never flattens a subquery with a LIMIT into an aggregate query, and runs it as a
@@ -420,12 +417,6 @@ function listStatement(
     // holds the order on every driver and sort.
     if (form === 'json')
       statement = { ...statement, sql: `SELECT group_concat(j, ',') AS items, count(*) AS n FROM (${statement.sql})` }
-    // The lines as a JSON array's inside: a line may hold any character, a line break included.
-    if (form === 'lines')
-      statement = {
-        ...statement,
-        sql: `SELECT group_concat(j, ',') AS items, group_concat(json_quote(d), ',') AS lines, count(*) AS n FROM (${statement.sql})`,
-      }
     listStatements.set(key, statement)
   }
   return statement
@@ -440,8 +431,8 @@ export async function listSavedItems(
   return andThen(readListRows(db, userId, query, 'item'), (found) => pageOfRows(found, query))
 }
 
-/** How a list statement reads its rows: as items, or as the page's JSON (with MCP's summary lines). */
-type ListForm = 'item' | 'json' | 'lines'
+/** How a list statement reads its rows: as items, or as the page's JSON. */
+type ListForm = 'item' | 'json'
 
 /** The rows of the list statement for `query` in `form`: at once on an embedded file (core/at-once.ts). */
 function readListRows(db: Database, userId: string, query: ListQuery, form: ListForm): MaybePromise<NamedRow[]> {
@@ -459,8 +450,6 @@ function readListRows(db: Database, userId: string, query: ListQuery, form: List
 /** A page of the list as JSON: its items' objects joined by commas (the inside of the REST body's array). */
 export interface JsonPage {
   items: string
-  /** Each item's line of MCP's summary (ITEM_LINE), when asked for. */
-  lines: string[] | null
   nextCursorValues: CursorValues | null
 }
 
@@ -472,26 +461,18 @@ const ITEM_START = ',{"id":'
  * joined in the same statement, and the next cursor. One string comes back from the database instead of
  * each item's 23 values (docs/benchmarks.md#the-uncached-list). At once on an embedded file.
  */
-export function listSavedItemsJson(
-  db: Database,
-  userId: string,
-  query: ListQuery,
-  withLines = false,
-): MaybePromise<JsonPage> {
-  return andThen(readListRows(db, userId, query, withLines ? 'lines' : 'json'), ([row]): MaybePromise<JsonPage> => {
+export function listSavedItemsJson(db: Database, userId: string, query: ListQuery): MaybePromise<JsonPage> {
+  return andThen(readListRows(db, userId, query, 'json'), ([row]): MaybePromise<JsonPage> => {
     const items = (row?.items as string | null) ?? ''
-    const lines = withLines ? (JSON.parse(`[${(row?.lines as string | null) ?? ''}]`) as string[]) : null
-    if (query.limit === null || Number(row?.n ?? 0) <= query.limit) return { items, lines, nextCursorValues: null }
+    if (query.limit === null || Number(row?.n ?? 0) <= query.limit) return { items, nextCursorValues: null }
     // One row past the page was read, to know there is a next page: its object is the last one. Every object
     // SQLite writes starts `{"id":` with no space, and a quote inside a value is escaped, so `,{"id":`
     // occurs only where one item's object ends and the next begins (the folder's own `{"id":` follows
     // `"folder":`).
     const page = items.slice(0, items.lastIndexOf(ITEM_START))
     const last = JSON.parse(page.slice(page.lastIndexOf(ITEM_START) + 1)) as SavedItemDto
-    lines?.pop()
     return andThen(titleKeyOf(db, query.sort, last.title), (titleKey) => ({
       items: page,
-      lines,
       nextCursorValues: SORT_KEYS[query.sort].map((key) => cursorValueOf(key.field, last, titleKey)),
     }))
   })

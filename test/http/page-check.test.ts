@@ -42,7 +42,6 @@ const ITEM: StoredItem = {
 const listed = (items: unknown[]) => ({
   json: '',
   page: { savedItems: items as never, nextCursor: null },
-  summaryLines: null,
   nextCursor: null,
   verified: false,
 })
@@ -91,12 +90,11 @@ describe('the listed pages’ schema check', () => {
     expect(pageSchemaFailure(listed([{ ...toSavedItemDto(ITEM), isRead: 1 }]))).toStartWith(
       'response.savedItems.0.isRead',
     )
-    // A page read as SQLite's JSON has no objects to walk; once they are made from it (MCP's summary of a
-    // page REST read), they are checked like any other.
+    // A page read as SQLite's JSON has no objects to walk; once they are made from it (for MCP), they are
+    // checked like any other.
     const fromJson = {
       json: JSON.stringify({ savedItems: [{ ...toSavedItemDto(ITEM), type: 'bogus' }] }),
       page: null,
-      summaryLines: null,
       nextCursor: null,
       verified: false,
     }

@@ -73,11 +73,8 @@ function pageSummary(sort: Sort, lines: string[], nextCursor: string | null): st
   return [head, ...lines.map((line, index) => `${index + 1}. ${line}`)].join('\n') + more
 }
 
-/**
- * One line per item: what a model needs to refer back to it (its id) and to tell items apart. SQLite writes
- * the same line for a page it reads (ITEM_LINE, adapters/storage/saved-item-rows.ts).
- */
-export function describeItem(item: SavedItemDto): string {
+/** One line per item: what a model needs to refer back to it (its id) and to tell items apart. */
+function describeItem(item: SavedItemDto): string {
   const state = [
     item.isRead ? 'read' : 'unread',
     item.folder ? `folder "${item.folder.name}"` : null,
@@ -138,22 +135,23 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
     },
     list_saved_items: async (args) => {
       const sort: Sort = parseSort(args.sort)
-      const listed = await listPage(
-        deps,
-        principal,
-        { sort, folder: args.folder ?? null, limit: args.limit ?? MCP_DEFAULT_PAGE_SIZE, cursor: args.cursor ?? null },
-        'lines',
-      )
+      const listed = await listPage(deps, principal, {
+        sort,
+        folder: args.folder ?? null,
+        limit: args.limit ?? MCP_DEFAULT_PAGE_SIZE,
+        cursor: args.cursor ?? null,
+      })
+      // The page SQLite wrote, read into objects once for its summary and its schema check; the answer carries
+      // the JSON as SQLite wrote it, not the objects serialized again (docs/benchmarks.md#the-uncached-list).
+      const page = pageItems(listed)
       let summary = pageSummaries.get(listed)
       if (summary === undefined) {
-        // The lines SQLite wrote with the page (ITEM_LINE); a page REST read and cached has none: its items'.
-        const lines = listed.summaryLines ?? pageItems(listed).savedItems.map(describeItem)
-        summary = pageSummary(sort, lines, listed.nextCursor)
+        summary = pageSummary(sort, page.savedItems.map(describeItem), page.nextCursor)
         pageSummaries.set(listed, summary)
       }
-      if (listed.page !== null) return { structured: listed.page, summary, checked: pageSchemaFailure(listed) === null }
-      // The page as SQLite wrote it, never made into objects here (docs/benchmarks.md#the-uncached-list); made
-      // into the answer only when the page's answer is not kept already (a cached page served again).
+      // A page that breaks its schema goes back as objects, for the server to name the failure and refuse it.
+      if (pageSchemaFailure(listed) !== null) return { structured: page, summary }
+      // Made into the answer only when the page's answer is not kept already (a cached page served again).
       const structuredJson = () => `${pageText(listed).slice(0, -1)},"nextCursor":${JSON.stringify(listed.nextCursor)}}`
       return { structuredJson, summary, page: listed }
     },
