@@ -429,7 +429,7 @@ describe('isolation between people', () => {
 })
 
 describe('results are checked against their output schema', () => {
-  test('a stored row that breaks the SavedItem schema: list_changes and mark_read answer InternalError, logged, the value never sent', async () => {
+  test('a stored row that breaks the SavedItem schema: list_saved_items, list_changes and mark_read answer InternalError, logged, the value never sent', async () => {
     const p = await person()
     const item = await save(p, 'https://example.com/corrupt-mcp')
     // The database refuses such a value (docs/api.md#data-rules), so the row is written past its check, as a
@@ -440,6 +440,7 @@ describe('results are checked against their output schema', () => {
     await db.execute({ sql: "UPDATE saved_items SET type = 'hologram' WHERE id = ?", args: [item.id] })
     await db.execute(check.sql as string)
     for (const [name, args] of [
+      ['list_saved_items', {}],
       ['list_changes', {}],
       ['mark_read', { id: item.id }],
     ] as const) {
@@ -450,7 +451,7 @@ describe('results are checked against their output schema', () => {
     const logged = suite.live.harness.logs.filter((line) => line.msg === 'mcp tool result failed its schema')
     // mark_read sets only the read state, which the database checks alone (the type is not touched): the
     // write goes through, and the item it answers with is caught.
-    expect(logged.map((line) => line.tool)).toEqual(['list_changes', 'mark_read'])
+    expect(logged.map((line) => line.tool)).toEqual(['list_saved_items', 'list_changes', 'mark_read'])
     expect(JSON.stringify(logged)).not.toContain('hologram')
   })
 })
