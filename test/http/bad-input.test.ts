@@ -479,6 +479,22 @@ describe('unexpected failures', () => {
     expect(reply.body.savedItems).toEqual([created.body.savedItem])
     expect(reply.text).not.toContain('hologram')
   })
+
+  test('a stored value JSON cannot hold (a BLOB in a text column) makes the list answer 500 InternalError, the value never sent', async () => {
+    const h = await createHarness()
+    const token = await (await h.user()).key()
+    const created = await h.call('POST', '/v1/captures', { token, body: { url: 'https://example.com/blob' } })
+    // A text column keeps a BLOB as it is; SQLite's json_object refuses it, so the page fails whole (docs/api.md#data-rules).
+    await h.db.$client.execute({
+      sql: 'UPDATE saved_items SET title = ? WHERE id = ?',
+      args: [new Uint8Array([0x68, 0x6f, 0x6c, 0x6f]), created.body.savedItem.id],
+    })
+    const reply = await h.call('GET', '/v1/saved-items', { token })
+    expect(reply.status).toBe(500)
+    expect(reply.body).toEqual({ _tag: 'InternalError', message: expect.any(String) })
+    expect(reply.text).not.toContain('holo')
+    expect(h.logs.some((l) => l.level === 'error')).toBe(true)
+  })
 })
 
 test('BASE is where the harness sends requests', () => {
