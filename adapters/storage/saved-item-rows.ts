@@ -62,7 +62,8 @@ export { WIRE_FIELDS }
  * object; the tags as the JSON array they are stored as; `isRead` as a boolean). The REST list's page is
  * these objects joined in SQL (`listSavedItemsJson`): a page is then one string from the database, not
  * 50 rows of 23 values made into objects and serialized again (docs/benchmarks.md#the-uncached-list). A
- * speed twin of JSON.stringify over WIRE_ROWS, held equal to it by test/storage/protocol-ports.test.ts.
+ * speed twin of JSON.stringify over the page's items' wire shapes (`listSavedItems`, `toSavedItemDto`), held
+ * equal to it byte for byte by test/storage/protocol-ports.test.ts.
  */
 export const WIRE_JSON: SQL = sql`json_object(${sql.join(
   Object.entries(WIRE_FIELDS).flatMap(([key, column]): SQL[] => {
@@ -140,13 +141,8 @@ export function itemFromNamedRow(row: NamedRow): SavedItem {
   return { ...savedItemDtoFromRow(row), userId: row.user_id as string, openedAt: row.opened_at as string | null }
 }
 
-/**
- * A list row (NamedRow) of WIRE_FIELDS straight to the wire shape, `toSavedItemDto(itemFromNamedRow(row))`
- * without the item in between: the uncached list builds 50 of these per request
- * (docs/benchmarks.md#the-uncached-list). A speed twin of the composition, held equal to it, key order
- * included, by test/storage/protocol-ports.test.ts.
- */
-export function savedItemDtoFromRow(row: NamedRow): SavedItemDto {
+/** A list row's (NamedRow's) wire fields: the part of `itemFromNamedRow` a SavedItemDto carries. */
+function savedItemDtoFromRow(row: NamedRow): SavedItemDto {
   const folderId = row.folder_id as string | null
   const folderName = row.folder_name as string | null
   return {
