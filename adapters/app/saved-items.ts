@@ -80,11 +80,6 @@ export interface ListedPage {
   verified: boolean
 }
 
-/** The REST body of a listed page. */
-export function pageJson(listed: ListedPage): Uint8Array | string {
-  return listed.json
-}
-
 /** The JSON text of a listed page's body. */
 export function pageText(listed: ListedPage): string {
   return typeof listed.json === 'string' ? listed.json : decoder.decode(listed.json)

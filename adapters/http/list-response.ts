@@ -1,7 +1,7 @@
 import { parseLimit, parseSort } from '../../core/items/list-order.ts'
 import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
-import { listPage, pageJson } from '../app/saved-items.ts'
+import { listPage } from '../app/saved-items.ts'
 import { andThen, type MaybePromise } from '../../core/at-once.ts'
 import { responseSchemaFailure } from './errors.ts'
 import { pageSchemaFailure } from './page-check.ts'
@@ -45,7 +45,7 @@ export function listResponse(
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (listed.nextCursor)
       headers.link = `<${nextPageUrl(listUrl, sort, folder, limit, listed.nextCursor)}>; rel="next"`
-    return new Response(pageJson(listed) as Uint8Array<ArrayBuffer> | string, { headers })
+    return new Response(listed.json as Uint8Array<ArrayBuffer> | string, { headers })
   })
 }
 
