@@ -50,9 +50,9 @@ type Handler<N extends ToolName> = (args: Args<N>) => Promise<
 >
 
 /**
- * A list page's result as SQLite wrote it: its `structuredContent` as JSON text, its items held to the output
- * schema by the database (docs/api.md#data-rules) and their JSON to the objects' by
- * test/storage/protocol-ports.test.ts, and the page it shows (whose answer's head is kept with it).
+ * A list page's result as SQLite wrote it: its `structuredContent` as JSON text (the items in it checked
+ * against the output schema once read into objects, `pageSchemaFailure`), and the page it shows (whose
+ * answer's head is kept with it).
  */
 export interface PageResult {
   structuredJson: () => string
