@@ -50,8 +50,7 @@ const ACTIVE_KEY_BY_HASH =
 
 /** At once on an embedded file (core/at-once.ts). */
 export function findActiveApiKey(db: Database, keyHash: string): MaybePromise<ActiveApiKey | null> {
-  const found = db.$all ? db.$all(ACTIVE_KEY_BY_HASH, keyHash) : readRows(db, ACTIVE_KEY_BY_HASH, [keyHash])
-  return andThen(found, ([row]) => {
+  return andThen(readRows(db, ACTIVE_KEY_BY_HASH, [keyHash]), ([row]) => {
     if (!row) return null
     return {
       id: row.id as string,

@@ -45,7 +45,7 @@ const columnsOf = <F extends object>(fields: F) =>
 /** Each field's position in a row of ITEM_FIELDS. */
 export const COLUMN = columnsOf(ITEM_FIELDS)
 
-/** Index of the first column after ITEM_FIELDS: list queries append their sort keys there. */
+/** Index of the first column after ITEM_FIELDS: search appends its matched text there (adapters/storage/search.ts). */
 export const AFTER_ITEM_FIELDS = Object.keys(ITEM_FIELDS).length
 
 /**

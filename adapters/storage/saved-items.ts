@@ -444,7 +444,7 @@ function readListRows(db: Database, userId: string, query: ListQuery, form: List
   })
   const statement = listStatement(db, query.sort, folder, query.after !== null, query.state ?? 'all', form)
   const args = fillPlaceholders(statement.params, params)
-  return db.$all ? db.$all(statement.sql, ...args) : readRows(db, statement.sql, args)
+  return readRows(db, statement.sql, args)
 }
 
 /** A page of the list as JSON: its items' objects joined by commas (the inside of the REST body's array). */
@@ -486,8 +486,7 @@ function titleKeyOf(db: Database, sort: Sort, title: string | null): MaybePromis
   if (sort !== 'title') return null
   // coalesce(lower(NULL), ''), without a statement (and libsql's `all` takes a lone null for named arguments).
   if (title === null) return ''
-  const rows = db.$all ? db.$all(TITLE_KEY, title) : readRows(db, TITLE_KEY, [title])
-  return andThen(rows, ([row]) => row!.k as string)
+  return andThen(readRows(db, TITLE_KEY, [title]), ([row]) => row!.k as string)
 }
 
 const TITLE_KEY = "SELECT coalesce(lower(?), '') AS k"

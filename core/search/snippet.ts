@@ -34,8 +34,8 @@ interface Match {
  * {@link WINDOW_TOKENS} tokens that holds the most of the query's clauses, the text around that passage's
  * first match (for a query of one word, its first match), matched words wrapped in `«` and `»`, cut text
  * marked `…`, at most {@link SNIPPET_MAX_CHARS} characters. Words are matched as the index matches them
- * (case and accents folded, prefix on a term the query marks as one, phrases as consecutive words). Null when no field holds a match, which happens only
- * when the index matched a field not given here.
+ * (case and accents folded, prefix on a term the query marks as one, phrases as consecutive words). Null
+ * when no field holds a match, which happens only when the index matched a field not given here.
  *
  * FTS5's own snippet() costs a walk of each term's posting list per result (3 to 8 ms for a page of 20
  * at 100,000 items); this reads only the page's own text.
