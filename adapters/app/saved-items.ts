@@ -57,14 +57,9 @@ export interface ListInput {
   cursor: string | null
 }
 
-export interface ListPage {
-  savedItems: SavedItemDto[]
-  nextCursor: string | null
-}
-
 /**
  * A page as the list answers it and its cache holds it: the JSON SQLite wrote for it (`listSavedItemsJson`),
- * which REST sends as it is, and its items as objects, made from the JSON once when MCP needs them.
+ * which REST sends as it is and MCP answers with, and for MCP each item's line of its text.
  */
 export interface ListedPage {
   /**
@@ -73,25 +68,16 @@ export interface ListedPage {
    * more before the server does).
    */
   json: Uint8Array | string
-  /** The page's items as objects, made from `json` the first time a caller needs them (`pageItems`). */
-  page: ListPage | null
+  /** Read `withLines` (MCP's list): each item's line of its text as a JSON string, joined by line breaks. */
+  lines: string | null
+  /** How many items the page holds. */
+  count: number
   nextCursor: string | null
-  /** Set once the page's items have been checked against their response schema (adapters/http/page-check.ts). */
-  verified: boolean
 }
 
 /** The JSON text of a listed page's body. */
 export function pageText(listed: ListedPage): string {
   return typeof listed.json === 'string' ? listed.json : decoder.decode(listed.json)
-}
-
-/** The items of a listed page as objects: read from its JSON once, the same object for every later call. */
-export function pageItems(listed: ListedPage): ListPage {
-  listed.page ??= {
-    savedItems: (JSON.parse(pageText(listed)) as { savedItems: SavedItemDto[] }).savedItems,
-    nextCursor: listed.nextCursor,
-  }
-  return listed.page
 }
 
 const listCaches = new WeakMap<object, PageCache<ListedPage>>()
@@ -104,15 +90,21 @@ const decoder = new TextDecoder()
  * makes the page newer than its version, which only costs the next request a miss. A speed twin of reading
  * the rows every time, as `LIST_CACHE_MB=0` does (docs/benchmarks.md#speed-twins).
  */
-export function listPage(deps: AppDeps, principal: Principal, input: ListInput): MaybePromise<ListedPage> {
+export function listPage(
+  deps: AppDeps,
+  principal: Principal,
+  input: ListInput,
+  withLines = false,
+): MaybePromise<ListedPage> {
   // At once on an embedded file (core/at-once.ts); a value error (cursor, folder) is thrown as it is found.
-  if (deps.config.listCacheBytes === 0) return readPage(deps, principal, input)
+  if (deps.config.listCacheBytes === 0) return readPage(deps, principal, input, withLines)
   const pages = listCacheOf(deps)
-  const key = `${principal.userId} ${input.sort} ${input.folder ?? ''} ${input.limit ?? ''} ${input.cursor ?? ''}`
+  // MCP's pages (with their lines) are kept apart from REST's.
+  const key = `${withLines ? 'l' : 'j'} ${principal.userId} ${input.sort} ${input.folder ?? ''} ${input.limit ?? ''} ${input.cursor ?? ''}`
   return andThen(itemsVersionOf(deps.db, principal.userId), (version) => {
     const cached = pages.get(key, version)
     if (cached) return cached
-    return andThen(readPage(deps, principal, input), (listed) => {
+    return andThen(readPage(deps, principal, input, withLines), (listed) => {
       listed.json = encoder.encode(listed.json as string)
       pages.set(key, version, listed, listed.json.byteLength)
       return listed
@@ -127,7 +119,7 @@ function listCacheOf(deps: AppDeps): PageCache<ListedPage> {
   return cache
 }
 
-function readPage(deps: AppDeps, principal: Principal, input: ListInput): MaybePromise<ListedPage> {
+function readPage(deps: AppDeps, principal: Principal, input: ListInput, withLines: boolean): MaybePromise<ListedPage> {
   const after = input.cursor !== null ? decodeCursor(input.cursor, input.sort) : null
   const folder = input.folder
   const exists = folder !== null && folder !== 'none' ? folderExists(deps.db, principal.userId, folder) : true
@@ -135,12 +127,12 @@ function readPage(deps: AppDeps, principal: Principal, input: ListInput): MaybeP
     if (!found) throw new FolderNotFoundError(folder!)
     const query = { sort: input.sort, folder, limit: input.limit, after }
     return andThen(
-      listSavedItemsJson(deps.db, principal.userId, query),
+      listSavedItemsJson(deps.db, principal.userId, query, withLines),
       (page): ListedPage => ({
         json: `{"savedItems":[${page.items}]}`,
-        page: null,
+        lines: page.lines,
+        count: page.count,
         nextCursor: page.nextCursorValues ? encodeCursor(input.sort, page.nextCursorValues) : null,
-        verified: false,
       }),
     )
   })

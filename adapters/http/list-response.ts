@@ -3,8 +3,6 @@ import type { Principal } from '../../core/types.ts'
 import type { AppDeps } from '../app/deps.ts'
 import { listPage } from '../app/saved-items.ts'
 import { andThen, type MaybePromise } from '../../core/at-once.ts'
-import { responseSchemaFailure } from './errors.ts'
-import { pageSchemaFailure } from './page-check.ts'
 
 // GET /v1/saved-items's answer, once the caller may list: one function for the route
 // (routes/saved-items.ts) and for the direct list (direct-list.ts), so the two cannot drift.
@@ -24,10 +22,9 @@ export interface ListQueryInput {
 }
 
 /**
- * The page for `query` as the answer: the JSON SQLite wrote for it, or the page cache holds (a page made
- * as objects, by MCP, has its schema checked here, once, since Elysia's response check does not see a
- * Response: adapters/http/page-check.ts), with a Link header to the next page on
- * `listUrl`. Value errors (sort, limit, cursor, folder) are thrown as the app's typed errors, at once when
+ * The page for `query` as the answer: the JSON SQLite wrote for it, or the page cache holds (its items keep
+ * the response schema because the database refuses a value outside it: docs/api.md#data-rules), with a
+ * Link header to the next page on `listUrl`. Value errors (sort, limit, cursor, folder) are thrown as the app's typed errors, at once when
  * the page is read at once (an embedded file: core/at-once.ts).
  */
 export function listResponse(
@@ -40,8 +37,6 @@ export function listResponse(
   const limit = parseLimit(query.limit)
   const folder = query.folder ?? null
   return andThen(listPage(deps, principal, { sort, folder, limit, cursor: query.cursor ?? null }), (listed) => {
-    const failure = pageSchemaFailure(listed)
-    if (failure !== null) return responseSchemaFailure(deps.log, failure)
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (listed.nextCursor)
       headers.link = `<${nextPageUrl(listUrl, sort, folder, limit, listed.nextCursor)}>; rel="next"`

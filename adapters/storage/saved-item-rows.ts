@@ -80,6 +80,16 @@ export const WIRE_JSON: SQL = sql`json_object(${sql.join(
 )})`
 
 /**
+ * An item's line in list_saved_items' text (core/mcp/item-line.ts `describeItem`, in the same words), written
+ * by SQLite as a JSON string (`json_quote`), so a page's lines come back in the same statement as its JSON
+ * and go into the answer as they are: reading the page's JSON back into objects for them was a fifth of an
+ * uncached MCP list (docs/benchmarks.md#the-uncached-list). A JSON string has no raw line break, so the
+ * lines of a page are joined by one. Held equal to `JSON.stringify(describeItem(item))` by
+ * test/storage/protocol-ports.test.ts.
+ */
+export const ITEM_LINE: SQL = sql`json_quote(CASE WHEN ${savedItems.title} <> '' THEN ${savedItems.title} || ' ' ELSE '' END || '<' || ${savedItems.originalUrl} || '> (' || CASE WHEN ${savedItems.isRead} = 1 THEN 'read' ELSE 'unread' END || CASE WHEN ${savedItems.folderId} IS NOT NULL AND ${folders.name} IS NOT NULL THEN ', folder "' || ${folders.name} || '"' ELSE '' END || CASE WHEN ${savedItems.enrichmentStatus} = 'pending' THEN ', details pending' ELSE '' END || '; id ' || ${savedItems.id} || ')')`
+
+/**
  * A list row as every driver reads a statement's rows as objects (bun:sqlite's and libsql's `all`,
  * @libsql/client's rows): each selected column under its SQL name. The list reads its pages this way: on
  * bun:sqlite an object row (its shape made once per statement) comes faster than a positional one, 4 µs of

@@ -13,6 +13,7 @@ import type { SavedItemDto } from '../../core/items/saved-item-dto.ts'
 import {
   ITEM_FIELDS,
   itemFromNamedRow,
+  ITEM_LINE,
   WIRE_JSON,
   itemFromRow,
   itemOfFirstSave,
@@ -356,7 +357,7 @@ function buildList(
   folder: FolderFilter,
   withCursor: boolean,
   state: ReadStateFilter,
-  fields: typeof ITEM_FIELDS | typeof JSON_FIELDS,
+  fields: typeof ITEM_FIELDS | typeof JSON_FIELDS | typeof LINE_FIELDS,
 ) {
   const keys = SORT_KEYS[sort]
   const conditions: SQL[] = [sql`${savedItems.userId} = ${sql.placeholder('userId')}`]
@@ -375,7 +376,7 @@ function buildList(
   )
   return db
     .select(
-      sort === 'title' && fields !== JSON_FIELDS
+      sort === 'title' && fields === ITEM_FIELDS
         ? {
             ...fields,
             // The sort keys beyond the item's own fields, for the next cursor: the two columns after
@@ -396,6 +397,8 @@ function buildList(
 
 /** The one column of a JSON page's rows: the item as SQLite writes its wire shape (WIRE_JSON). */
 const JSON_FIELDS = { j: sql<string>`${WIRE_JSON}`.as('j') }
+/** A JSON page's rows with each item's line of MCP's text beside its JSON (ITEM_LINE). */
+const LINE_FIELDS = { ...JSON_FIELDS, l: sql<string>`${ITEM_LINE}`.as('l') }
 
 function listStatement(
   db: Database,
@@ -408,15 +411,20 @@ function listStatement(
   const key = `${sort}:${folder}:${withCursor}:${state}:${form}`
   let statement = listStatements.get(key)
   if (!statement) {
-    const fields = form === 'item' ? ITEM_FIELDS : JSON_FIELDS
+    const fields = form === 'item' ? ITEM_FIELDS : form === 'json' ? JSON_FIELDS : LINE_FIELDS
     statement = buildList(db, sort, folder, withCursor, state, fields)
     // A JSON page is its rows' objects joined into one string by SQLite. The rows reach the aggregate in the
     // page's order: SQLite never flattens a subquery with a LIMIT into an aggregate query, and runs it as a
     // co-routine that yields its rows as its ORDER BY sorts them. An ORDER BY inside group_concat would say
     // so explicitly, at a sort of the page's rows (a quarter more time); test/storage/protocol-ports.test.ts
     // holds the order on every driver and sort.
-    if (form === 'json')
-      statement = { ...statement, sql: `SELECT group_concat(j, ',') AS items, count(*) AS n FROM (${statement.sql})` }
+    if (form !== 'item') {
+      const lines = form === 'lines' ? ', group_concat(l, char(10)) AS lines' : ''
+      statement = {
+        ...statement,
+        sql: `SELECT group_concat(j, ',') AS items${lines}, count(*) AS n FROM (${statement.sql})`,
+      }
+    }
     listStatements.set(key, statement)
   }
   return statement
@@ -431,8 +439,8 @@ export async function listSavedItems(
   return andThen(readListRows(db, userId, query, 'item'), (found) => pageOfRows(found, query))
 }
 
-/** How a list statement reads its rows: as items, or as the page's JSON. */
-type ListForm = 'item' | 'json'
+/** How a list statement reads its rows: as items, as the page's JSON, or as its JSON and MCP's lines. */
+type ListForm = 'item' | 'json' | 'lines'
 
 /** The rows of the list statement for `query` in `form`: at once on an embedded file (core/at-once.ts). */
 function readListRows(db: Database, userId: string, query: ListQuery, form: ListForm): MaybePromise<NamedRow[]> {
@@ -450,6 +458,13 @@ function readListRows(db: Database, userId: string, query: ListQuery, form: List
 /** A page of the list as JSON: its items' objects joined by commas (the inside of the REST body's array). */
 export interface JsonPage {
   items: string
+  /**
+   * With `lines`: each item's line of MCP's text as a JSON string (ITEM_LINE), joined by line breaks, in the
+   * page's order; null otherwise.
+   */
+  lines: string | null
+  /** How many items the page holds. */
+  count: number
   nextCursorValues: CursorValues | null
 }
 
@@ -459,12 +474,20 @@ const ITEM_START = ',{"id":'
 /**
  * `listSavedItems` as the REST body needs it: the page's items written as JSON by SQLite (WIRE_JSON),
  * joined in the same statement, and the next cursor. One string comes back from the database instead of
- * each item's 23 values (docs/benchmarks.md#the-uncached-list). At once on an embedded file.
+ * each item's 23 values (docs/benchmarks.md#the-uncached-list). With `withLines`, also each item's line of
+ * MCP's list text (ITEM_LINE), in the same statement. At once on an embedded file.
  */
-export function listSavedItemsJson(db: Database, userId: string, query: ListQuery): MaybePromise<JsonPage> {
-  return andThen(readListRows(db, userId, query, 'json'), ([row]): MaybePromise<JsonPage> => {
+export function listSavedItemsJson(
+  db: Database,
+  userId: string,
+  query: ListQuery,
+  withLines = false,
+): MaybePromise<JsonPage> {
+  return andThen(readListRows(db, userId, query, withLines ? 'lines' : 'json'), ([row]): MaybePromise<JsonPage> => {
     const items = (row?.items as string | null) ?? ''
-    if (query.limit === null || Number(row?.n ?? 0) <= query.limit) return { items, nextCursorValues: null }
+    const lines = withLines ? ((row?.lines as string | null) ?? '') : null
+    const found = Number(row?.n ?? 0)
+    if (query.limit === null || found <= query.limit) return { items, lines, count: found, nextCursorValues: null }
     // One row past the page was read, to know there is a next page: its object is the last one. Every object
     // SQLite writes starts `{"id":` with no space, and a quote inside a value is escaped, so `,{"id":`
     // occurs only where one item's object ends and the next begins (the folder's own `{"id":` follows
@@ -473,6 +496,9 @@ export function listSavedItemsJson(db: Database, userId: string, query: ListQuer
     const last = JSON.parse(page.slice(page.lastIndexOf(ITEM_START) + 1)) as SavedItemDto
     return andThen(titleKeyOf(db, query.sort, last.title), (titleKey) => ({
       items: page,
+      // The row past the page has the last line; a line is a JSON string, with no raw line break in it.
+      lines: lines === null ? null : lines.slice(0, lines.lastIndexOf('\n')),
+      count: query.limit!,
       nextCursorValues: SORT_KEYS[query.sort].map((key) => cursorValueOf(key.field, last, titleKey)),
     }))
   })

@@ -11,6 +11,7 @@ import {
 } from '../../adapters/storage/saved-items.ts'
 import type { CursorValues } from '../../core/items/list-order.ts'
 import { toSavedItemDto } from '../../core/items/saved-item-dto.ts'
+import { describeItem } from '../../core/mcp/item-line.ts'
 import { tokenStore } from '../../adapters/storage/token-store.ts'
 import { exchangeConnectCode } from '../../core/connect/connect-exchange.ts'
 import { uuidv7 } from '../../core/ids.ts'
@@ -364,6 +365,7 @@ describe(`the list's JSON pages on ${TEST_DRIVER}`, () => {
       'back\\slash and "quotes"',
       'control \u0001 \n \t \u001f characters',
       'emoji 🦊 and \u2028 separators',
+      'delete \u007f and a lone \ud83e half',
       null,
       '',
     ]
@@ -379,8 +381,14 @@ describe(`the list's JSON pages on ${TEST_DRIVER}`, () => {
         prepareCapture(input, { id: id(), userId, now: h.clock.now(), connectClient: null }),
       )
       await h.db.$client.execute({
-        sql: 'UPDATE saved_items SET title = ?, is_read = ?, description = ? WHERE id = ?',
-        args: [title, i % 3 === 1 ? 1 : 0, i % 5 === 0 ? `d${i} </script>` : null, item.id],
+        sql: 'UPDATE saved_items SET title = ?, is_read = ?, description = ?, enrichment_status = ? WHERE id = ?',
+        args: [
+          title,
+          i % 3 === 1 ? 1 : 0,
+          i % 5 === 0 ? `d${i} </script>` : null,
+          i % 2 === 0 ? 'pending' : 'enriched',
+          item.id,
+        ],
       })
     }
     let pages = 0
@@ -395,6 +403,15 @@ describe(`the list's JSON pages on ${TEST_DRIVER}`, () => {
             const json = await listSavedItemsJson(h.db, userId, query)
             expect(`{"savedItems":[${json.items}]}`).toBe(JSON.stringify({ savedItems: dtos }))
             expect(json.nextCursorValues).toEqual(objects.nextCursorValues)
+            expect(json.lines).toBeNull()
+            expect(json.count).toBe(dtos.length)
+            // MCP's page: the same JSON, and each item's line of its text (ITEM_LINE) as JSON.stringify of
+            // describeItem's words, one per line.
+            const lined = await listSavedItemsJson(h.db, userId, query, true)
+            expect(lined).toEqual({
+              ...json,
+              lines: dtos.map((dto) => JSON.stringify(describeItem(dto))).join('\n'),
+            })
             pages++
             if (objects.nextCursorValues === null) break
             after = objects.nextCursorValues

@@ -5,15 +5,7 @@ import type { AppDeps } from '../../app/deps.ts'
 import type { SavedItemDto } from '../../../core/items/saved-item-dto.ts'
 import { whoAmI } from '../../app/account.ts'
 import { folderCreate, folderDelete, folderList, folderRename } from '../../app/folders.ts'
-import {
-  captureUrl,
-  changeItem,
-  deleteItem,
-  listPage,
-  pageItems,
-  pageText,
-  type ListedPage,
-} from '../../app/saved-items.ts'
+import { captureUrl, changeItem, deleteItem, listPage, pageText, type ListedPage } from '../../app/saved-items.ts'
 import { readContent } from '../../app/reading.ts'
 import { searchItems } from '../../app/search.ts'
 import { changesSince } from '../../app/changes.ts'
@@ -21,7 +13,7 @@ import { createHighlight, listHighlights, listItemHighlights, type HighlightDto 
 import { ValidationError } from '../../../core/errors.ts'
 import { SEARCH_DEFAULT_LIMIT } from '../../../core/search/cursor.ts'
 import { cutAtParagraph } from '../../../core/reading/cut-text.ts'
-import { pageSchemaFailure } from '../page-check.ts'
+import { describeItem } from '../../../core/mcp/item-line.ts'
 import type { Static } from 'elysia'
 import type { Inputs, Outputs } from './schemas.ts'
 
@@ -50,37 +42,37 @@ type Handler<N extends ToolName> = (args: Args<N>) => Promise<
 >
 
 /**
- * A list page's result as SQLite wrote it: its `structuredContent` as JSON text (the items in it checked
- * against the output schema once read into objects, `pageSchemaFailure`), and the page it shows (whose
- * answer's head is kept with it).
+ * A list page's result as SQLite wrote it: its text as a JSON string and its `structuredContent` as JSON text,
+ * each made when asked (not at all for a page whose answer is kept: server.ts `runToolHead`), and the page it
+ * shows. Its items keep the output schema because the database refuses a value outside it
+ * (docs/api.md#data-rules), as REST's list relies on.
  */
 export interface PageResult {
+  summaryJson: () => string
   structuredJson: () => string
-  summary: string
   page: object
 }
 
-/** The summary of a cached page, made once per page (it depends only on the page and its sort). */
-const pageSummaries = new WeakMap<ListedPage, string>()
-
-/** list_saved_items' text: how many, the sort, one numbered line per item, and how to ask for more. */
-function pageSummary(sort: Sort, lines: string[], nextCursor: string | null): string {
-  const head =
-    lines.length === 0
-      ? 'No saved items match.'
-      : `${lines.length} saved item${lines.length === 1 ? '' : 's'} (sort ${sort}):`
-  const more = nextCursor ? `\nMore items: call again with cursor "${nextCursor}".` : ''
-  return [head, ...lines.map((line, index) => `${index + 1}. ${line}`)].join('\n') + more
-}
-
-/** One line per item: what a model needs to refer back to it (its id) and to tell items apart. */
-function describeItem(item: SavedItemDto): string {
-  const state = [
-    item.isRead ? 'read' : 'unread',
-    item.folder ? `folder "${item.folder.name}"` : null,
-    item.enrichmentStatus === 'pending' ? 'details pending' : null,
-  ]
-  return `${item.title ? `${item.title} ` : ''}<${item.originalUrl}> (${state.filter(Boolean).join(', ')}; id ${item.id})`
+/**
+ * list_saved_items' text as a JSON string: how many, the sort, one numbered line per item (`describeItem`'s
+ * words, as SQLite wrote them into the page: ITEM_LINE), and how to ask for more. Made from the lines as they
+ * are, with no JSON read back and none written again (docs/benchmarks.md#the-uncached-list).
+ */
+export function pageSummaryJson(sort: Sort, listed: ListedPage): string {
+  const count = listed.count
+  const lines = listed.lines ?? ''
+  let text = count === 0 ? '"No saved items match.' : `"${count} saved item${count === 1 ? '' : 's'} (sort ${sort}):`
+  let at = 0
+  for (let number = 1; number <= count; number++) {
+    const end = lines.indexOf('\n', at)
+    const stop = end < 0 ? lines.length : end
+    // Each line is a JSON string: its text is inside its quotes.
+    text += `\\n${number}. ${lines.slice(at + 1, stop - 1)}`
+    at = stop + 1
+  }
+  // A cursor is base64url: nothing in it needs escaping.
+  if (listed.nextCursor) text += `\\nMore items: call again with cursor \\"${listed.nextCursor}\\".`
+  return `${text}"`
 }
 
 const clip = (text: string) =>
@@ -135,25 +127,19 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
     },
     list_saved_items: async (args) => {
       const sort: Sort = parseSort(args.sort)
-      const listed = await listPage(deps, principal, {
-        sort,
-        folder: args.folder ?? null,
-        limit: args.limit ?? MCP_DEFAULT_PAGE_SIZE,
-        cursor: args.cursor ?? null,
-      })
-      // The page SQLite wrote, read into objects once for its summary and its schema check; the answer carries
-      // the JSON as SQLite wrote it, not the objects serialized again (docs/benchmarks.md#the-uncached-list).
-      const page = pageItems(listed)
-      let summary = pageSummaries.get(listed)
-      if (summary === undefined) {
-        summary = pageSummary(sort, page.savedItems.map(describeItem), page.nextCursor)
-        pageSummaries.set(listed, summary)
+      // The page SQLite wrote, with each item's line of the text: the answer carries both as SQLite wrote
+      // them, with no objects made and nothing serialized again (docs/benchmarks.md#the-uncached-list).
+      const listed = await listPage(
+        deps,
+        principal,
+        { sort, folder: args.folder ?? null, limit: args.limit ?? MCP_DEFAULT_PAGE_SIZE, cursor: args.cursor ?? null },
+        true,
+      )
+      return {
+        summaryJson: () => pageSummaryJson(sort, listed),
+        structuredJson: () => `${pageText(listed).slice(0, -1)},"nextCursor":${JSON.stringify(listed.nextCursor)}}`,
+        page: listed,
       }
-      // A page that breaks its schema goes back as objects, for the server to name the failure and refuse it.
-      if (pageSchemaFailure(listed) !== null) return { structured: page, summary }
-      // Made into the answer only when the page's answer is not kept already (a cached page served again).
-      const structuredJson = () => `${pageText(listed).slice(0, -1)},"nextCursor":${JSON.stringify(listed.nextCursor)}}`
-      return { structuredJson, summary, page: listed }
     },
     search_saved_items: async (args) => {
       const page = await searchItems(deps, principal, {

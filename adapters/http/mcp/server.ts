@@ -109,7 +109,7 @@ async function executeTool(deps: AppDeps, principal: Principal, name: string, ar
       return {
         // Keys in the order of the object below, as the SDK writes them.
         resultJson: () =>
-          `{"content":[{"type":"text","text":${JSON.stringify(run.summary)}}],"structuredContent":${run.structuredJson()}}`,
+          `{"content":[{"type":"text","text":${run.summaryJson()}}],"structuredContent":${run.structuredJson()}}`,
         page: run.page,
       }
     const { structured, summary, checked } = run
