@@ -7,6 +7,8 @@ import { sendMessage } from '../webhooks/send.ts'
 import { checkWebhookTarget } from '../webhooks/targets.ts'
 import { errorResponse, internalError, responseSchemaFailure } from './errors.ts'
 import { createRequestHandler } from './request-handler.ts'
+import { directList } from './direct-list.ts'
+import { directMcp } from './mcp/direct-post.ts'
 import { throughPipeline } from './pipeline.ts'
 import { guard, isPageRequest } from './guard.ts'
 import { browserSession } from './browser-session.ts'
@@ -179,6 +181,6 @@ export function createServer(given: AppDeps): Server {
     ? given
     : { ...given, webhookTargets: { check: checkWebhookTarget, send: sendMessage } }
   const app = createApp(deps)
-  const handle = createRequestHandler(deps, app as unknown as Elysia)
+  const handle = createRequestHandler(deps, app as unknown as Elysia, [directList(deps), directMcp(deps)])
   return { app, fetch: async (request, connection) => handle(request, connection), handle }
 }

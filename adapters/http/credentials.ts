@@ -33,6 +33,11 @@ export function resolveCredential(
 ): MaybePromise<CredentialResult> {
   const token = bearerToken(request.headers.get('authorization'))
   if (token === null) return resolveSession(deps, browser, request, audience)
+  return resolveBearer(deps, token, audience)
+}
+
+/** A bearer token (`bearerToken`, not null): a personal API key, or an OAuth access token for `audience`. */
+export function resolveBearer(deps: AppDeps, token: string, audience: string): MaybePromise<CredentialResult> {
   if (looksLikeApiKey(token)) return resolveApiKey(deps, token)
   if (JWT_SHAPE.test(token))
     return verifyAccessToken(deps, token, audience).then(

@@ -320,17 +320,13 @@ export function guard(deps: AppDeps, refusals: IpRefusals, browser: BrowserSessi
             : await readBodyCapped(c.request, pageBody ? PAGE_BODY_MAX_BYTES : MAX_BODY_BYTES)
           admission.raw = raw
           if (!route.json) return raw
+          if (resource === 'mcp') return mcpMessage(c.request, raw, admission.principal, baseUrl, c.set.headers)
           requireJsonContentType(c.request)
           requireShallowJson(raw)
           const body = parseJson(raw)
           // Past 64 KiB only a body that carries a page may go on.
           if (raw.byteLength > MAX_BODY_BYTES && !carriesPage(resource, body)) throw tooLarge()
-          if (resource === 'mcp' && body !== NOT_JSON) {
-            const principal = admission.principal
-            const metadataUrl = `${baseUrl}/.well-known/oauth-protected-resource/mcp`
-            refuseOutOfScope(c, metadataUrl, () => requireToolScopes(principal, body))
-          }
-          if (body === NOT_JSON && resource !== 'mcp') throw notJson()
+          if (body === NOT_JSON) throw notJson()
           return body
         },
         JSON_MEDIA_TYPE,
@@ -468,6 +464,38 @@ function securityDetail(access: Access | readonly Scope[]): DocumentDecoration {
   const detail: DocumentDecoration = { security: [{ bearer: scopes }, { oauth2: scopes }] }
   // OpenAPI allows `x-` extensions on an operation; Elysia's type for `detail` does not list them.
   return Object.assign(detail, { 'x-required-scopes': scopes })
+}
+
+/**
+ * `/mcp`'s body step once its body is read (capped at 5 MiB), for the guard and for the direct MCP path
+ * (mcp/direct-post.ts) alike: the content type, the nesting limit, the JSON (a body that is not JSON is handed on
+ * as NOT_JSON, for JSON-RPC's own parse error), past 64 KiB only a save_url that carries a page, and the
+ * scopes of every tools/call in it, refused with the step-up challenge (set on `headers`) before the MCP
+ * server sees it.
+ */
+export function mcpMessage(
+  request: Request,
+  raw: Uint8Array,
+  principal: Principal,
+  baseUrl: string,
+  headers: Record<string, string | number>,
+): unknown {
+  requireJsonContentType(request)
+  requireShallowJson(raw)
+  const body = parseJson(raw)
+  if (raw.byteLength > MAX_BODY_BYTES && !carriesPage('mcp', body)) throw tooLarge()
+  if (body === NOT_JSON) return body
+  try {
+    requireToolScopes(principal, body)
+  } catch (error) {
+    if (error instanceof InsufficientScopeError)
+      headers['www-authenticate'] = insufficientScopeChallenge(
+        `${baseUrl}/.well-known/oauth-protected-resource/mcp`,
+        error.challengeScope,
+      )
+    throw error
+  }
+  return body
 }
 
 const decoder = new TextDecoder()

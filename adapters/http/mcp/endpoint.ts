@@ -5,12 +5,43 @@ import { NOT_JSON } from '../guard.ts'
 import { createMcpServer } from './server.ts'
 import { answerDirectly } from './direct.ts'
 import { MCP_CORS_HEADERS } from '../mcp-origin.ts'
+import type { AppDeps } from '../../app/deps.ts'
+import type { Principal } from '../../../core/types.ts'
 
 const jsonRpcError = (status: number, message: string, headers: Record<string, string> = {}, code = -32000) =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
   })
+
+/**
+ * The answer to a POST of `/mcp` whose caller, count, body and tool scopes the guard has passed (or the direct
+ * MCP path, direct-post.ts, in the same steps): JSON-RPC's parse error for a body that is not
+ * JSON, the direct answer of a single tools/call or tools/list (direct.ts), and the SDK's server and transport
+ * for every other message.
+ */
+export async function answerMcpMessage(
+  deps: AppDeps,
+  principal: Principal,
+  request: Request,
+  message: unknown,
+): Promise<Response> {
+  if (message === NOT_JSON) return jsonRpcError(400, 'Parse error: Invalid JSON', {}, -32700)
+  const direct = await answerDirectly(deps, principal, request, message)
+  if (direct) return direct
+  const server = createMcpServer(deps, principal)
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  })
+  await server.connect(transport)
+  try {
+    // JSON mode: the response is complete when handleRequest resolves, so closing now is safe.
+    return await transport.handleRequest(request, { parsedBody: message })
+  } finally {
+    await server.close()
+  }
+}
 
 /**
  * `{base}/mcp`: Streamable HTTP, stateless, JSON responses. The guard has already checked the
@@ -29,27 +60,11 @@ export const mcpRoutes = ({ deps, guard }: RouteContext) => {
   // against its tool's scope (core/mcp/tools.ts), still before dispatch.
   return new Elysia()
     .use(guard)
-    .post(
-      '/mcp',
-      async ({ body, principal, request }) => {
-        if (body === NOT_JSON) return jsonRpcError(400, 'Parse error: Invalid JSON', {}, -32700)
-        const direct = await answerDirectly(deps, principal, request, body)
-        if (direct) return direct
-        const server = createMcpServer(deps, principal)
-        const transport = new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-        })
-        await server.connect(transport)
-        try {
-          // JSON mode: the response is complete when handleRequest resolves, so closing now is safe.
-          return await transport.handleRequest(request, { parsedBody: body })
-        } finally {
-          await server.close()
-        }
-      },
-      { mcp: true, body: t.Unknown(), detail: { hide: true } },
-    )
+    .post('/mcp', ({ body, principal, request }) => answerMcpMessage(deps, principal, request, body), {
+      mcp: true,
+      body: t.Unknown(),
+      detail: { hide: true },
+    })
     .get('/mcp', notAllowed, { mcp: true, detail: { hide: true } })
     .delete('/mcp', notAllowed, { mcp: true, detail: { hide: true } })
     .options(
