@@ -11,6 +11,7 @@ import { limitsFor, overLimitMessage, rateLimitHeaders } from './limits.ts'
 import { noteCaller } from './pipeline.ts'
 import { LIST_PATH, listResponse, listUrlOf } from './list-response.ts'
 import { ListQuery } from './schemas.ts'
+import type { DirectPath } from './request-handler.ts'
 
 const queryCheck = TypeCompiler.Compile(ListQuery)
 const QUERY_KEYS = new Set(['sort', 'folder', 'limit', 'cursor'])
@@ -36,9 +37,7 @@ const QUERY_KEYS = new Set(['sort', 'folder', 'limit', 'cursor'])
  * (docs/benchmarks.md#answered-at-once). Only the key's once-a-minute use stamp and the count's sync with
  * the database (every 250 ms) wait.
  */
-export function directList(
-  deps: AppDeps,
-): (request: Request, path: string) => MaybePromise<((request: Request) => MaybePromise<Response>) | null> | null {
+export function directList(deps: AppDeps): DirectPath {
   const listUrl = listUrlOf(deps.config.baseUrl)
   const metadataUrl = `${deps.config.baseUrl}/.well-known/oauth-protected-resource`
   const limits = limitsFor(deps)

@@ -468,10 +468,10 @@ function securityDetail(access: Access | readonly Scope[]): DocumentDecoration {
 
 /**
  * `/mcp`'s body step once its body is read (capped at 5 MiB), for the guard and for the direct MCP path
- * (mcp/direct-post.ts) alike: the content type, the nesting limit, the JSON (a body that is not JSON is handed on
- * as NOT_JSON, for JSON-RPC's own parse error), past 64 KiB only a save_url that carries a page, and the
- * scopes of every tools/call in it, refused with the step-up challenge (set on `headers`) before the MCP
- * server sees it.
+ * (mcp/direct-post.ts) alike: the content type, the nesting limit, the JSON (a body that is not JSON is
+ * handed on as NOT_JSON, for JSON-RPC's own parse error), past 64 KiB only a save_url that carries a page,
+ * and the scopes of every tools/call in it, refused with the step-up challenge (set on `headers`) before the
+ * MCP server sees it.
  */
 export function mcpMessage(
   request: Request,

@@ -24,8 +24,8 @@ export interface ListQueryInput {
 /**
  * The page for `query` as the answer: the JSON SQLite wrote for it, or the page cache holds (its items keep
  * the response schema because the database refuses a value outside it: docs/api.md#data-rules), with a
- * Link header to the next page on `listUrl`. Value errors (sort, limit, cursor, folder) are thrown as the app's typed errors, at once when
- * the page is read at once (an embedded file: core/at-once.ts).
+ * Link header to the next page on `listUrl`. Value errors (sort, limit, cursor, folder) are thrown as the
+ * app's typed errors, at once when the page is read at once (an embedded file: core/at-once.ts).
  */
 export function listResponse(
   deps: AppDeps,

@@ -87,7 +87,23 @@ export const WIRE_JSON: SQL = sql`json_object(${sql.join(
  * lines of a page are joined by one. Held equal to `JSON.stringify(describeItem(item))` by
  * test/storage/protocol-ports.test.ts.
  */
-export const ITEM_LINE: SQL = sql`json_quote(CASE WHEN ${savedItems.title} <> '' THEN ${savedItems.title} || ' ' ELSE '' END || '<' || ${savedItems.originalUrl} || '> (' || CASE WHEN ${savedItems.isRead} = 1 THEN 'read' ELSE 'unread' END || CASE WHEN ${savedItems.folderId} IS NOT NULL AND ${folders.name} IS NOT NULL THEN ', folder "' || ${folders.name} || '"' ELSE '' END || CASE WHEN ${savedItems.enrichmentStatus} = 'pending' THEN ', details pending' ELSE '' END || '; id ' || ${savedItems.id} || ')')`
+export const ITEM_LINE: SQL = sql`json_quote(${sql.join(
+  [
+    // `<title> ` when the title is neither null nor empty
+    sql`CASE WHEN ${savedItems.title} <> '' THEN ${savedItems.title} || ' ' ELSE '' END`,
+    sql`'<'`,
+    savedItems.originalUrl,
+    sql`'> ('`,
+    sql`CASE WHEN ${savedItems.isRead} = 1 THEN 'read' ELSE 'unread' END`,
+    // the folder as the list's `folder` object has it (WIRE_JSON)
+    sql`CASE WHEN ${savedItems.folderId} IS NOT NULL AND ${folders.name} IS NOT NULL THEN ', folder "' || ${folders.name} || '"' ELSE '' END`,
+    sql`CASE WHEN ${savedItems.enrichmentStatus} = 'pending' THEN ', details pending' ELSE '' END`,
+    sql`'; id '`,
+    savedItems.id,
+    sql`')'`,
+  ],
+  sql` || `,
+)})`
 
 /**
  * A list row as every driver reads a statement's rows as objects (bun:sqlite's and libsql's `all`,

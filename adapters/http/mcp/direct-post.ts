@@ -11,13 +11,14 @@ import { limitsFor, overLimitMessage, rateLimitHeaders } from '../limits.ts'
 import { MCP_CORS_HEADERS } from '../mcp-origin.ts'
 import { answerMcpMessage } from './endpoint.ts'
 import { noteCaller } from '../pipeline.ts'
+import type { DirectPath } from '../request-handler.ts'
 
 const MCP_PATH = '/mcp'
 
 /**
  * `POST /mcp` answered without Elysia's request lifecycle: every call an agent makes comes this way, and the
- * framework's per-request work (its context, its hooks, the body handed through its parse step) was a sixth
- * of an uncached `list_saved_items` (docs/benchmarks.md#mcps-list). It runs the steps the route and its guard
+ * framework's per-request work (its context, its hooks, the body handed through its parse step) was about a
+ * tenth of an uncached `list_saved_items` in one process (docs/benchmarks.md#mcps-list). It runs the steps the route and its guard
  * run, in the same order, with the same functions: the CORS headers, the credential (an API key or an OAuth
  * access token for `{base}/mcp`), the per-credential count, the body (capped, its content type, nesting
  * limit, JSON and the tools' scopes: the guard's own `mcpMessage`), the route's own answer
@@ -31,9 +32,7 @@ const MCP_PATH = '/mcp'
  * test/http/direct-mcp.test.ts sends the same requests both ways and compares the answers. A speed twin
  * (docs/benchmarks.md#speed-twins).
  */
-export function directMcp(
-  deps: AppDeps,
-): (request: Request, path: string) => MaybePromise<((request: Request) => MaybePromise<Response>) | null> | null {
+export function directMcp(deps: AppDeps): DirectPath {
   const baseUrl = deps.config.baseUrl
   const audience = `${baseUrl}${MCP_PATH}`
   const limits = limitsFor(deps)

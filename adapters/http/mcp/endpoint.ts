@@ -15,10 +15,10 @@ const jsonRpcError = (status: number, message: string, headers: Record<string, s
   })
 
 /**
- * The answer to a POST of `/mcp` whose caller, count, body and tool scopes the guard has passed (or the direct
- * MCP path, direct-post.ts, in the same steps): JSON-RPC's parse error for a body that is not
- * JSON, the direct answer of a single tools/call or tools/list (direct.ts), and the SDK's server and transport
- * for every other message.
+ * The answer to a POST of `/mcp` whose caller, count, body and tool scopes the guard has passed (or the
+ * direct MCP request, direct-post.ts, in the same steps): JSON-RPC's parse error for a body that is not JSON,
+ * the direct answer of a single tools/call or tools/list (direct.ts), and the SDK's server and transport for
+ * every other message.
  */
 export async function answerMcpMessage(
   deps: AppDeps,
