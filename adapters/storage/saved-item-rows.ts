@@ -82,10 +82,10 @@ export const WIRE_JSON: SQL = sql`json_object(${sql.join(
 /**
  * An item's line in list_saved_items' text (core/mcp/item-line.ts `describeItem`, in the same words), written
  * by SQLite as a JSON string (`json_quote`), so a page's lines come back in the same statement as its JSON
- * and go into the answer as they are: reading the page's JSON back into objects for them was a fifth of an
- * uncached MCP list (docs/benchmarks.md#the-uncached-list). A JSON string has no raw line break, so the
- * lines of a page are joined by one. Held equal to `JSON.stringify(describeItem(item))` by
- * test/storage/protocol-ports.test.ts.
+ * and go into the answer as they are. Reading the page's JSON back into objects for them, building each
+ * line and serializing the text cost more: an uncached MCP list went from 180 to 155 µs in one process
+ * (docs/benchmarks.md#mcps-list). A JSON string has no raw line break, so the lines of a page are joined by
+ * one. Held equal to `JSON.stringify(describeItem(item))` by test/storage/protocol-ports.test.ts.
  */
 export const ITEM_LINE: SQL = sql`json_quote(${sql.join(
   [

@@ -56,7 +56,7 @@ export interface PageResult {
 /**
  * list_saved_items' text as a JSON string: how many, the sort, one numbered line per item (`describeItem`'s
  * words, as SQLite wrote them into the page: ITEM_LINE), and how to ask for more. Made from the lines as they
- * are, with no JSON read back and none written again (docs/benchmarks.md#the-uncached-list).
+ * are, with no JSON read back and none written again (docs/benchmarks.md#mcps-list).
  */
 export function pageSummaryJson(sort: Sort, listed: ListedPage): string {
   const count = listed.count
@@ -128,7 +128,7 @@ export function toolHandlers(deps: AppDeps, principal: Principal): { [N in ToolN
     list_saved_items: async (args) => {
       const sort: Sort = parseSort(args.sort)
       // The page SQLite wrote, with each item's line of the text: the answer carries both as SQLite wrote
-      // them, with no objects made and nothing serialized again (docs/benchmarks.md#the-uncached-list).
+      // them, with no objects made and nothing serialized again (docs/benchmarks.md#mcps-list).
       const listed = await listPage(
         deps,
         principal,
