@@ -233,7 +233,7 @@ describe('the direct MCP path answers as the app does', () => {
     expect(direct(new Request(`${BASE}/mcp`, { headers: { authorization: `Bearer ${key}` } }), '/mcp')).toBeNull()
   })
 
-  test('past the credential limit: the same 429 both ways, and nothing read', async () => {
+  test('past the credential limit: the same 429 both ways', async () => {
     const limited = await createHarness({ env: { RATE_LIMIT_MAX: '2' } })
     const token = await (await limited.user()).key()
     const ask = (viaApp: boolean) => {
