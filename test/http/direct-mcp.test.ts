@@ -6,6 +6,7 @@ import { insertClient, insertGrantWithCode } from '../../adapters/storage/oauth.
 import { hashApiKey } from '../../core/auth/api-keys.ts'
 import { uuidv7 } from '../../core/ids.ts'
 import { BASE, createHarness, random, type Harness } from '../helpers/harness.ts'
+import { answerShape, headerNames } from '../helpers/answer-shape.ts'
 
 // The direct MCP path (adapters/http/mcp/direct-post.ts, docs/benchmarks.md#mcps-list) answers `POST /mcp` past
 // Elysia's lifecycle. The app's route and its guard stay the reference: the same requests sent both ways get
@@ -96,14 +97,7 @@ const make = (token: string | null, body: string, headers: Record<string, string
 async function both(token: string | null, body: string, headers: Record<string, string> = {}, path = '/mcp') {
   const viaService = await h.server.fetch(make(token, body, headers, path), { clientIp: '127.0.0.1' })
   const reference = await h.server.app.handle(make(token, body, headers, path))
-  const shape = async (response: Response) => ({
-    status: response.status,
-    body: await response.text(),
-    headers: [...response.headers.entries()]
-      .filter(([name]) => !['x-request-id', 'ratelimit-remaining', 'ratelimit-reset', 'date'].includes(name))
-      .sort(([a], [b]) => a.localeCompare(b)),
-  })
-  return { direct: await shape(viaService), reference: await shape(reference) }
+  return { direct: await answerShape(viaService), reference: await answerShape(reference) }
 }
 
 const takes = async (token: string | null, headers: Record<string, string> = {}, path = '/mcp') => {
@@ -246,9 +240,8 @@ describe('the direct MCP path answers as the app does', () => {
     const reference = await ask(true)
     expect(viaService.status).toBe(429)
     expect(reference.status).toBe(429)
-    const names = (response: Response) => [...response.headers.keys()].filter((name) => name !== 'date').sort()
-    expect(names(viaService)).toEqual(names(reference))
-    expect(names(viaService)).toContain('retry-after')
+    expect(headerNames(viaService)).toEqual(headerNames(reference))
+    expect(headerNames(viaService)).toContain('retry-after')
     expect((await viaService.json())._tag).toBe((await reference.json())._tag)
   })
 })

@@ -35,8 +35,6 @@ type Handler<N extends ToolName> = (args: Args<N>) => Promise<
   | {
       structured: Static<(typeof Outputs)[N]>
       summary: string
-      /** Set when the result was already checked against its schema (a cached page): the server skips it. */
-      checked?: boolean
     }
   | PageResult
 >

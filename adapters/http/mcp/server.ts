@@ -61,18 +61,14 @@ function firstFailure(check: Check, value: unknown): string {
 const toolError = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true })
 
 /**
- * A tool's answer: the result, or its JSON text when the page it shows was written by SQLite (a list page),
- * and that page, whose serialized answer is kept with it.
+ * A tool's answer: the result, or for a list page (written by SQLite) the result's JSON text, made when asked
+ * (not at all for a page whose answer is kept: runToolHead), and the page, which its answer is kept with.
  */
-interface ToolRun {
-  result?: CallToolResult
-  /** The result's JSON text, made when asked: not at all for a page whose answer is kept (runToolHead). */
-  resultJson?: () => string
-  page?: object
-}
+type ToolRun = { result: CallToolResult } | { resultJson: () => string; page: object }
 
 /** A run's result as an object, for the SDK's path (direct.ts answers with the text). */
-const resultOf = (run: ToolRun): CallToolResult => run.result ?? (JSON.parse(run.resultJson!()) as CallToolResult)
+const resultOf = (run: ToolRun): CallToolResult =>
+  'result' in run ? run.result : (JSON.parse(run.resultJson()) as CallToolResult)
 
 /**
  * MCP's error boundary for a failure that is ours, not the model's: a bug, a dead database, a result that
@@ -84,9 +80,7 @@ function internalToolError(log: AppDeps['log'], msg: string, tool: string, error
   return { result: toolError(`${INTERNAL_ERROR._tag}: the service failed to run this tool; retry later`) }
 }
 
-type ToolHandler = (
-  args: unknown,
-) => Promise<{ structured: Record<string, unknown>; summary: string; checked?: boolean } | PageResult>
+type ToolHandler = (args: unknown) => Promise<{ structured: Record<string, unknown>; summary: string } | PageResult>
 
 /** Runs a tool for a person: what tools/call answers (docs/mcp.md#tools), errors included as tool errors. */
 async function executeTool(deps: AppDeps, principal: Principal, name: string, args: unknown): Promise<ToolRun> {
@@ -112,17 +106,16 @@ async function executeTool(deps: AppDeps, principal: Principal, name: string, ar
           `{"content":[{"type":"text","text":${run.summaryJson()}}],"structuredContent":${run.structuredJson()}}`,
         page: run.page,
       }
-    const { structured, summary, checked } = run
+    const { structured, summary } = run
     // A result that breaks its own schema is our bug (a corrupt row, say): logged, never sent.
-    if (!checked && !outputChecks[tool]!.Check(structured))
+    if (!outputChecks[tool]!.Check(structured))
       return internalToolError(
         deps.log,
         'mcp tool result failed its schema',
         tool,
         firstFailure(outputChecks[tool]!, structured),
       )
-    const result: CallToolResult = { content: [{ type: 'text', text: summary }], structuredContent: structured }
-    return checked ? { result, page: structured } : { result }
+    return { result: { content: [{ type: 'text', text: summary }], structuredContent: structured } }
   } catch (error) {
     // Domain refusals (not found, invalid URL, name taken…) are the model's to read and act on.
     if (isAppError(error)) return { result: toolError(`${error._tag}: ${error.message}`) }
@@ -143,17 +136,17 @@ export async function runToolHead(
   name: string,
   args: unknown,
 ): Promise<Uint8Array | string> {
-  const { result, resultJson, page } = await executeTool(deps, principal, name, args)
-  if (!page) return answerHead(resultJson ? resultJson() : JSON.stringify(result))
-  const head = pageHeads.get(page)
+  const run = await executeTool(deps, principal, name, args)
+  if ('result' in run) return answerHead(JSON.stringify(run.result))
+  const head = pageHeads.get(run.page)
   if (head === undefined) {
-    const text = answerHead(resultJson ? resultJson() : JSON.stringify(result))
-    pageHeads.set(page, text)
+    const text = answerHead(run.resultJson())
+    pageHeads.set(run.page, text)
     return text
   }
   if (typeof head !== 'string') return head
   const bytes = encoder.encode(head)
-  pageHeads.set(page, bytes)
+  pageHeads.set(run.page, bytes)
   return bytes
 }
 
